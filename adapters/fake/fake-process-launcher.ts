@@ -1,0 +1,80 @@
+import { err, ok, typedError } from "../../domain/shared/model/result.ts";
+import type { Result } from "../../domain/shared/model/result.ts";
+import type { Clock, TimerHandle } from "../../ports/clock.ts";
+import type { LaunchError, LaunchSpec, ProcessLauncher, RunningProcess } from "../../ports/process-launcher.ts";
+import { FakeProcess, type FakeScript } from "./fake-process.ts";
+
+export type { FakeExit, FakeScript } from "./fake-process.ts";
+export { FakeProcess } from "./fake-process.ts";
+
+export interface FakeProcessLauncherOptions {
+  /** Chooses the script for a launch that no `on(...)` registration matches. Default: exit 0, no output. */
+  readonly script?: (spec: LaunchSpec) => FakeScript;
+  /** Drives `runMs` and kill graces; pass a FakeClock to control them. Default: real, unref'd timers. */
+  readonly clock?: Clock;
+  readonly firstPid?: number;
+}
+
+/**
+ * Scripted twin of the real launcher. Records every launch attempt (including failed ones), so a
+ * test can assert that nothing was spawned, and keeps every process it started for inspection.
+ */
+export class FakeProcessLauncher implements ProcessLauncher {
+  readonly launches: LaunchSpec[] = [];
+  readonly processes: FakeProcess[] = [];
+  readonly #registered: { readonly matches: (spec: LaunchSpec) => boolean; readonly script: FakeScript }[] = [];
+  readonly #fallback: (spec: LaunchSpec) => FakeScript;
+  readonly #clock: Clock;
+  #nextPid: number;
+
+  constructor(options: FakeProcessLauncherOptions = {}) {
+    this.#fallback = options.script ?? (() => ({ exit: { code: 0 } }));
+    this.#clock = options.clock ?? realTimers;
+    this.#nextPid = options.firstPid ?? 40_000;
+  }
+
+  /** Scripts launches whose shell command text (or argv file) equals `command`, or satisfies the predicate. */
+  on(command: string | ((spec: LaunchSpec) => boolean), script: FakeScript): this {
+    const matches = typeof command === "string" ? (spec: LaunchSpec) => commandText(spec) === command : command;
+    this.#registered.push({ matches, script });
+    return this;
+  }
+
+  launch(spec: LaunchSpec): Result<RunningProcess, LaunchError> {
+    this.launches.push(spec);
+    const script = this.#registered.find((entry) => entry.matches(spec))?.script ?? this.#fallback(spec);
+    if (script.spawnError !== undefined) return err(typedError("spawn_failed", script.spawnError));
+    const proc = new FakeProcess(this.#nextPid++, spec, script, this.#clock);
+    this.processes.push(proc);
+    return ok(proc);
+  }
+
+  /** Whether any member of the group led by `pgid` is alive. */
+  groupAlive(pgid: number): boolean {
+    return this.processes.some((proc) => proc.pid === pgid && proc.groupAlive);
+  }
+
+  /** The processes whose group still has a live member. */
+  running(): FakeProcess[] {
+    return this.processes.filter((proc) => proc.groupAlive);
+  }
+}
+
+function commandText(spec: LaunchSpec): string {
+  return spec.command.kind === "shell" ? spec.command.command : spec.command.file;
+}
+
+const realTimers: Clock = {
+  now: () => Date.now(),
+  monotonic: () => performance.now(),
+  after(ms, callback): TimerHandle {
+    const timer = setTimeout(callback, ms);
+    timer.unref();
+    return { cancel: () => clearTimeout(timer) };
+  },
+  every(ms, callback): TimerHandle {
+    const timer = setInterval(callback, ms);
+    timer.unref();
+    return { cancel: () => clearInterval(timer) };
+  },
+};

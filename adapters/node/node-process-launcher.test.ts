@@ -1,0 +1,139 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync, chmodSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, describe, expect, it } from "vitest";
+import { describeProcessLauncherContract, drain, type ProcessScenario } from "../../contract-tests/process-launcher.contract.ts";
+import type { LaunchSpec } from "../../ports/process-launcher.ts";
+import { NodeProcessLauncher } from "./node-process-launcher.ts";
+
+const run = promisify(execFile);
+const workDir = mkdtempSync(join(tmpdir(), "npl-"));
+const baseEnv = { PATH: process.env.PATH ?? "/usr/bin:/bin" };
+afterAll(() => rmSync(workDir, { recursive: true, force: true }));
+
+const sh = (command: string, extra: Partial<LaunchSpec> = {}): LaunchSpec => ({
+  command: { kind: "shell", command, shell: "/bin/sh" },
+  cwd: workDir,
+  env: baseEnv,
+  ...extra,
+});
+
+const plainFile = join(workDir, "plain.txt");
+writeFileSync(plainFile, "not a program\n", { mode: 0o644 });
+
+/** Group members that keep their own stdio, so the leader's pipes close when it exits. */
+const DETACHED = "</dev/null >/dev/null 2>&1 &";
+
+function specFor(scenario: ProcessScenario): LaunchSpec {
+  switch (scenario.kind) {
+    case "print-and-exit":
+      return sh(`printf '%s' "$OUT"; printf '%s' "$ERR" >&2; exit ${scenario.exitCode}`, {
+        env: { ...baseEnv, OUT: scenario.stdout, ERR: scenario.stderr },
+      });
+    case "echo-stdin":
+      return sh("cat", scenario.stdin === undefined ? {} : { stdin: scenario.stdin });
+    case "ignore-stdin":
+      return sh("exit 0", { stdin: scenario.stdin });
+    case "exit-by-signal":
+      return sh("kill -TERM $$");
+    case "run-until-killed":
+      return sh("echo ready; exec sleep 1000");
+    case "ignore-sigterm":
+      return sh("trap '' TERM; echo ready; exec sleep 1000");
+    case "grandchild-and-wait":
+      return sh(
+        scenario.grandchildIgnoresSigterm
+          ? `(trap '' TERM; exec sleep 1000) ${DETACHED} echo ready; wait`
+          : `sleep 1000 ${DETACHED} echo ready; wait`,
+      );
+    case "grandchild-outlives-leader":
+      return sh(`sleep 1000 ${DETACHED} echo ready`);
+    case "cannot-start":
+      return sh("true", { cwd: join(workDir, "no-such-dir") });
+  }
+}
+
+/** Independent of the adapter's own probe: asks ps, and ignores zombies (PID 1 here may never reap). */
+async function groupAlive(pgid: number): Promise<boolean> {
+  const { stdout } = await run("ps", ["-e", "-o", "pgid=,stat="]);
+  return stdout
+    .split("\n")
+    .map((line) => line.trim().split(/\s+/))
+    .some(([group, stat]) => Number(group) === pgid && stat !== undefined && !stat.startsWith("Z"));
+}
+
+describeProcessLauncherContract("NodeProcessLauncher", () => ({ launcher: new NodeProcessLauncher(), specFor, groupAlive }));
+
+describe("NodeProcessLauncher specifics", () => {
+  const launcher = new NodeProcessLauncher();
+  const started = (spec: LaunchSpec) => {
+    const launched = launcher.launch(spec);
+    if (!launched.ok) throw new Error(launched.error.message);
+    return launched.value;
+  };
+  const output = async (spec: LaunchSpec) => {
+    const proc = started(spec);
+    const [out, , exit] = await Promise.all([drain(proc.stdout), drain(proc.stderr), proc.exited]);
+    return { out: new TextDecoder().decode(out), exit };
+  };
+
+  it("runs the shell as [shell, -c, command], never a login shell", async () => {
+    const { out } = await output(sh(`tr '\\0' '|' < /proc/$$/cmdline`));
+    expect(out).toBe("/bin/sh|-c|tr '\\0' '|' < /proc/$$/cmdline|");
+  });
+
+  it("defaults the shell to $SHELL of the host", async () => {
+    const saved = process.env.SHELL;
+    process.env.SHELL = "/bin/bash";
+    try {
+      const { out } = await output({ ...sh('printf %s "$0"'), command: { kind: "shell", command: 'printf %s "$0"' } });
+      expect(out).toBe("/bin/bash");
+    } finally {
+      if (saved === undefined) delete process.env.SHELL;
+      else process.env.SHELL = saved;
+    }
+  });
+
+  it("passes argv untouched, with no shell in between", async () => {
+    const args = ["a b", "$HOME", "*", "'q'", ""];
+    const { out } = await output({ ...sh(""), command: { kind: "argv", file: "/usr/bin/printf", args: ["[%s]", ...args] } });
+    expect(out).toBe(args.map((a) => `[${a}]`).join(""));
+  });
+
+  it("gives the child exactly the environment it was handed", async () => {
+    const { out } = await output({ ...sh(""), env: { ONLY: "1" }, command: { kind: "argv", file: "/usr/bin/env", args: [] } });
+    expect(out).toBe("ONLY=1\n");
+  });
+
+  it("makes the child the leader of its own process group", async () => {
+    const proc = started(sh("ps -o pgid= -p $$"));
+    const [own] = await Promise.all([drain(proc.stdout), drain(proc.stderr), proc.exited]);
+    expect(Number(new TextDecoder().decode(own).trim())).toBe(proc.pid);
+  });
+
+  it.each([
+    ["a missing argv program", { command: { kind: "argv", file: "/no/such/program", args: [] } }, "ENOENT"],
+    ["a bare name not on PATH", { command: { kind: "argv", file: "no-such-program-xyz", args: [] } }, "not found"],
+    ["a cwd that is a file", { cwd: plainFile }, "ENOTDIR"],
+    ["a program that is not executable", { command: { kind: "argv", file: plainFile, args: [] } }, "EACCES"],
+    ["a missing shell", { command: { kind: "shell", command: "true", shell: "/no/such/sh" } }, "ENOENT"],
+  ] as const)("reports %s as spawn_failed", (_label, override, fragment) => {
+    const launched = launcher.launch({ ...sh("true"), ...override });
+    expect(launched.ok).toBe(false);
+    if (!launched.ok) {
+      expect(launched.error.code).toBe("spawn_failed");
+      expect(launched.error.message).toContain(fragment);
+    }
+  });
+
+  it("runs a relative program path against the cwd", async () => {
+    const script = join(workDir, "hello.sh");
+    writeFileSync(script, "#!/bin/sh\necho from-script\n");
+    chmodSync(script, 0o755);
+    const { out, exit } = await output({ ...sh(""), command: { kind: "argv", file: "./hello.sh", args: [] } });
+    expect(out).toBe("from-script\n");
+    expect(exit).toEqual({ code: 0, signal: null });
+  });
+});

@@ -1,0 +1,72 @@
+import type { AutocompleteItem } from "@mariozechner/pi-tui";
+import type { ExtensionAPI, ExtensionCommandContext } from "@mariozechner/pi-coding-agent";
+import { parseBgCommandLine } from "../../domain/tasks/model/bg-command-line.ts";
+import { LOG_READ_MAX_BYTES } from "../../domain/tasks/model/log-read.ts";
+import { renderLogText } from "../../domain/tasks/model/log-text.ts";
+import { normalizeRunArguments } from "../../domain/tasks/model/run-request.ts";
+import { formatTaskList } from "../../domain/tasks/model/task-list.ts";
+import type { TaskSnapshot } from "../../domain/tasks/model/task-snapshot.ts";
+import type { RuntimeAccess } from "./task-tools.ts";
+
+const MAX_COMPLETIONS = 20;
+
+type Notify = (ctx: ExtensionCommandContext, message: string, level: "info" | "warning" | "error") => void;
+
+/** Commands answer through the UI when there is one, else on stderr (stdout may carry JSON events). */
+const show: Notify = (ctx, message, level) => {
+  if (ctx.hasUI) ctx.ui.notify(message, level);
+  else process.stderr.write(`${message}\n`); // stdout may be a JSON event stream
+};
+
+function completions(tasks: TaskSnapshot[], prefix: string): AutocompleteItem[] | null {
+  const items = tasks
+    .filter((t) => t.id.startsWith(prefix.trim()))
+    .slice(0, MAX_COMPLETIONS)
+    .map((t) => ({ value: t.id, label: `${t.id}  ${t.status}  ${t.name}` }));
+  return items.length > 0 ? items : null;
+}
+
+export function registerTaskCommands(pi: ExtensionAPI, runtime: RuntimeAccess): void {
+  pi.registerCommand("bg", {
+    description: "Run a shell command as a background task: /bg [--agent|--no-agent] [--name NAME] [--] <command>",
+    handler: async (args, ctx) => {
+      const line = parseBgCommandLine(args);
+      if (!line.ok) return show(ctx, line.error.message, "error");
+      const request = normalizeRunArguments({ ...line.value, notifyOnCompletion: true, triggerOnCompletion: false });
+      if (!request.ok) return show(ctx, request.error.message, "error");
+      const started = await runtime().start(request.value);
+      if (!started.ok) return show(ctx, started.error.message, "error");
+      const t = started.value;
+      show(ctx, `Started ${t.name} (${t.id})\nOutput: ${t.outputPath}\nCommand: ${t.command}`, "info");
+    },
+  });
+
+  pi.registerCommand("jobs", {
+    description: "List background tasks",
+    handler: async (_args, ctx) => show(ctx, formatTaskList(runtime().list(), Date.now()), "info"),
+  });
+
+  pi.registerCommand("logs", {
+    description: `Show the tail of a task's output: /logs <id> [maxBytes ≤ ${LOG_READ_MAX_BYTES}]`,
+    getArgumentCompletions: (prefix) => completions(runtime().list(), prefix),
+    handler: async (args, ctx) => {
+      const [id = "", size] = args.trim().split(/\s+/);
+      const maxBytes = size === undefined ? LOG_READ_MAX_BYTES : Number(size);
+      if (!Number.isFinite(maxBytes) || maxBytes < 1) return show(ctx, `maxBytes must be a positive number. Usage: /logs <id> [maxBytes]`, "error");
+      const slice = await runtime().readLog(id, { maxBytes: Math.min(LOG_READ_MAX_BYTES, Math.floor(maxBytes)), tail: true });
+      if (!slice.ok) return show(ctx, slice.error.message, "error");
+      const { task, plan } = slice.value;
+      show(ctx, `${task.name} (${task.id}) — ${task.status}\n${renderLogText(slice.value.text, plan, task.outputPath, task.status === "running")}`, "info");
+    },
+  });
+
+  pi.registerCommand("kill", {
+    description: "Stop a running background task: /kill <id>",
+    getArgumentCompletions: (prefix) => completions(runtime().list().filter((t) => t.status === "running"), prefix),
+    handler: async (args, ctx) => {
+      const killed = await runtime().kill(args);
+      if (!killed.ok) return show(ctx, killed.error.message, "error");
+      show(ctx, `Killed ${killed.value.name} (${killed.value.id}). Output: ${killed.value.outputPath}`, "warning");
+    },
+  });
+}

@@ -1,0 +1,67 @@
+import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
+import { Container } from "inversify";
+import { sanitizeSessionId, taskSettingsFromEnv } from "../domain/tasks/model/runtime-settings.ts";
+import type { TaskRuntime, TaskRuntimeConfig } from "../domain/tasks/service/task-runtime.ts";
+import { registerTaskCommands } from "../adapters/pi/task-commands.ts";
+import { taskTools } from "../adapters/pi/task-tools.ts";
+import { TypedFailure } from "../adapters/pi/typed-error.ts";
+import { piHostModule } from "./pi-host-module.ts";
+import { taskRuntimeModule } from "./task-runtime-module.ts";
+import { TOKENS } from "./tokens.ts";
+
+/** Per-session wiring: built at session_start, released (tasks stopped) at session_shutdown. */
+class SessionScope {
+  private container: Container | undefined;
+  private runtime: TaskRuntime | undefined;
+
+  constructor(private readonly pi: ExtensionAPI) {}
+
+  async open(ctx: ExtensionContext): Promise<void> {
+    await this.close();
+    const settings = taskSettingsFromEnv(process.env);
+    if (!settings.ok) throw new TypedFailure(settings.error);
+    const dirName = `${sanitizeSessionId(ctx.sessionManager.getSessionId())}-${process.pid}`;
+    const config: TaskRuntimeConfig = {
+      cwd: ctx.cwd,
+      taskDir: `${ctx.cwd}/.pi/tasks/${dirName}`,
+      displayDir: `.pi/tasks/${dirName}`,
+      env: childEnv(),
+      outputCapBytes: settings.value.outputCapBytes,
+      killGraceMs: settings.value.killGraceMs,
+      retainTasks: settings.value.retainTasks,
+    };
+    const container = new Container();
+    const warn = (message: string) => (ctx.hasUI ? ctx.ui.notify(message, "warning") : process.stderr.write(`[pi-background-tasks] ${message}\n`));
+    await container.load(piHostModule(this.pi, config, warn), taskRuntimeModule);
+    this.container = container;
+    this.runtime = await container.getAsync(TOKENS.taskRuntime);
+  }
+
+  current(): TaskRuntime {
+    if (this.runtime === undefined) {
+      throw new TypedFailure({ code: "session_not_started", message: "pi-background-tasks is not active: the Pi session has not started or is shutting down" });
+    }
+    return this.runtime;
+  }
+
+  async close(): Promise<void> {
+    const container = this.container;
+    this.container = undefined;
+    this.runtime = undefined;
+    await container?.unbindAllAsync();
+  }
+}
+
+function childEnv(): Record<string, string> {
+  return Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined));
+}
+
+/** The Pi extension: background task tools and commands, wired per session. */
+export default function piBackgroundTasks(pi: ExtensionAPI): void {
+  const scope = new SessionScope(pi);
+  const runtime = () => scope.current();
+  for (const tool of taskTools(runtime)) pi.registerTool(tool);
+  registerTaskCommands(pi, runtime);
+  pi.on("session_start", async (_event, ctx) => scope.open(ctx));
+  pi.on("session_shutdown", async () => scope.close());
+}

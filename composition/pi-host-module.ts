@@ -1,0 +1,22 @@
+import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
+import { ContainerModule } from "inversify";
+import type { TaskRuntimeConfig } from "../domain/tasks/service/task-runtime.ts";
+import { CryptoRandomSource } from "../adapters/node/crypto-random-source.ts";
+import { NodeFileCommitter } from "../adapters/node/node-file-committer.ts";
+import { NodeProcessLauncher } from "../adapters/node/node-process-launcher.ts";
+import { SystemClock } from "../adapters/node/system-clock.ts";
+import { PiTaskNotifier } from "../adapters/pi/pi-task-notifier.ts";
+import { TOKENS } from "./tokens.ts";
+
+/** Real adapters: child processes, the durable filesystem, the system clock, and Pi's message bus. */
+export function piHostModule(pi: ExtensionAPI, config: TaskRuntimeConfig, warn: (message: string) => void): ContainerModule {
+  return new ContainerModule(({ bind }) => {
+    bind(TOKENS.launcher).toConstantValue(new NodeProcessLauncher());
+    bind(TOKENS.files).toConstantValue(new NodeFileCommitter());
+    bind(TOKENS.clock).toConstantValue(new SystemClock());
+    bind(TOKENS.random).toConstantValue(new CryptoRandomSource());
+    bind(TOKENS.notifier).toConstantValue(new PiTaskNotifier(pi));
+    bind(TOKENS.warn).toConstantValue(warn);
+    bind(TOKENS.taskConfig).toConstantValue(config);
+  });
+}

@@ -1,0 +1,19 @@
+import type { ServiceIdentifier } from "inversify";
+import type { TaskRuntime, TaskRuntimeConfig } from "../domain/tasks/service/task-runtime.ts";
+import type { Clock } from "../ports/clock.ts";
+import type { FileCommitter } from "../ports/file-committer.ts";
+import type { ProcessLauncher } from "../ports/process-launcher.ts";
+import type { RandomSource } from "../ports/random-source.ts";
+import type { TaskNotifier } from "../ports/task-notifier.ts";
+
+/** Service identifiers of the container; one per port or service. */
+export const TOKENS = {
+  launcher: Symbol("ProcessLauncher") as ServiceIdentifier<ProcessLauncher>,
+  files: Symbol("FileCommitter") as ServiceIdentifier<FileCommitter>,
+  clock: Symbol("Clock") as ServiceIdentifier<Clock>,
+  random: Symbol("RandomSource") as ServiceIdentifier<RandomSource>,
+  notifier: Symbol("TaskNotifier") as ServiceIdentifier<TaskNotifier>,
+  warn: Symbol("Warn") as ServiceIdentifier<(message: string) => void>,
+  taskConfig: Symbol("TaskRuntimeConfig") as ServiceIdentifier<TaskRuntimeConfig>,
+  taskRuntime: Symbol("TaskRuntime") as ServiceIdentifier<TaskRuntime>,
+} as const;

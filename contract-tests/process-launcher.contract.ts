@@ -1,0 +1,229 @@
+import { describe, expect, it } from "vitest";
+import type { LaunchSpec, ProcessExit, ProcessLauncher, RunningProcess } from "../ports/process-launcher.ts";
+
+/**
+ * The fixed vocabulary each twin maps to a LaunchSpec: shell commands for the real launcher,
+ * scripts for the fake. Scenarios that wait for a kill print "ready\n" on stdout once their
+ * signal handling is in place, so a kill never races the set-up.
+ */
+export type ProcessScenario =
+  | { readonly kind: "print-and-exit"; readonly stdout: string; readonly stderr: string; readonly exitCode: number }
+  /** Copies stdin to stdout, then exits 0. `stdin` omitted: stdin is closed at once. */
+  | { readonly kind: "echo-stdin"; readonly stdin?: Uint8Array }
+  /** Exits 0 at once without reading the stdin it was given. */
+  | { readonly kind: "ignore-stdin"; readonly stdin: Uint8Array }
+  /** Sends itself SIGTERM. */
+  | { readonly kind: "exit-by-signal" }
+  | { readonly kind: "run-until-killed" }
+  | { readonly kind: "ignore-sigterm" }
+  /** Starts a group member with its own stdio, then waits until killed. */
+  | { readonly kind: "grandchild-and-wait"; readonly grandchildIgnoresSigterm: boolean }
+  /** Starts a group member with its own stdio, prints ready, exits 0; the member lives on. */
+  | { readonly kind: "grandchild-outlives-leader" }
+  /** Cannot start (its working directory does not exist). */
+  | { readonly kind: "cannot-start" };
+
+export interface ProcessLauncherSubject {
+  readonly launcher: ProcessLauncher;
+  specFor(scenario: ProcessScenario): LaunchSpec;
+  /** Whether any non-zombie process of the group led by `pgid` is alive. */
+  groupAlive(pgid: number): Promise<boolean>;
+}
+
+const SHORT_GRACE_MS = 150;
+const LONG_GRACE_MS = 30_000;
+const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+
+export function describeProcessLauncherContract(name: string, makeSubject: () => ProcessLauncherSubject): void {
+  describe(`ProcessLauncher contract: ${name}`, () => {
+    const start = (subject: ProcessLauncherSubject, scenario: ProcessScenario): RunningProcess => {
+      const launched = subject.launcher.launch(subject.specFor(scenario));
+      if (!launched.ok) throw new Error(`launch failed: ${launched.error.message}`);
+      return launched.value;
+    };
+
+    it("delivers stdout and stderr bytes and the exit code", async () => {
+      const subject = makeSubject();
+      const proc = start(subject, { kind: "print-and-exit", stdout: "out: héllo\n", stderr: "err line\n", exitCode: 3 });
+      expect(Number.isInteger(proc.pid) && proc.pid > 0).toBe(true);
+      const [out, errOut, exit] = await Promise.all([drain(proc.stdout), drain(proc.stderr), proc.exited]);
+      expect(text(out)).toBe("out: héllo\n");
+      expect(text(errOut)).toBe("err line\n");
+      expect(exit).toEqual({ code: 3, signal: null });
+    });
+
+    it("reports exit code 0 with empty output", async () => {
+      const subject = makeSubject();
+      const proc = start(subject, { kind: "print-and-exit", stdout: "", stderr: "", exitCode: 0 });
+      const [out, errOut, exit] = await Promise.all([drain(proc.stdout), drain(proc.stderr), proc.exited]);
+      expect([out.length, errOut.length]).toEqual([0, 0]);
+      expect(exit).toEqual({ code: 0, signal: null });
+    });
+
+    it("settles exited even when nobody reads the streams", async () => {
+      const proc = start(makeSubject(), { kind: "print-and-exit", stdout: "unread\n", stderr: "unread\n", exitCode: 5 });
+      expect(await proc.exited).toEqual({ code: 5, signal: null });
+    });
+
+    it("writes the stdin bytes exactly, then closes stdin", async () => {
+      const bytes = new Uint8Array(300_000).map((_, i) => (i * 7 + (i >> 9)) & 0xff);
+      const proc = start(makeSubject(), { kind: "echo-stdin", stdin: bytes });
+      const [out, , exit] = await Promise.all([drain(proc.stdout), drain(proc.stderr), proc.exited]);
+      expect(out.length).toBe(bytes.length);
+      expect(Buffer.compare(Buffer.from(out), Buffer.from(bytes))).toBe(0);
+      expect(exit).toEqual({ code: 0, signal: null });
+    });
+
+    it("gives a child without stdin bytes an immediate end of input", async () => {
+      const proc = start(makeSubject(), { kind: "echo-stdin" });
+      const [out, , exit] = await Promise.all([drain(proc.stdout), drain(proc.stderr), proc.exited]);
+      expect(out.length).toBe(0);
+      expect(exit).toEqual({ code: 0, signal: null });
+    });
+
+    it("survives a child that exits without reading its stdin", async () => {
+      const proc = start(makeSubject(), { kind: "ignore-stdin", stdin: new Uint8Array(4 * 1024 * 1024).fill(97) });
+      const [, , exit] = await Promise.all([drain(proc.stdout), drain(proc.stderr), proc.exited]);
+      expect(exit).toEqual({ code: 0, signal: null });
+    });
+
+    it("reports a death by signal as code null and the signal name", async () => {
+      const proc = start(makeSubject(), { kind: "exit-by-signal" });
+      const [, , exit] = await Promise.all([drain(proc.stdout), drain(proc.stderr), proc.exited]);
+      expect(exit).toEqual({ code: null, signal: "SIGTERM" });
+    });
+
+    it("fails to launch with spawn_failed, never a process", () => {
+      const subject = makeSubject();
+      const launched = subject.launcher.launch(subject.specFor({ kind: "cannot-start" }));
+      expect(launched.ok).toBe(false);
+      if (!launched.ok) {
+        expect(launched.error.code).toBe("spawn_failed");
+        expect(launched.error.message.length).toBeGreaterThan(0);
+      }
+    });
+
+    it("stops a running group with SIGTERM within the grace", async () => {
+      const subject = makeSubject();
+      const proc = start(subject, { kind: "run-until-killed" });
+      const run = await startedRun(proc);
+      await proc.killGroup({ graceMs: LONG_GRACE_MS });
+      expect(await run.exit).toEqual({ code: null, signal: "SIGTERM" });
+      expect(await subject.groupAlive(proc.pid)).toBe(false);
+    });
+
+    it("escalates to SIGKILL when SIGTERM is ignored", async () => {
+      const subject = makeSubject();
+      const proc = start(subject, { kind: "ignore-sigterm" });
+      const run = await startedRun(proc);
+      await proc.killGroup({ graceMs: SHORT_GRACE_MS });
+      expect(await run.exit).toEqual({ code: null, signal: "SIGKILL" });
+      await expectEventually(async () => !(await subject.groupAlive(proc.pid)));
+    });
+
+    it("shares one escalation between concurrent kills", async () => {
+      const subject = makeSubject();
+      const proc = start(subject, { kind: "ignore-sigterm" });
+      const run = await startedRun(proc);
+      const first = proc.killGroup({ graceMs: SHORT_GRACE_MS });
+      const second = proc.killGroup({ graceMs: LONG_GRACE_MS }); // joins the first: no 30 s wait
+      await Promise.all([first, second]);
+      expect(await run.exit).toEqual({ code: null, signal: "SIGKILL" });
+    });
+
+    it("treats killing an exited process as done", async () => {
+      const subject = makeSubject();
+      const proc = start(subject, { kind: "print-and-exit", stdout: "x", stderr: "", exitCode: 0 });
+      const run = collect(proc);
+      expect(await run.exit).toEqual({ code: 0, signal: null });
+      await proc.killGroup({ graceMs: SHORT_GRACE_MS });
+      await proc.killGroup({ graceMs: SHORT_GRACE_MS });
+      expect(await subject.groupAlive(proc.pid)).toBe(false);
+    });
+
+    it("kills the grandchildren of the group too", async () => {
+      const subject = makeSubject();
+      const proc = start(subject, { kind: "grandchild-and-wait", grandchildIgnoresSigterm: false });
+      const run = await startedRun(proc);
+      expect(await subject.groupAlive(proc.pid)).toBe(true);
+      await proc.killGroup({ graceMs: LONG_GRACE_MS });
+      expect((await run.exit).signal).toBe("SIGTERM");
+      await expectEventually(async () => !(await subject.groupAlive(proc.pid)));
+    });
+
+    it("SIGKILLs a group member that ignores SIGTERM after the leader died", async () => {
+      const subject = makeSubject();
+      const proc = start(subject, { kind: "grandchild-and-wait", grandchildIgnoresSigterm: true });
+      const run = await startedRun(proc);
+      await proc.killGroup({ graceMs: SHORT_GRACE_MS });
+      expect((await run.exit).signal).toBe("SIGTERM");
+      await expectEventually(async () => !(await subject.groupAlive(proc.pid)));
+    });
+
+    it("reaches a group member that outlived its leader", async () => {
+      const subject = makeSubject();
+      const proc = start(subject, { kind: "grandchild-outlives-leader" });
+      const run = collect(proc);
+      expect(await run.exit).toEqual({ code: 0, signal: null });
+      expect(text(await run.stdout)).toBe("ready\n");
+      expect(await subject.groupAlive(proc.pid)).toBe(true);
+      await proc.killGroup({ graceMs: LONG_GRACE_MS });
+      await expectEventually(async () => !(await subject.groupAlive(proc.pid)));
+    });
+  });
+}
+
+interface Run {
+  readonly stdout: Promise<Uint8Array>;
+  readonly exit: Promise<ProcessExit>;
+  readonly ready: Promise<void>;
+}
+
+/** Drains both streams at once (as every consumer must) and notices the "ready" line. */
+function collect(proc: RunningProcess): Run {
+  let markReady: () => void = () => undefined;
+  const ready = new Promise<void>((resolve) => (markReady = resolve));
+  const stdout = drain(proc.stdout, (seen) => {
+    if (text(seen).includes("ready\n")) markReady();
+  });
+  const stderr = drain(proc.stderr);
+  const exit = Promise.all([stdout, stderr, proc.exited]).then(([, , exited]) => exited);
+  return { stdout, exit, ready };
+}
+
+async function startedRun(proc: RunningProcess): Promise<Run> {
+  const run = collect(proc);
+  const early = run.exit.then((exit) => {
+    throw new Error(`process ended before it was ready: ${JSON.stringify(exit)}`);
+  });
+  await Promise.race([run.ready, early]);
+  return run;
+}
+
+export async function drain(stream: AsyncIterable<Uint8Array>, onChunk?: (soFar: Uint8Array) => void): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of stream) {
+    chunks.push(chunk);
+    onChunk?.(concat(chunks));
+  }
+  return concat(chunks);
+}
+
+function concat(chunks: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.length;
+  }
+  return out;
+}
+
+/** Processes die asynchronously after a signal; allow them a bounded moment. */
+async function expectEventually(check: () => Promise<boolean>, limitMs = 5_000): Promise<void> {
+  const deadline = Date.now() + limitMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error("condition still false after the allowed time");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

@@ -1,0 +1,45 @@
+import { Type, type Static } from "typebox";
+import { checkArguments, type InvalidArguments } from "../../shared/model/tool-arguments.ts";
+import { ok, type Result } from "../../shared/model/result.ts";
+import { LOG_READ_MAX_BYTES, type LogReadRequest } from "./log-read.ts";
+
+const taskId = Type.String({ pattern: "\\S", maxLength: 200, description: "Task id (or an unambiguous prefix)" });
+
+export const StatusArgumentsSchema = Type.Object({ taskId: Type.Optional(taskId) }, { additionalProperties: false });
+export const KillArgumentsSchema = Type.Object({ taskId }, { additionalProperties: false });
+export const LogsArgumentsSchema = Type.Object(
+  {
+    taskId,
+    maxBytes: Type.Optional(Type.Number({ minimum: 1, description: `Bytes to return (default and maximum ${LOG_READ_MAX_BYTES})` })),
+    tail: Type.Optional(Type.Boolean({ description: "Read the end (default true) or the start (false)" })),
+    offset: Type.Optional(Type.Integer({ minimum: 0, description: "Read from this byte offset (delta reads: pass the previous nextOffset)" })),
+  },
+  { additionalProperties: false },
+);
+
+const HINTS = { taskId: "pass a task id from bg_run or bg_status" };
+
+export function normalizeStatusArguments(raw: unknown): Result<{ taskId?: string }, InvalidArguments> {
+  const checked = checkArguments<Static<typeof StatusArgumentsSchema>>("bg_status", StatusArgumentsSchema, raw ?? {}, HINTS);
+  return checked.ok ? ok(checked.value.taskId === undefined ? {} : { taskId: checked.value.taskId.trim() }) : checked;
+}
+
+export function normalizeKillArguments(raw: unknown): Result<{ taskId: string }, InvalidArguments> {
+  const checked = checkArguments<Static<typeof KillArgumentsSchema>>("bg_kill", KillArgumentsSchema, raw, HINTS);
+  return checked.ok ? ok({ taskId: checked.value.taskId.trim() }) : checked;
+}
+
+export function normalizeLogsArguments(raw: unknown): Result<{ taskId: string } & LogReadRequest, InvalidArguments> {
+  const checked = checkArguments<Static<typeof LogsArgumentsSchema>>("bg_logs", LogsArgumentsSchema, raw, {
+    ...HINTS,
+    maxBytes: `a positive number; values above ${LOG_READ_MAX_BYTES} are reduced to ${LOG_READ_MAX_BYTES}`,
+  });
+  if (!checked.ok) return checked;
+  const { taskId: id, maxBytes, tail, offset } = checked.value;
+  return ok({
+    taskId: id.trim(),
+    maxBytes: Math.min(LOG_READ_MAX_BYTES, Math.floor(maxBytes ?? LOG_READ_MAX_BYTES)),
+    tail: tail ?? true,
+    ...(offset === undefined ? {} : { offset }),
+  });
+}

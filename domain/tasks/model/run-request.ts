@@ -1,0 +1,91 @@
+import { Type, type Static } from "typebox";
+import { checkArguments, invalidArguments, type InvalidArguments } from "../../shared/model/tool-arguments.ts";
+import { stringEnum } from "../../shared/model/string-enum.ts";
+import { err, ok, type Result } from "../../shared/model/result.ts";
+import type { OutputCapAction } from "./task-snapshot.ts";
+
+export const MAX_COMMAND_BYTES = 100_000;
+export const MAX_NAME_CHARS = 80;
+export const MAX_TIMEOUT_SECONDS = 7 * 24 * 3600;
+
+const nonBlank = (maxLength: number, description: string) => Type.String({ pattern: "\\S", maxLength, description });
+
+export const RunArgumentsSchema = Type.Object(
+  {
+    name: Type.Optional(nonBlank(MAX_NAME_CHARS, "Short name for the task (2-6 words), shown in the task list")),
+    command: nonBlank(MAX_COMMAND_BYTES, "Shell command to run in the background"),
+    isAgent: Type.Boolean({
+      description: "true only when the command launches an LLM/agent process (e.g. `pi -p ...`); false for scripts, tests, servers, builds, sleeps",
+    }),
+    description: Type.Optional(Type.String({ maxLength: 2000, description: "What the task does and why" })),
+    timeoutSeconds: Type.Optional(
+      Type.Number({ exclusiveMinimum: 0, maximum: MAX_TIMEOUT_SECONDS, description: "Stop the task after this many seconds (floored). Omit for no timeout" }),
+    ),
+    notifyOnCompletion: Type.Optional(Type.Boolean({ description: "Send a completion notification (default true)" })),
+    triggerOnCompletion: Type.Optional(Type.Boolean({ description: "Let the notification start a new agent turn (default true)" })),
+    onOutputCap: Type.Optional(
+      stringEnum(["keep_head_and_tail", "kill"] as const, {
+        description: "At the output cap: keep the head and a rolling tail (default) or kill the task",
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export type RunArguments = Static<typeof RunArgumentsSchema>;
+
+export interface RunRequest {
+  readonly name: string;
+  readonly command: string;
+  readonly isAgent: boolean;
+  readonly description?: string;
+  readonly timeoutSeconds?: number;
+  readonly notifyOnCompletion: boolean;
+  readonly triggerOnCompletion: boolean;
+  readonly onOutputCap: OutputCapAction;
+}
+
+const HINTS = {
+  isAgent: "set isAgent: true only when the command launches an LLM/agent process such as `pi -p ...` or `pi --mode json ...`; set false for scripts, tests, builds, dev servers and sleeps",
+  command: "pass the shell command to run as a non-empty string",
+  timeoutSeconds: `a positive number of seconds up to ${MAX_TIMEOUT_SECONDS}, or omit it for no timeout`,
+  name: `a short label of at most ${MAX_NAME_CHARS} characters, or omit it to derive one from the command`,
+  onOutputCap: `"keep_head_and_tail" or "kill"`,
+};
+
+/** Validates and normalises bg_run arguments. Idempotent: normalised output validates again. */
+export function normalizeRunArguments(raw: unknown): Result<RunRequest, InvalidArguments> {
+  const checked = checkArguments<RunArguments>("bg_run", RunArgumentsSchema, raw, HINTS);
+  if (!checked.ok) return checked;
+  const args = checked.value;
+  const command = args.command.trim();
+  if (Buffer.byteLength(command, "utf8") > MAX_COMMAND_BYTES) {
+    return err(invalidArguments("bg_run", [`'command' is longer than ${MAX_COMMAND_BYTES} bytes — write a script file and run that instead`]));
+  }
+  const description = args.description?.trim() || undefined;
+  const name = args.name?.trim() || deriveTaskName(command, description);
+  return ok({
+    name,
+    command,
+    isAgent: args.isAgent,
+    ...(description === undefined ? {} : { description }),
+    ...(args.timeoutSeconds === undefined ? {} : { timeoutSeconds: Math.max(1, Math.floor(args.timeoutSeconds)) }),
+    notifyOnCompletion: args.notifyOnCompletion ?? true,
+    triggerOnCompletion: args.triggerOnCompletion ?? true,
+    onOutputCap: args.onOutputCap ?? "keep_head_and_tail",
+  });
+}
+
+const DERIVED_NAME_CHARS = 48;
+
+/** A readable name when the caller gave none: the description, a package-script name, or the first words. */
+export function deriveTaskName(command: string, description?: string): string {
+  const source = description ?? scriptName(command) ?? command.split(/\s+/).slice(0, 5).join(" ");
+  const oneLine = source.replace(/\s+/g, " ").trim();
+  return oneLine.length <= DERIVED_NAME_CHARS ? oneLine : `${oneLine.slice(0, DERIVED_NAME_CHARS - 1)}…`;
+}
+
+function scriptName(command: string): string | undefined {
+  const match = /^(npm|pnpm|yarn|bun)\s+(?:run\s+)?([\w:.-]+)/.exec(command);
+  return match ? `${match[1]} ${match[2]}` : undefined;
+}

@@ -1,0 +1,39 @@
+import { err, ok, type Result, type TypedError } from "../../shared/model/result.ts";
+import { MIN_OUTPUT_CAP } from "./output-layout.ts";
+
+export const DEFAULT_OUTPUT_CAP_BYTES = 20 * 1024 * 1024;
+export const MAX_OUTPUT_CAP_BYTES = 64 * 1024 * 1024 * 1024;
+export const KILL_GRACE_MS = 3000;
+export const RETAINED_TASKS = 100;
+
+export interface TaskSettings {
+  readonly outputCapBytes: number;
+  readonly killGraceMs: number;
+  readonly retainTasks: number;
+  readonly telemetryDisabled: boolean;
+}
+
+export type SettingsError = TypedError<"pi_bg_config_invalid">;
+
+/** Reads the package's environment variables; a bad value is a loud error, never a silent default. */
+export function taskSettingsFromEnv(env: Readonly<Record<string, string | undefined>>): Result<TaskSettings, SettingsError> {
+  const rawCap = env.PI_BG_MAX_OUTPUT_BYTES?.trim();
+  let outputCapBytes = DEFAULT_OUTPUT_CAP_BYTES;
+  if (rawCap !== undefined && rawCap !== "") {
+    const cap = Number(rawCap);
+    if (!Number.isSafeInteger(cap) || cap < MIN_OUTPUT_CAP || cap > MAX_OUTPUT_CAP_BYTES) {
+      return err({
+        code: "pi_bg_config_invalid",
+        message: `PI_BG_MAX_OUTPUT_BYTES must be a whole number of bytes from ${MIN_OUTPUT_CAP} to ${MAX_OUTPUT_CAP_BYTES}; got '${rawCap}' (pi_bg_config_invalid)`,
+      });
+    }
+    outputCapBytes = cap;
+  }
+  return ok({ outputCapBytes, killGraceMs: KILL_GRACE_MS, retainTasks: RETAINED_TASKS, telemetryDisabled: env.PI_BG_DISABLE_PI_TELEMETRY === "1" });
+}
+
+/** Session ids become directory names: keep `[A-Za-z0-9_.-]`, replace the rest. */
+export function sanitizeSessionId(sessionId: string): string {
+  const cleaned = sessionId.replace(/[^A-Za-z0-9_.-]/g, "_").replace(/^\.+/, "_");
+  return cleaned.length > 0 ? cleaned.slice(0, 120) : "session";
+}

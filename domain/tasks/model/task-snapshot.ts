@@ -1,0 +1,77 @@
+/** The public shape of one background task, as tools, notifications, the dock and metadata show it. */
+export type TaskStatus = "running" | "completed" | "failed" | "killed";
+
+export type Unavailable = "unavailable";
+
+export interface ContextUsage {
+  readonly tokens: number | Unavailable;
+  readonly contextWindow: number | Unavailable;
+  readonly percent: number | Unavailable;
+}
+
+export interface TokenUsage {
+  readonly input: number | Unavailable;
+  readonly output: number | Unavailable;
+  readonly cacheRead: number | Unavailable;
+  readonly cacheWrite: number | Unavailable;
+  readonly totalTokens: number | Unavailable;
+  readonly costTotal: number | Unavailable;
+}
+
+export interface ToolUsage {
+  readonly total: number;
+  readonly failed: number;
+  readonly byName: Readonly<Record<string, number>>;
+}
+
+export interface TaskTelemetry {
+  readonly contextUsage?: ContextUsage;
+  readonly tokenUsage?: TokenUsage;
+  readonly toolUsage?: ToolUsage;
+  readonly model?: string;
+  readonly telemetryUnavailableReason?: string;
+}
+
+/** How the output file relates to everything the task printed. */
+export interface OutputAccounting {
+  /** Every byte the task wrote to stdout and stderr. */
+  readonly producedBytes: number;
+  /** Bytes kept in the output file (excluding the elision marker). */
+  readonly keptBytes: number;
+  /** Bytes dropped from the middle by the output cap (0 when under the cap). */
+  readonly elidedBytes: number;
+  readonly capBytes: number;
+  readonly capAction: OutputCapAction;
+}
+
+export type OutputCapAction = "keep_head_and_tail" | "kill";
+
+export type KillKind = "user" | "timeout" | "output_cap" | "shutdown";
+
+export interface TaskSnapshot extends TaskTelemetry {
+  readonly schema_version: "pi-background-tasks.task.v1";
+  readonly id: string;
+  readonly name: string;
+  readonly command: string;
+  readonly description?: string;
+  readonly status: TaskStatus;
+  /** Display path, relative to cwd. */
+  readonly outputPath: string;
+  readonly cwd: string;
+  readonly startTime: number;
+  readonly endTime?: number;
+  readonly exitCode?: number;
+  readonly signal?: string;
+  readonly pid?: number;
+  readonly bytesWritten: number;
+  readonly output: OutputAccounting;
+  readonly isAgent: boolean;
+  readonly error?: string;
+  readonly killKind?: KillKind;
+  readonly notified: boolean;
+  readonly notifyOnCompletion: boolean;
+  readonly triggerOnCompletion: boolean;
+  readonly timeoutSeconds?: number;
+}
+
+export const isTerminal = (status: TaskStatus): boolean => status !== "running";

@@ -1,0 +1,153 @@
+import type { FileCommitter, FileError, WritableFile } from "../../../ports/file-committer.ts";
+import { err, ok, type Result } from "../../shared/model/result.ts";
+import { elidedBytes, elisionMarker, isCapped, keptBytes, locate, outputLayout, placeWrite, ringIndex, type OutputLayout } from "../model/output-layout.ts";
+import type { LogReadPlan } from "../model/log-read.ts";
+import type { OutputAccounting, OutputCapAction } from "../model/task-snapshot.ts";
+
+/**
+ * The one durable output file of a task. Appends are serialised (stdout and stderr interleave in
+ * arrival order) and callers await them, which passes back-pressure to the child's pipes.
+ */
+export class OutputSink {
+  private chain: Promise<void> = Promise.resolve();
+  private producedBytes = 0;
+  private settled = false;
+  private failure: FileError | undefined;
+  private capHit = false;
+  private readonly layout: OutputLayout;
+
+  private constructor(
+    private readonly file: WritableFile,
+    private readonly files: FileCommitter,
+    private readonly action: OutputCapAction,
+    cap: number,
+    private readonly onCapReached: () => void,
+  ) {
+    this.layout = outputLayout(cap);
+  }
+
+  static async create(files: FileCommitter, path: string, cap: number, action: OutputCapAction, onCapReached: () => void): Promise<Result<OutputSink, FileError>> {
+    const file = await files.createExclusive(path);
+    return file.ok ? ok(new OutputSink(file.value, files, action, cap, onCapReached)) : file;
+  }
+
+  get path(): string {
+    return this.file.path;
+  }
+
+  get produced(): number {
+    return this.producedBytes;
+  }
+
+  /** The first write or close failure, latched: later output is dropped and counted, never half-written. */
+  get error(): FileError | undefined {
+    return this.failure;
+  }
+
+  accounting(): OutputAccounting {
+    const keep = this.action === "kill";
+    return {
+      producedBytes: this.producedBytes,
+      keptBytes: keep ? Math.min(this.producedBytes, this.layout.cap) : keptBytes(this.layout, this.producedBytes),
+      elidedBytes: keep ? Math.max(0, this.producedBytes - this.layout.cap) : elidedBytes(this.layout, this.producedBytes),
+      capBytes: this.layout.cap,
+      capAction: this.action,
+    };
+  }
+
+  append(chunk: Uint8Array): Promise<void> {
+    return this.enqueue(() => this.write(chunk));
+  }
+
+  /** Reads each piece of a plan made against the current `produced`, consistently with writes: one buffer per piece. */
+  read(plan: (produced: number, layout: OutputLayout) => LogReadPlan): Promise<Result<{ plan: LogReadPlan; bytes: Uint8Array[] }, FileError>> {
+    return this.enqueue(async () => {
+      const stored = this.storedProduced();
+      const current = plan(stored, this.activeLayout());
+      const bytes: Uint8Array[] = [];
+      for (const [start, end] of current.pieces) {
+        const parts: Uint8Array[] = [];
+        for (const span of locate(this.activeLayout(), { produced: stored, settled: this.settled }, start, end)) {
+          const got = await this.files.readRange(this.file.path, span.physical, span.length);
+          if (!got.ok) return got;
+          parts.push(got.value);
+        }
+        bytes.push(parts.length === 1 ? (parts[0] as Uint8Array) : Buffer.concat(parts));
+      }
+      return ok({ plan: current, bytes });
+    });
+  }
+
+  /** Puts a capped file in order (head · marker · tail), then fsyncs and closes. */
+  close(): Promise<Result<void, FileError>> {
+    return this.enqueue(async () => {
+      if (this.failure === undefined && this.action === "keep_head_and_tail" && isCapped(this.layout, this.producedBytes)) {
+        const settled = await this.settleRing();
+        if (!settled.ok) this.failure = settled.error;
+      }
+      const closed = await this.file.close();
+      if (!closed.ok) this.failure ??= closed.error;
+      return this.failure === undefined ? ok(undefined) : err(this.failure);
+    });
+  }
+
+  /** With the kill action bytes past the cap were never stored: reads see only the stored prefix. */
+  private storedProduced(): number {
+    return this.action === "kill" ? Math.min(this.producedBytes, this.layout.cap) : this.producedBytes;
+  }
+
+  private activeLayout(): OutputLayout {
+    // With the kill action nothing past the cap is ever stored, so the file is a plain prefix.
+    return this.action === "kill" ? outputLayout(Number.MAX_SAFE_INTEGER) : this.layout;
+  }
+
+  private enqueue<T>(step: () => Promise<T>): Promise<T> {
+    const run = this.chain.then(step);
+    this.chain = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
+  }
+
+  private async write(chunk: Uint8Array): Promise<void> {
+    const start = this.producedBytes;
+    this.producedBytes += chunk.length;
+    if (this.failure !== undefined || chunk.length === 0) return;
+    if (this.action === "kill") return this.writeUntilCap(start, chunk);
+    for (const span of placeWrite(this.layout, start, chunk.length)) {
+      const from = span.logicalStart - start;
+      const written = await this.file.write(span.physical, chunk.subarray(from, from + span.length));
+      if (!written.ok) return void (this.failure = written.error);
+    }
+  }
+
+  private async writeUntilCap(start: number, chunk: Uint8Array): Promise<void> {
+    const room = Math.max(0, this.layout.cap - start);
+    if (room > 0) {
+      const written = await this.file.write(start, chunk.subarray(0, Math.min(room, chunk.length)));
+      if (!written.ok) return void (this.failure = written.error);
+    }
+    if (chunk.length > room && !this.capHit) {
+      this.capHit = true;
+      this.onCapReached();
+    }
+  }
+
+  private async settleRing(): Promise<Result<void, FileError>> {
+    const { ringStart, ringBytes, headBytes, cap } = this.layout;
+    const ring = await this.files.readRange(this.file.path, ringStart, ringBytes);
+    if (!ring.ok) return ring;
+    const k = ringIndex(this.layout, this.producedBytes - ringBytes);
+    const ordered = new Uint8Array(ringBytes);
+    ordered.set(ring.value.subarray(k), 0);
+    ordered.set(ring.value.subarray(0, k), ringBytes - k);
+    const rewritten = await this.file.write(ringStart, ordered);
+    if (!rewritten.ok) return rewritten;
+    const marker = new TextEncoder().encode(elisionMarker(elidedBytes(this.layout, this.producedBytes), cap));
+    const marked = await this.file.write(headBytes, marker);
+    if (!marked.ok) return marked;
+    this.settled = true;
+    return ok(undefined);
+  }
+}

@@ -1,0 +1,229 @@
+import type { Clock } from "../../../ports/clock.ts";
+import type { FileCommitter } from "../../../ports/file-committer.ts";
+import type { LaunchCommand, ProcessLauncher } from "../../../ports/process-launcher.ts";
+import type { RandomSource } from "../../../ports/random-source.ts";
+import type { TaskNotifier } from "../../../ports/task-notifier.ts";
+import { err, ok, type Result, type TypedError } from "../../shared/model/result.ts";
+import { planLogRead, type LogReadPlan, type LogReadRequest } from "../model/log-read.ts";
+import { renderNotification, shortTail } from "../model/notification.ts";
+import type { RunRequest } from "../model/run-request.ts";
+import { resolveTaskId, type LookupError } from "../model/task-lookup.ts";
+import type { TaskSnapshot } from "../model/task-snapshot.ts";
+import { OutputSink } from "./output-sink.ts";
+import { TaskExecution, type StdoutFilter } from "./task-execution.ts";
+import { TaskMetadataWriter } from "./task-metadata-writer.ts";
+
+export interface TaskRuntimeDeps {
+  readonly launcher: ProcessLauncher;
+  readonly files: FileCommitter;
+  readonly clock: Clock;
+  readonly random: RandomSource;
+  readonly notifier: TaskNotifier;
+  /** Reports problems nobody awaits (a notification that could not be delivered). */
+  readonly warn: (message: string) => void;
+}
+
+export interface TaskRuntimeConfig {
+  readonly cwd: string;
+  /** Absolute directory for this session's task files. */
+  readonly taskDir: string;
+  /** The same directory as users should see it (relative to cwd). */
+  readonly displayDir: string;
+  readonly env: Readonly<Record<string, string>>;
+  readonly shell?: string;
+  readonly outputCapBytes: number;
+  readonly killGraceMs: number;
+  readonly retainTasks: number;
+}
+
+/** How a launch should be wrapped (agent telemetry); the default runs the command as given. */
+export interface LaunchPlan {
+  readonly command: LaunchCommand;
+  readonly stdoutFilter?: StdoutFilter;
+  readonly telemetryUnavailableReason?: string;
+}
+
+export type StartError = TypedError<"runtime_shutting_down" | "task_dir_unwritable">;
+export type KillError = LookupError | TypedError<"task_not_running">;
+export type LogError = LookupError | TypedError<"output_unreadable">;
+
+export interface LogSlice {
+  readonly task: TaskSnapshot;
+  readonly plan: LogReadPlan;
+  readonly text: string;
+  readonly bytesRead: number;
+}
+
+type Listener = (snapshot: TaskSnapshot) => void;
+
+/** The background task registry: start, inspect, read, stop, and deliver exactly one notice per task. */
+export class TaskRuntime {
+  private readonly tasks = new Map<string, TaskExecution>();
+  private readonly listeners = new Set<Listener>();
+  private shuttingDown = false;
+
+  constructor(
+    private readonly deps: TaskRuntimeDeps,
+    private readonly config: TaskRuntimeConfig,
+  ) {}
+
+  async start(request: RunRequest, plan?: LaunchPlan): Promise<Result<TaskSnapshot, StartError>> {
+    if (this.shuttingDown) return err({ code: "runtime_shutting_down", message: "The Pi session is shutting down; no new background task was started (runtime_shutting_down)." });
+    const dir = await this.deps.files.ensureDir(this.config.taskDir);
+    if (!dir.ok) return err({ code: "task_dir_unwritable", message: `Task directory ${this.config.taskDir} cannot be created (${dir.error.osCode ?? dir.error.code}); no task was started.` });
+    const id = this.newId();
+    let current: TaskExecution | undefined;
+    const sink = await OutputSink.create(this.deps.files, `${this.config.taskDir}/${id}.output`, this.config.outputCapBytes, request.onOutputCap, () => current?.onCapReached());
+    if (!sink.ok) return err({ code: "task_dir_unwritable", message: `Output file for ${id} cannot be created (${sink.error.osCode ?? sink.error.code}): ${sink.error.message}; no task was started.` });
+    const launch = plan ?? { command: { kind: "shell", command: request.command, ...(this.config.shell ? { shell: this.config.shell } : {}) } };
+    const metadata = new TaskMetadataWriter(this.deps.files, `${this.config.taskDir}/${id}.json`);
+    const before = this.initialSnapshot(id, request, undefined, launch.telemetryUnavailableReason);
+    const saved = await metadata.write(before);
+    if (!saved.ok) return err({ code: "task_dir_unwritable", message: `Metadata for ${id} cannot be written (${saved.error.osCode ?? saved.error.code}); no process was started.` });
+    const spawned = this.deps.launcher.launch({ command: launch.command, cwd: this.config.cwd, env: this.config.env });
+    const initial = spawned.ok ? { ...before, pid: spawned.value.pid } : before;
+    if (spawned.ok) void metadata.write(initial).then((r) => r.ok || this.deps.warn(`Task ${id}: pid not saved: ${r.error.message}`));
+    current = new TaskExecution(
+      initial,
+      spawned.ok ? spawned.value : undefined,
+      sink.value,
+      metadata,
+      { clock: this.deps.clock, files: this.deps.files, killGraceMs: this.config.killGraceMs },
+      (terminal) => this.afterTerminal(terminal),
+      spawned.ok ? undefined : `Could not start the command: ${spawned.error.message}`,
+      launch.stdoutFilter,
+    );
+    this.tasks.set(id, current);
+    this.emit(current.snapshot);
+    return ok(current.snapshot);
+  }
+
+  /** Newest first. */
+  list(): TaskSnapshot[] {
+    return [...this.tasks.values()].map((t) => t.snapshot).sort((a, b) => b.startTime - a.startTime);
+  }
+
+  find(query: string): Result<TaskSnapshot, LookupError> {
+    const id = resolveTaskId(query, [...this.tasks.keys()]);
+    return id.ok ? ok(this.execution(id.value).snapshot) : id;
+  }
+
+  async readLog(query: string, request: LogReadRequest): Promise<Result<LogSlice, LogError>> {
+    const id = resolveTaskId(query, [...this.tasks.keys()]);
+    if (!id.ok) return id;
+    const task = this.execution(id.value);
+    const read = await task.readLog((produced, layout) => planLogRead(layout, produced, request));
+    if (!read.ok) return err({ code: "output_unreadable", message: `Output file of ${id.value} cannot be read (${read.error.osCode ?? read.error.code}): ${read.error.message}` });
+    const { plan, bytes } = read.value;
+    const text = bytes.map((piece, i) => gapBefore(plan, i) + Buffer.from(piece).toString("utf8")).join("");
+    return ok({ task: task.snapshot, plan, text, bytesRead: bytes.reduce((n, b) => n + b.length, 0) });
+  }
+
+  async kill(query: string): Promise<Result<TaskSnapshot, KillError>> {
+    const id = resolveTaskId(query, [...this.tasks.keys()]);
+    if (!id.ok) return id;
+    const task = this.execution(id.value);
+    if (!task.isRunning) return err({ code: "task_not_running", message: `Task ${id.value} is ${task.snapshot.status}, not running (task_not_running).` });
+    return ok(await task.stop("user"));
+  }
+
+  /** Resolves when the task is terminal and its notice (if any) was handled. */
+  async waitForTerminal(query: string): Promise<Result<TaskSnapshot, LookupError>> {
+    const id = resolveTaskId(query, [...this.tasks.keys()]);
+    return id.ok ? ok(await this.execution(id.value).whenTerminal()) : id;
+  }
+
+  subscribe(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Stops every running task without notifications and waits until all are durable. */
+  async shutdown(): Promise<void> {
+    this.shuttingDown = true;
+    const all = [...this.tasks.values()];
+    await Promise.all(all.map((t) => (t.isRunning ? t.stop("shutdown") : t.whenTerminal())));
+    this.listeners.clear();
+  }
+
+  get isShuttingDown(): boolean {
+    return this.shuttingDown;
+  }
+
+  private execution(id: string): TaskExecution {
+    const task = this.tasks.get(id);
+    if (task === undefined) throw new Error(`task ${id} vanished from the registry`);
+    return task;
+  }
+
+  private newId(): string {
+    for (;;) {
+      const id = `b${this.deps.random.hex(4)}`;
+      if (!this.tasks.has(id)) return id;
+    }
+  }
+
+  private initialSnapshot(id: string, request: RunRequest, pid: number | undefined, telemetryUnavailableReason: string | undefined): TaskSnapshot {
+    return {
+      schema_version: "pi-background-tasks.task.v1",
+      id,
+      name: request.name,
+      command: request.command,
+      ...(request.description === undefined ? {} : { description: request.description }),
+      status: "running",
+      outputPath: `${this.config.displayDir}/${id}.output`,
+      cwd: this.config.cwd,
+      startTime: this.deps.clock.now(),
+      ...(pid === undefined ? {} : { pid }),
+      bytesWritten: 0,
+      output: { producedBytes: 0, keptBytes: 0, elidedBytes: 0, capBytes: this.config.outputCapBytes, capAction: request.onOutputCap },
+      isAgent: request.isAgent,
+      notified: false,
+      notifyOnCompletion: request.notifyOnCompletion,
+      triggerOnCompletion: request.triggerOnCompletion,
+      ...(request.timeoutSeconds === undefined ? {} : { timeoutSeconds: request.timeoutSeconds }),
+      ...(telemetryUnavailableReason === undefined ? {} : { telemetryUnavailableReason }),
+    };
+  }
+
+  private async afterTerminal(terminal: TaskSnapshot): Promise<TaskSnapshot> {
+    this.emit(terminal);
+    const settled = await this.deliverNotice(terminal);
+    this.prune();
+    return settled;
+  }
+
+  private async deliverNotice(terminal: TaskSnapshot): Promise<TaskSnapshot> {
+    if (!terminal.notifyOnCompletion || this.shuttingDown) return terminal;
+    const task = this.execution(terminal.id);
+    const tail = await task.readLog((produced, layout) => planLogRead(layout, produced, { maxBytes: 2048, tail: true }));
+    const excerpt = tail.ok ? shortTail(Buffer.concat(tail.value.bytes).toString("utf8")) : "(output could not be read)";
+    const delivered = await this.deps.notifier.deliver(renderNotification(terminal, excerpt));
+    if (!delivered.ok) {
+      this.deps.warn(`Completion notice for ${terminal.id} was not delivered: ${delivered.error.message}`);
+      return terminal;
+    }
+    task.update({ notified: true });
+    const notified = task.snapshot;
+    const saved = await task.metadata.write(notified);
+    if (!saved.ok) this.deps.warn(`Task ${terminal.id}: the notified flag could not be saved: ${saved.error.message}`);
+    this.emit(notified);
+    return notified;
+  }
+
+  private prune(): void {
+    const finished = this.list().filter((t) => t.status !== "running");
+    for (const old of finished.slice(this.config.retainTasks)) this.tasks.delete(old.id);
+  }
+
+  private emit(snapshot: TaskSnapshot): void {
+    for (const listener of this.listeners) listener(snapshot);
+  }
+}
+
+function gapBefore(plan: LogReadPlan, index: number): string {
+  const previous = plan.pieces[index - 1];
+  const current = plan.pieces[index];
+  if (previous === undefined || current === undefined || previous[1] === current[0]) return "";
+  return `\n[… ${current[0] - previous[1]} bytes elided here by the output cap …]\n`;
+}
