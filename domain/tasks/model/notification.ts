@@ -10,7 +10,7 @@ export interface TaskNotification {
 }
 
 const escapeXml = (text: string): string =>
-  text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+  text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
 /** The structured text block the agent reads when a task ends. `tail` is a short excerpt of the output. */
 export function renderNotification(task: TaskSnapshot, tail: string): TaskNotification {
