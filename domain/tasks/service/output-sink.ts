@@ -4,13 +4,22 @@ import { elidedBytes, elisionMarker, isCapped, keptBytes, locate, outputLayout, 
 import type { LogReadPlan } from "../model/log-read.ts";
 import type { OutputAccounting, OutputCapAction } from "../model/task-snapshot.ts";
 
+/** Bytes buffered before `append` makes its caller wait: bounds memory and passes back-pressure on. */
+const HIGH_WATER_BYTES = 1024 * 1024;
+
 /**
- * The one durable output file of a task. Appends are serialised (stdout and stderr interleave in
- * arrival order) and callers await them, which passes back-pressure to the child's pipes.
+ * The one durable output file of a task. Appends are buffered in arrival order (stdout and stderr
+ * interleave as they come) and written behind in batches, so reading the pipe and writing the file
+ * overlap; a caller waits only when the buffer is over the high-water mark. Reads and close run
+ * after every earlier write, never concurrently with one.
  */
 export class OutputSink {
   private chain: Promise<void> = Promise.resolve();
+  private pending: Uint8Array[] = [];
+  private pendingBytes = 0;
+  private flushQueued: Promise<void> | undefined;
   private producedBytes = 0;
+  private writtenBytes = 0;
   private settled = false;
   private failure: FileError | undefined;
   private capHit = false;
@@ -56,13 +65,18 @@ export class OutputSink {
   }
 
   append(chunk: Uint8Array): Promise<void> {
-    return this.enqueue(() => this.write(chunk));
+    this.producedBytes += chunk.length;
+    if (chunk.length === 0) return Promise.resolve();
+    this.pending.push(chunk);
+    this.pendingBytes += chunk.length;
+    this.flushQueued ??= this.enqueue(() => this.flush());
+    return this.pendingBytes >= HIGH_WATER_BYTES ? this.flushQueued : Promise.resolve();
   }
 
   /** Reads each piece of a plan made against the current `produced`, consistently with writes: one buffer per piece. */
   read(plan: (produced: number, layout: OutputLayout) => LogReadPlan): Promise<Result<{ plan: LogReadPlan; bytes: Uint8Array[] }, FileError>> {
     return this.enqueue(async () => {
-      const stored = this.storedProduced();
+      const stored = this.storedBytes();
       const current = plan(stored, this.activeLayout());
       const bytes: Uint8Array[] = [];
       for (const [start, end] of current.pieces) {
@@ -81,7 +95,7 @@ export class OutputSink {
   /** Puts a capped file in order (head · marker · tail), then fsyncs and closes. */
   close(): Promise<Result<void, FileError>> {
     return this.enqueue(async () => {
-      if (this.failure === undefined && this.action === "keep_head_and_tail" && isCapped(this.layout, this.producedBytes)) {
+      if (this.failure === undefined && this.action === "keep_head_and_tail" && isCapped(this.layout, this.writtenBytes)) {
         const settled = await this.settleRing();
         if (!settled.ok) this.failure = settled.error;
       }
@@ -91,9 +105,9 @@ export class OutputSink {
     });
   }
 
-  /** With the kill action bytes past the cap were never stored: reads see only the stored prefix. */
-  private storedProduced(): number {
-    return this.action === "kill" ? Math.min(this.producedBytes, this.layout.cap) : this.producedBytes;
+  /** Bytes on disk so far, as logical bytes; with the kill action nothing past the cap is ever stored. */
+  private storedBytes(): number {
+    return this.action === "kill" ? Math.min(this.writtenBytes, this.layout.cap) : this.writtenBytes;
   }
 
   private activeLayout(): OutputLayout {
@@ -110,10 +124,18 @@ export class OutputSink {
     return run;
   }
 
-  private async write(chunk: Uint8Array): Promise<void> {
-    const start = this.producedBytes;
-    this.producedBytes += chunk.length;
-    if (this.failure !== undefined || chunk.length === 0) return;
+  private async flush(): Promise<void> {
+    const batch = this.pending.length === 1 ? (this.pending[0] as Uint8Array) : Buffer.concat(this.pending);
+    this.pending = [];
+    this.pendingBytes = 0;
+    this.flushQueued = undefined;
+    const start = this.writtenBytes;
+    this.writtenBytes += batch.length;
+    await this.write(start, batch);
+  }
+
+  private async write(start: number, chunk: Uint8Array): Promise<void> {
+    if (this.failure !== undefined) return;
     if (this.action === "kill") return this.writeUntilCap(start, chunk);
     for (const span of placeWrite(this.layout, start, chunk.length)) {
       const from = span.logicalStart - start;
@@ -138,13 +160,13 @@ export class OutputSink {
     const { ringStart, ringBytes, headBytes, cap } = this.layout;
     const ring = await this.files.readRange(this.file.path, ringStart, ringBytes);
     if (!ring.ok) return ring;
-    const k = ringIndex(this.layout, this.producedBytes - ringBytes);
+    const k = ringIndex(this.layout, this.writtenBytes - ringBytes);
     const ordered = new Uint8Array(ringBytes);
     ordered.set(ring.value.subarray(k), 0);
     ordered.set(ring.value.subarray(0, k), ringBytes - k);
     const rewritten = await this.file.write(ringStart, ordered);
     if (!rewritten.ok) return rewritten;
-    const marker = new TextEncoder().encode(elisionMarker(elidedBytes(this.layout, this.producedBytes), cap));
+    const marker = new TextEncoder().encode(elisionMarker(elidedBytes(this.layout, this.writtenBytes), cap));
     const marked = await this.file.write(headBytes, marker);
     if (!marked.ok) return marked;
     this.settled = true;
