@@ -20,6 +20,8 @@ export type ProcessScenario =
   | { readonly kind: "grandchild-and-wait"; readonly grandchildIgnoresSigterm: boolean }
   /** Starts a group member with its own stdio, prints ready, exits 0; the member lives on. */
   | { readonly kind: "grandchild-outlives-leader" }
+  /** Prints "early\n" and exits 0 at once; a group member holding its stdout prints "late\n" a moment later, then exits. */
+  | { readonly kind: "grandchild-holds-output" }
   /** Cannot start (its working directory does not exist). */
   | { readonly kind: "cannot-start" };
 
@@ -31,6 +33,8 @@ export interface ProcessLauncherSubject {
 }
 
 const SHORT_GRACE_MS = 150;
+/** Long enough to look at the group between the SIGTERM and the SIGKILL. */
+const MEDIUM_GRACE_MS = 1_000;
 const LONG_GRACE_MS = 30_000;
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 
@@ -91,6 +95,16 @@ export function describeProcessLauncherContract(name: string, makeSubject: () =>
       const proc = start(makeSubject(), { kind: "exit-by-signal" });
       const [, , exit] = await Promise.all([drain(proc.stdout), drain(proc.stderr), proc.exited]);
       expect(exit).toEqual({ code: null, signal: "SIGTERM" });
+    });
+
+    it("settles exited only when the pipes have closed, not when the leader exits", async () => {
+      const proc = start(makeSubject(), { kind: "grandchild-holds-output" });
+      let seen = "";
+      const stdout = drain(proc.stdout, (soFar) => (seen = text(soFar)));
+      const stderr = drain(proc.stderr);
+      expect(await proc.exited).toEqual({ code: 0, signal: null });
+      expect(seen).toBe("early\nlate\n");
+      await Promise.all([stdout, stderr]);
     });
 
     it("fails to launch with spawn_failed, never a process", () => {
@@ -155,8 +169,10 @@ export function describeProcessLauncherContract(name: string, makeSubject: () =>
       const subject = makeSubject();
       const proc = start(subject, { kind: "grandchild-and-wait", grandchildIgnoresSigterm: true });
       const run = await startedRun(proc);
-      await proc.killGroup({ graceMs: SHORT_GRACE_MS });
+      const killed = proc.killGroup({ graceMs: MEDIUM_GRACE_MS });
       expect((await run.exit).signal).toBe("SIGTERM");
+      expect(await subject.groupAlive(proc.pid)).toBe(true); // the member shrugged SIGTERM off
+      await killed;
       await expectEventually(async () => !(await subject.groupAlive(proc.pid)));
     });
 

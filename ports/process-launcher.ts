@@ -8,6 +8,7 @@ export type LaunchCommand =
 export interface LaunchSpec {
   readonly command: LaunchCommand;
   readonly cwd: string;
+  /** The child's whole environment: nothing is inherited from the host implicitly. */
   readonly env: Readonly<Record<string, string>>;
   /** Bytes written to stdin, which is then closed. Omitted: stdin is closed at once (reads see EOF). */
   readonly stdin?: Uint8Array;
@@ -26,17 +27,28 @@ export interface KillOptions {
 
 export interface RunningProcess {
   readonly pid: number;
-  /** Byte streams; iterating applies back-pressure to the child. Each ends when the pipe closes. */
+  /**
+   * Byte streams; iterating applies back-pressure to the child. Each ends when the pipe closes.
+   * Read both: a stream nobody iterates still fills up and then blocks a chatty child, and is
+   * discarded when the child exits; once iterated, it must be read to the end (or the loop left)
+   * for `exited` to settle.
+   */
   readonly stdout: AsyncIterable<Uint8Array>;
   readonly stderr: AsyncIterable<Uint8Array>;
   /** Resolves once the process has exited and both streams have ended. */
   readonly exited: Promise<ProcessExit>;
-  /** SIGTERM to the process group, SIGKILL to the group after the grace. Resolves when the leader exited. */
+  /**
+   * SIGTERM to the process group; after the grace, one SIGKILL to the group if the leader or any other
+   * member is still alive. Works after the leader has exited too (it reaches leftover members).
+   * Concurrent calls share one escalation. Resolves when the leader has exited and the rest of the
+   * group is gone or has been sent SIGKILL.
+   */
   killGroup(options: KillOptions): Promise<void>;
 }
 
 export type LaunchError = TypedError<"spawn_failed">;
 
 export interface ProcessLauncher {
+  /** Every failure to start (missing program or cwd, no permission) is reported here; a returned process has started. */
   launch(spec: LaunchSpec): Result<RunningProcess, LaunchError>;
 }

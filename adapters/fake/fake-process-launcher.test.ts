@@ -29,6 +29,8 @@ function scriptFor(scenario: ProcessScenario): FakeScript {
       return { stdout: ["ready\n"], grandchild: { ignoresSigterm: scenario.grandchildIgnoresSigterm } };
     case "grandchild-outlives-leader":
       return { stdout: ["ready\n"], grandchild: {}, exit: { code: 0 } };
+    case "grandchild-holds-output":
+      return { stdout: ["early\n"], exit: { code: 0 }, grandchild: { stdout: ["late\n"], exitAfterMs: 200 } };
     case "cannot-start":
       return { spawnError: "working directory /missing does not exist (ENOENT)" };
   }

@@ -4,7 +4,7 @@ import type { Clock, TimerHandle } from "../../ports/clock.ts";
 import type { LaunchError, LaunchSpec, ProcessLauncher, RunningProcess } from "../../ports/process-launcher.ts";
 import { FakeProcess, type FakeScript } from "./fake-process.ts";
 
-export type { FakeExit, FakeScript } from "./fake-process.ts";
+export type { FakeExit, FakeGrandchild, FakeScript } from "./fake-process.ts";
 export { FakeProcess } from "./fake-process.ts";
 
 export interface FakeProcessLauncherOptions {

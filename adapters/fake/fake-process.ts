@@ -16,15 +16,24 @@ export interface FakeScript {
   /** With `exit`: run this long on the launcher's clock first (default: end right after launch). */
   readonly runMs?: number;
   readonly ignoresSigterm?: boolean;
-  /** A group member with its own stdio, started by the leader; it outlives the leader unless the group is killed. */
-  readonly grandchild?: { readonly ignoresSigterm?: boolean };
+  /** A group member started by the leader; it outlives the leader unless the group is killed. */
+  readonly grandchild?: FakeGrandchild;
   /** The launch fails with spawn_failed and this message; no process exists. */
   readonly spawnError?: string;
+}
+
+export interface FakeGrandchild {
+  readonly ignoresSigterm?: boolean;
+  /** Given: the member shares the leader's pipes (they stay open while it lives) and writes this just before it exits. */
+  readonly stdout?: readonly (string | Uint8Array)[];
+  /** Exits by itself after this long on the launcher's clock. Omitted: lives until killed. */
+  readonly exitAfterMs?: number;
 }
 
 interface Member {
   alive: boolean;
   readonly ignoresSigterm: boolean;
+  readonly holdsPipes: boolean;
 }
 
 /** A scripted child. Its group is the leader plus the optional grandchild; signals follow POSIX defaults. */
@@ -47,8 +56,8 @@ export class FakeProcess implements RunningProcess {
     script: FakeScript,
     private readonly clock: Clock,
   ) {
-    this.#leader = { alive: true, ignoresSigterm: script.ignoresSigterm === true };
-    this.#grandchild = script.grandchild && { alive: true, ignoresSigterm: script.grandchild.ignoresSigterm === true };
+    this.#leader = { alive: true, ignoresSigterm: script.ignoresSigterm === true, holdsPipes: true };
+    this.#grandchild = script.grandchild && this.#startGrandchild(script.grandchild);
     this.#leaderExit = new Promise((resolve) => (this.#resolveLeaderExit = resolve));
     this.exited = this.#leaderExit.then(async (exit) => {
       await Promise.all([this.stdout.settled, this.stderr.settled]);
@@ -84,9 +93,32 @@ export class FakeProcess implements RunningProcess {
     if (!this.#leader.alive) return;
     this.#leader.alive = false;
     this.#exitTimer?.cancel();
+    this.#closePipesIfNobodyHoldsThem();
+    this.#resolveLeaderExit("code" in exit ? { code: exit.code, signal: null } : { code: null, signal: exit.signal });
+  }
+
+  #startGrandchild(script: FakeGrandchild): Member {
+    const member: Member = { alive: true, ignoresSigterm: script.ignoresSigterm === true, holdsPipes: script.stdout !== undefined };
+    if (script.exitAfterMs !== undefined) {
+      this.clock.after(script.exitAfterMs, () => {
+        if (!member.alive) return;
+        for (const chunk of script.stdout ?? []) this.stdout.push(bytes(chunk));
+        this.#memberDied(member);
+      });
+    }
+    return member;
+  }
+
+  #memberDied(member: Member): void {
+    member.alive = false;
+    this.#closePipesIfNobodyHoldsThem();
+  }
+
+  #closePipesIfNobodyHoldsThem(): void {
+    const holders = [this.#leader, this.#grandchild].filter((m) => m !== undefined && m.alive && m.holdsPipes);
+    if (holders.length > 0) return;
     this.stdout.end();
     this.stderr.end();
-    this.#resolveLeaderExit("code" in exit ? { code: exit.code, signal: null } : { code: null, signal: exit.signal });
   }
 
   killGroup(options: KillOptions): Promise<void> {
@@ -111,7 +143,7 @@ export class FakeProcess implements RunningProcess {
     if (!this.groupAlive) return; // ESRCH: nobody left, nothing recorded
     this.signals.push(signal);
     const grandchild = this.#grandchild;
-    if (grandchild !== undefined && dies(grandchild, signal)) grandchild.alive = false;
+    if (grandchild !== undefined && dies(grandchild, signal)) this.#memberDied(grandchild);
     if (dies(this.#leader, signal)) this.finish({ signal });
   }
 }

@@ -21,9 +21,13 @@ export function notRegularFile(path: string): FileError {
  * throws; a negative start or a range past the end is range_out_of_bounds.
  */
 export function checkRange(path: string, offset: number, length: number, size: number): FileError | undefined {
-  if (!Number.isSafeInteger(offset) || !Number.isSafeInteger(length)) throw new RangeError(`bad range ${offset}+${length}`);
+  assertWholeNumbers(offset, length);
   if (offset < 0 || length < 0 || offset + length > size) {
     return { code: "range_out_of_bounds", message: `${path}: bytes ${offset}..${offset + length} are outside 0..${size}`, path };
   }
   return undefined;
+}
+
+export function assertWholeNumbers(offset: number, length: number): void {
+  if (!Number.isSafeInteger(offset) || !Number.isSafeInteger(length)) throw new RangeError(`bad range ${offset}+${length}`);
 }

@@ -4,7 +4,7 @@ import { basename, dirname, join } from "node:path";
 import { err, ok } from "../../domain/shared/model/result.ts";
 import type { Result } from "../../domain/shared/model/result.ts";
 import type { FileCommitter, FileError, WritableFile } from "../../ports/file-committer.ts";
-import { checkRange, fileError, notRegularFile } from "./file-errors.ts";
+import { assertWholeNumbers, checkRange, fileError, notRegularFile } from "./file-errors.ts";
 import { errnoCode } from "./errno.ts";
 
 const DIR_MODE = 0o700;
@@ -53,6 +53,7 @@ export class NodeFileCommitter implements FileCommitter {
   }
 
   async readRange(path: string, offset: number, length: number): Promise<Result<Uint8Array, FileError>> {
+    assertWholeNumbers(offset, length); // a caller bug throws before any I/O
     let handle: FileHandle;
     try {
       handle = await open(path, "r");

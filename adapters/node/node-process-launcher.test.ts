@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { mkdtempSync, rmSync, writeFileSync, chmodSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -11,7 +12,32 @@ import { NodeProcessLauncher } from "./node-process-launcher.ts";
 const run = promisify(execFile);
 const workDir = mkdtempSync(join(tmpdir(), "npl-"));
 const baseEnv = { PATH: process.env.PATH ?? "/usr/bin:/bin" };
-afterAll(() => rmSync(workDir, { recursive: true, force: true }));
+const launchedGroups: number[] = [];
+afterAll(() => {
+  // Safety net for a failing case: no test may leave a process group behind.
+  for (const pgid of launchedGroups) killQuietly(-pgid);
+  rmSync(workDir, { recursive: true, force: true });
+});
+
+function killQuietly(target: number): void {
+  try {
+    process.kill(target, "SIGKILL");
+  } catch {
+    // ESRCH: already gone, which is the expected case.
+  }
+}
+
+/** The real launcher, remembering every group it started for the clean-up above. */
+function trackedLauncher(): NodeProcessLauncher {
+  const launcher = new NodeProcessLauncher();
+  const launch = launcher.launch.bind(launcher);
+  launcher.launch = (spec) => {
+    const launched = launch(spec);
+    if (launched.ok) launchedGroups.push(launched.value.pid);
+    return launched;
+  };
+  return launcher;
+}
 
 const sh = (command: string, extra: Partial<LaunchSpec> = {}): LaunchSpec => ({
   command: { kind: "shell", command, shell: "/bin/sh" },
@@ -24,7 +50,8 @@ const plainFile = join(workDir, "plain.txt");
 writeFileSync(plainFile, "not a program\n", { mode: 0o644 });
 
 /** Group members that keep their own stdio, so the leader's pipes close when it exits. */
-const DETACHED = "</dev/null >/dev/null 2>&1 &";
+const STDIO_NULL = "</dev/null >/dev/null 2>&1";
+const DETACHED = `${STDIO_NULL} &`;
 
 function specFor(scenario: ProcessScenario): LaunchSpec {
   switch (scenario.kind) {
@@ -43,13 +70,12 @@ function specFor(scenario: ProcessScenario): LaunchSpec {
     case "ignore-sigterm":
       return sh("trap '' TERM; echo ready; exec sleep 1000");
     case "grandchild-and-wait":
-      return sh(
-        scenario.grandchildIgnoresSigterm
-          ? `(trap '' TERM; exec sleep 1000) ${DETACHED} echo ready; wait`
-          : `sleep 1000 ${DETACHED} echo ready; wait`,
-      );
+      // The member says ready itself, once its trap is set, then drops the pipe.
+      return sh(`(${scenario.grandchildIgnoresSigterm ? "trap '' TERM; " : ""}echo ready; exec sleep 1000 ${STDIO_NULL}) & wait`);
     case "grandchild-outlives-leader":
       return sh(`sleep 1000 ${DETACHED} echo ready`);
+    case "grandchild-holds-output":
+      return sh("(sleep 0.2; echo late) & echo early");
     case "cannot-start":
       return sh("true", { cwd: join(workDir, "no-such-dir") });
   }
@@ -64,10 +90,10 @@ async function groupAlive(pgid: number): Promise<boolean> {
     .some(([group, stat]) => Number(group) === pgid && stat !== undefined && !stat.startsWith("Z"));
 }
 
-describeProcessLauncherContract("NodeProcessLauncher", () => ({ launcher: new NodeProcessLauncher(), specFor, groupAlive }));
+describeProcessLauncherContract("NodeProcessLauncher", () => ({ launcher: trackedLauncher(), specFor, groupAlive }));
 
 describe("NodeProcessLauncher specifics", () => {
-  const launcher = new NodeProcessLauncher();
+  const launcher = trackedLauncher();
   const started = (spec: LaunchSpec) => {
     const launched = launcher.launch(spec);
     if (!launched.ok) throw new Error(launched.error.message);
@@ -135,5 +161,28 @@ describe("NodeProcessLauncher specifics", () => {
     const { out, exit } = await output({ ...sh(""), command: { kind: "argv", file: "./hello.sh", args: [] } });
     expect(out).toBe("from-script\n");
     expect(exit).toEqual({ code: 0, signal: null });
+  });
+
+  it("never keeps the host alive while a kill escalation is pending", async () => {
+    const moduleUrl = pathToFileURL(fileURLToPath(new URL("./node-process-launcher.ts", import.meta.url))).href;
+    const script = `
+      const { NodeProcessLauncher } = await import(${JSON.stringify(moduleUrl)});
+      const launched = new NodeProcessLauncher().launch({
+        command: { kind: "shell", shell: "/bin/sh", command: "(trap '' TERM; echo ready; exec sleep 1000 ${STDIO_NULL}) & wait" },
+        cwd: ${JSON.stringify(workDir)}, env: { PATH: ${JSON.stringify(baseEnv.PATH)} },
+      });
+      if (!launched.ok) throw new Error(launched.error.message);
+      const proc = launched.value;
+      console.log(proc.pid);
+      for await (const chunk of proc.stdout) if (String(chunk).includes("ready")) break;
+      void proc.killGroup({ graceMs: 600000 });
+      await proc.exited;
+      console.log("leader gone");`;
+    const { stdout } = await run(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { timeout: 30_000 });
+    const [pid, status] = stdout.trim().split("\n");
+    launchedGroups.push(Number(pid));
+    expect(status).toBe("leader gone");
+    expect(await groupAlive(Number(pid))).toBe(true); // the escalation never came: the host had already left
+    killQuietly(-Number(pid));
   });
 });

@@ -7,8 +7,9 @@
 // A task command that runs `pi -p …` is prefixed with a shell function `pi() { node <this file> … -- "$@"; }`
 // (see pi-command-interception.ts). This script then runs the real pi with `--mode json` added and copies
 // pi's stdout line by line, each line behind a marker, so the host can tell telemetry frames from the rest
-// of the task's output. It deliberately does no parsing of its own beyond a line-prefix check: the host folds
-// the events with the tested domain module (domain/telemetry/model/). Plain `node` runs this file, so it is
+// of the task's output. It parses nothing beyond a line-prefix check and the stopReason of assistant
+// message_end lines (for the exit code): the host folds the events with the tested domain module
+// (domain/telemetry/model/). Plain `node` runs this file, so it is
 // JavaScript and imports nothing from the package.
 //
 // What it decides:
@@ -46,23 +47,23 @@ const AGENT_END_PREFIXES = prefixesOf("agent_end");
 const ASSISTANT_END_PREFIX = Buffer.from('{"type":"message_end","message":{"role":"assistant"');
 const AGENT_END_FRAME = Buffer.from('{"type":"agent_end","wrapperOmitted":["messages"]}\n');
 
-/** Pi's own argv reading (cli/args.js, 0.73), reduced to what decides the output mode. */
+/**
+ * Pi's own argv reading (cli/args.js, 0.73), reduced to what decides the output mode. Words Pi would take as
+ * the value of -p or of an unknown extension flag never start with "-", so skipping them cannot hide a flag.
+ */
 function readPiMode(args) {
   let print = false;
   let mode;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
-    const next = args[i + 1];
-    if (arg === "--mode" && next !== undefined) {
-      i++;
-      if (next === "text" || next === "json" || next === "rpc") mode = next;
-    } else if (PI_FLAGS_WITH_VALUE.has(arg) && next !== undefined) {
+    const hasNext = i + 1 < args.length;
+    if (arg === "--mode" && hasNext) {
+      const value = args[++i];
+      if (value === "text" || value === "json" || value === "rpc") mode = value;
+    } else if (PI_FLAGS_WITH_VALUE.has(arg) && hasNext) {
       i++;
     } else if (arg === "--print" || arg === "-p") {
       print = true;
-      if (next !== undefined && !next.startsWith("@") && (!next.startsWith("-") || next.startsWith("---"))) i++;
-    } else if (arg.startsWith("--") && !arg.includes("=") && next !== undefined && !next.startsWith("-") && !next.startsWith("@")) {
-      if (arg !== "--list-models") i++; // an extension flag takes the next word as its value
     }
   }
   return { print, mode };

@@ -1,0 +1,84 @@
+import { describe, expect, it } from "vitest";
+import { atLeast, buildFusionChildArgv, FUSION_DENIED_TOOLS, type FusionChildArgvInput } from "./fusion-child-argv.ts";
+
+const base: FusionChildArgvInput = {
+  cliPath: "/pi/dist/cli.js",
+  piVersion: "0.73.1",
+  route: { provider: "scripted", model: "scripted-a", thinking: "medium" },
+  tools: [],
+  systemPrompt: "You are a candidate.\nAnswer.",
+  childExtensionPath: "/pkg/adapters/pi/child/fusion-child-extension.ts",
+  anthropicSanitizerPath: "/pkg/adapters/pi/child/anthropic-sanitizer-extension.ts",
+};
+
+const argv = (over: Partial<FusionChildArgvInput>): string[] => {
+  const built = buildFusionChildArgv({ ...base, ...over });
+  if (!built.ok) throw new Error(built.error.message);
+  return built.value;
+};
+
+const LEAN = ["--no-extensions", "--no-skills", "--no-prompt-templates", "--no-themes", "--no-context-files", "--offline"];
+
+describe("buildFusionChildArgv", () => {
+  it("no tools: the exact reason-stage argv, prompt not in argv", () => {
+    expect(argv({})).toEqual([
+      "/pi/dist/cli.js", "--mode", "text", "--no-session", "--no-tools", ...LEAN,
+      "--extension", base.childExtensionPath,
+      "--provider", "scripted", "--model", "scripted-a", "--thinking", "medium",
+      "--system-prompt", "You are a candidate.\nAnswer.",
+    ]);
+  });
+
+  it("tools on 0.73.1: --no-builtin-tools + --tools allowlist, no --exclude-tools", () => {
+    const args = argv({ tools: ["read", "grep", "find", "ls"] });
+    expect(args.slice(3, 7)).toEqual(["--no-session", "--no-builtin-tools", "--tools", "read,grep,find,ls"]);
+    expect(args).not.toContain("--exclude-tools");
+    expect(args).not.toContain("--no-tools");
+  });
+
+  it("tools on ≥ 0.77 also pass the denylist; an unknown version gets the 0.73 form", () => {
+    const args = argv({ tools: ["read", "fusion_web_fetch"], piVersion: "0.77.0" });
+    expect(args.slice(4, 9)).toEqual(["--no-builtin-tools", "--tools", "read,fusion_web_fetch", "--exclude-tools", FUSION_DENIED_TOOLS.join(",")]);
+    expect(argv({ tools: ["read"], piVersion: "0.83.2" })).toContain("--exclude-tools");
+    expect(argv({ tools: ["read"], piVersion: "0.76.9" })).not.toContain("--exclude-tools");
+    expect(argv({ tools: ["read"], piVersion: undefined })).not.toContain("--exclude-tools");
+  });
+
+  it("anthropic children get the sanitizer as a second extension, after the metadata extension", () => {
+    const args = argv({ route: { provider: "anthropic", model: "claude-x", thinking: "high" } });
+    const at = args.indexOf("--extension");
+    expect(args.slice(at, at + 4)).toEqual(["--extension", base.childExtensionPath, "--extension", base.anthropicSanitizerPath]);
+  });
+
+  it("every other provider's argv is byte-identical whatever the sanitizer path is", () => {
+    for (const provider of ["scripted", "openai", "Anthropic", "anthropic-vertex"]) {
+      const route = { provider, model: "m", thinking: "off" };
+      expect(argv({ route, anthropicSanitizerPath: "/elsewhere/x.ts" })).toEqual(argv({ route }));
+      expect(argv({ route }).filter((a) => a === "--extension")).toHaveLength(1);
+    }
+  });
+
+  const refused: Array<[string, Partial<FusionChildArgvInput>, RegExp]> = [
+    ["a denied tool", { tools: ["read", "bash"] }, /grants bash/],
+    ["a Fusion tool", { tools: ["fusion_brainstorm"] }, /grants fusion_brainstorm/],
+    ["a comma in a tool name", { tools: ["read,bash"] }, /not a plain tool name/],
+    ["duplicate tools", { tools: ["read", "read"] }, /duplicates/],
+    ["a NUL in the system prompt", { systemPrompt: "a\0b" }, /NUL/],
+    ["an over-long system prompt", { systemPrompt: "x".repeat(128 * 1024) }, /longer than 131071 bytes/],
+  ];
+  it.each(refused)("refuses %s before any child exists", (_name, over, message) => {
+    const built = buildFusionChildArgv({ ...base, ...over });
+    expect(built.ok ? undefined : built.error.code).toBe("child_spawn_failed");
+    expect(built.ok ? "" : built.error.message).toMatch(message);
+  });
+});
+
+describe("atLeast", () => {
+  it("compares major.minor.patch numerically", () => {
+    expect(atLeast("0.77.0", [0, 77, 0])).toBe(true);
+    expect(atLeast("0.100.0", [0, 77, 0])).toBe(true);
+    expect(atLeast("1.0.0-beta.1", [0, 77, 0])).toBe(true);
+    expect(atLeast("0.73.1", [0, 77, 0])).toBe(false);
+    expect(atLeast("garbage", [0, 0, 0])).toBe(false);
+  });
+});

@@ -1,0 +1,108 @@
+import { err, ok, type Result } from "../../domain/shared/model/result.ts";
+import type { ChildError, ChildRoute } from "../../ports/fusion-child-runner.ts";
+
+/** Tools no Fusion child may ever get, whatever its allowlist says (reference "Candidate capabilities"). */
+export const FUSION_DENIED_TOOLS: readonly string[] = [
+  "bash",
+  "edit",
+  "write",
+  "fusion_brainstorm",
+  "fusion_validate",
+  "bg_delegate",
+  "bg_result",
+  "bg_run",
+  "bg_kill",
+  "bg_status",
+  "bg_logs",
+  "bg_run_pi_attested",
+];
+
+/** `--exclude-tools` exists from Pi 0.77.0 on; 0.73.1 rejects it as an unknown option. */
+const EXCLUDE_TOOLS_SINCE: readonly [number, number, number] = [0, 77, 0];
+
+/** Linux refuses a single argument longer than MAX_ARG_STRLEN (32 pages) with E2BIG. */
+const MAX_ARG_BYTES = 128 * 1024 - 1;
+
+export interface FusionChildArgvInput {
+  readonly cliPath: string;
+  /** Pi's version; undefined means unknown and selects the flag set every supported Pi accepts. */
+  readonly piVersion: string | undefined;
+  readonly route: ChildRoute;
+  readonly tools: readonly string[];
+  readonly systemPrompt: string;
+  readonly childExtensionPath: string;
+  /** Added (second) only for the `anthropic` provider. */
+  readonly anthropicSanitizerPath: string;
+}
+
+/**
+ * The child's argv after `process.execPath`:
+ * `<cli> --mode text --no-session <tool policy> --no-extensions --no-skills --no-prompt-templates --no-themes
+ *  --no-context-files --offline --extension <child> [--extension <sanitizer>] --provider P --model M
+ *  --thinking T --system-prompt S`. The prompt itself goes over stdin.
+ */
+export function buildFusionChildArgv(input: FusionChildArgvInput): Result<string[], ChildError> {
+  const policy = toolPolicy(input.tools, input.piVersion);
+  if (!policy.ok) return policy;
+  const extensions = ["--extension", input.childExtensionPath];
+  if (input.route.provider === "anthropic") extensions.push("--extension", input.anthropicSanitizerPath);
+  const args = [
+    input.cliPath,
+    "--mode",
+    "text",
+    "--no-session",
+    ...policy.value,
+    "--no-extensions",
+    "--no-skills",
+    "--no-prompt-templates",
+    "--no-themes",
+    "--no-context-files",
+    "--offline",
+    ...extensions,
+    "--provider",
+    input.route.provider,
+    "--model",
+    input.route.model,
+    "--thinking",
+    input.route.thinking,
+    "--system-prompt",
+    input.systemPrompt,
+  ];
+  const bad = args.find((arg) => arg.includes("\0") || Buffer.byteLength(arg, "utf8") > MAX_ARG_BYTES);
+  if (bad !== undefined) {
+    const why = bad.includes("\0") ? "contains a NUL character" : `is longer than ${MAX_ARG_BYTES} bytes`;
+    return err({ code: "child_spawn_failed", message: `a Fusion child argument ${why} (${bad.slice(0, 40)}…); no child was started` });
+  }
+  return ok(args);
+}
+
+function toolPolicy(tools: readonly string[], piVersion: string | undefined): Result<string[], ChildError> {
+  if (tools.length === 0) return ok(["--no-tools"]);
+  const malformed = tools.find((t) => !/^[A-Za-z0-9_.:-]+$/.test(t));
+  if (malformed !== undefined) return refuse(`tool name ${JSON.stringify(malformed)} is not a plain tool name`);
+  if (new Set(tools).size !== tools.length) return refuse(`the tool allowlist ${tools.join(",")} has duplicates`);
+  const denied = tools.filter((t) => FUSION_DENIED_TOOLS.includes(t));
+  if (denied.length > 0) return refuse(`the tool allowlist grants ${denied.join(",")}, which no Fusion child may use`);
+  // --tools is an allowlist over built-in and extension tools on every supported Pi; the denylist is
+  // belt and braces where the flag exists.
+  const policy = ["--no-builtin-tools", "--tools", tools.join(",")];
+  if (piVersion !== undefined && atLeast(piVersion, EXCLUDE_TOOLS_SINCE)) policy.push("--exclude-tools", FUSION_DENIED_TOOLS.join(","));
+  return ok(policy);
+}
+
+function refuse(message: string): Result<never, ChildError> {
+  return err({ code: "child_spawn_failed", message: `${message}; no child was started` });
+}
+
+/** Compares `major.minor.patch` (any pre-release suffix ignored); an unparsable version counts as old. */
+export function atLeast(version: string, floor: readonly [number, number, number]): boolean {
+  const match = /^(\d+)\.(\d+)\.(\d+)/.exec(version);
+  if (match === null) return false;
+  const parts = [Number(match[1]), Number(match[2]), Number(match[3])];
+  for (let i = 0; i < 3; i += 1) {
+    const a = parts[i] ?? 0;
+    const b = floor[i] ?? 0;
+    if (a !== b) return a > b;
+  }
+  return true;
+}

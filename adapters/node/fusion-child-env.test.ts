@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import { fusionChildEnv, isStrippedFromChild } from "./fusion-child-env.ts";
+
+describe("fusionChildEnv", () => {
+  it("strips credential and session variables case-insensitively and keeps the rest", () => {
+    const parent = {
+      PATH: "/bin",
+      HOME: "/home/u",
+      PI_CODING_AGENT_DIR: "/agent",
+      PI_SESSION_ID: "s",
+      pi_session_file: "f",
+      PI_PROVIDER: "p",
+      PI_MODEL: "m",
+      PI_REASONING_LEVEL: "high",
+      OPENAI_API_KEY: "canary",
+      openai_base_url: "u",
+      ANTHROPIC_API_KEY: "k",
+      Anthropic_Auth_Token: "t",
+      ANTHROPIC_BASE_URL: "b",
+      OPENROUTER_API_KEY: "o",
+      AZURE_OPENAI_ENDPOINT: "a",
+      PI_API_KEY: "k",
+      PI_API_BASE_URL: "u",
+      PI_AUTH_FILE: "f",
+      ANTHROPIC_MODEL: "kept: not in the list",
+      MY_OPENAI_THING: "kept: prefix only",
+      UNDEFINED_ONE: undefined,
+    };
+    expect(fusionChildEnv(parent, { PI_FUSION_TOOL_CALL_LOG_PATH: "/run/x.jsonl" })).toEqual({
+      PATH: "/bin",
+      HOME: "/home/u",
+      PI_CODING_AGENT_DIR: "/agent",
+      ANTHROPIC_MODEL: "kept: not in the list",
+      MY_OPENAI_THING: "kept: prefix only",
+      PI_SKIP_VERSION_CHECK: "1",
+      PI_FUSION_TOOL_CALL_LOG_PATH: "/run/x.jsonl",
+    });
+  });
+
+  it("PI_SKIP_VERSION_CHECK is forced to 1", () => {
+    expect(fusionChildEnv({ PI_SKIP_VERSION_CHECK: "0" }).PI_SKIP_VERSION_CHECK).toBe("1");
+  });
+
+  it("a stage may not smuggle a credential variable back in", () => {
+    expect(() => fusionChildEnv({}, { OPENAI_API_KEY: "x" })).toThrow(/credential variable OPENAI_API_KEY/);
+    expect(isStrippedFromChild("azure_openai_api_key")).toBe(true);
+    expect(isStrippedFromChild("AZURE_API_KEY")).toBe(false);
+  });
+});

@@ -1,0 +1,179 @@
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { scriptedModelsJson, writeIsolatedAgentDir, type IsolatedAgentDir } from "../fake/isolated-agent-dir.ts";
+import { startScriptedModelServer, type ScriptedModelServer } from "../fake/scripted-model-server.ts";
+import type { ChildStageSpec } from "../../ports/fusion-child-runner.ts";
+import { NodeFileCommitter } from "./node-file-committer.ts";
+import { PiChildRunner, type ChildLimits } from "./pi-child-runner.ts";
+import { PiPreparedChild } from "./pi-prepared-child.ts";
+import { groupHasLiveMembers } from "./process-group.ts";
+import { SystemClock } from "./system-clock.ts";
+
+// Real `pi --mode text` children (Pi 0.73.1) against the scripted model server. Every start costs ~0.8 s,
+// so each test checks as much as one child can show. Paths of the child extensions are computed, not
+// imported: they belong to adapters/pi and run inside the child.
+const here = dirname(fileURLToPath(import.meta.url));
+const CHILD_EXTENSION = join(here, "..", "pi", "child", "fusion-child-extension.ts");
+const SANITIZER = join(here, "..", "pi", "child", "anthropic-sanitizer-extension.ts");
+const ROUTE = { provider: "scripted", model: "scripted-a", thinking: "off" } as const;
+const SYSTEM = "You are Fusion candidate one. Answer directly.";
+
+let server: ScriptedModelServer;
+let agent: IsolatedAgentDir;
+let work: string;
+
+beforeAll(async () => {
+  server = await startScriptedModelServer();
+  work = mkdtempSync(join(tmpdir(), "pi-child-runner-"));
+  agent = await writeIsolatedAgentDir({ dir: join(work, "agent"), baseUrl: server.baseUrl, extraSettings: { retry: { enabled: false } } });
+  // A provider named `anthropic` served by the scripted server, so an anthropic child can run offline.
+  const models = scriptedModelsJson(server.baseUrl) as { providers: Record<string, unknown> };
+  models.providers.anthropic = {
+    baseUrl: server.baseUrl,
+    api: "openai-completions",
+    apiKey: "scripted-local-key",
+    compat: { supportsDeveloperRole: false, supportsReasoningEffort: false, supportsStore: false, maxTokensField: "max_tokens" },
+    models: [{ id: "claude-scripted", name: "Claude (scripted)", api: "openai-completions", contextWindow: 200_000, maxTokens: 8192 }],
+  };
+  writeFileSync(join(agent.dir, "models.json"), JSON.stringify(models, null, 2));
+});
+beforeEach(() => server.reset());
+afterAll(async () => {
+  await server.close();
+});
+
+function runner(limits: Partial<ChildLimits> = {}): PiChildRunner {
+  return new PiChildRunner({
+    childExtensionPath: CHILD_EXTENSION,
+    anthropicSanitizerPath: SANITIZER,
+    files: new NodeFileCommitter(),
+    clock: new SystemClock(),
+    baseEnv: { ...process.env, ...agent.env, OPENAI_API_KEY: "canary-xyz", PI_SESSION_ID: "parent-session", Openrouter_Api_Key: "canary-2" },
+    limits,
+  });
+}
+
+function spec(prefix: string, over: Partial<ChildStageSpec> = {}): ChildStageSpec {
+  return { runDir: work, prefix, route: ROUTE, tools: [], systemPrompt: SYSTEM, cwd: work, env: { PI_FUSION_STAGE_MARK: prefix }, ...over };
+}
+
+function prepare(r: PiChildRunner, s: ChildStageSpec): PiPreparedChild {
+  const child = r.prepare(s);
+  if (!child.ok) throw new Error(child.error.message);
+  if (!(child.value instanceof PiPreparedChild)) throw new Error("expected the node adapter's prepared child");
+  return child.value;
+}
+
+const never = (): AbortSignal => new AbortController().signal;
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+const toolNames = (index: number): string[] =>
+  (server.requests[index]?.body.tools ?? []).map((t) => (t as { function: { name: string } }).function.name);
+
+function environOf(pid: number): Map<string, string> {
+  const entries = readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").filter((e) => e !== "");
+  return new Map(entries.map((e) => [e.slice(0, e.indexOf("=")), e.slice(e.indexOf("=") + 1)]));
+}
+
+describe("PiChildRunner with real pi children", () => {
+  it("pre-started child: nothing reaches the model before send; stripped env; exact prompt; verified answer and usage", async () => {
+    const child = prepare(runner(), spec("candidate-1.attempt-1"));
+    await sleep(1_000);
+    expect(server.requests).toHaveLength(0);
+    const env = environOf(child.pid);
+    expect([env.has("OPENAI_API_KEY"), env.has("PI_SESSION_ID"), env.has("Openrouter_Api_Key")]).toEqual([false, false, false]);
+    expect([env.get("PI_CODING_AGENT_DIR"), env.get("PI_SKIP_VERSION_CHECK"), env.get("PI_FUSION_STAGE_MARK")]).toEqual([agent.dir, "1", "candidate-1.attempt-1"]);
+
+    server.enqueue({ text: "Merged ✓ answer\nline two", usage: { input: 123, output: 45, cacheRead: 6 } });
+    const prompt = 'Question: what is "x"?\n\n  indented — ü 😀\tend';
+    const result = await child.send(prompt, never());
+    expect(result.ok ? undefined : result.error).toBeUndefined();
+    if (!result.ok) return;
+    expect(result.value.text).toBe("Merged ✓ answer\nline two");
+    expect(result.value.frames.map((f) => [f.provider, f.model, f.stopReason])).toEqual([["scripted", "scripted-a", "stop"]]);
+    const { usage } = result.value;
+    expect([usage.input, usage.output, usage.cacheRead, usage.cacheWrite, usage.totalTokens]).toEqual([123, 45, 6, 0, 174]);
+    expect(usage.cost.input).toBeCloseTo(123e-6, 12); // scripted-a costs 1 / 2 per million tokens
+    expect(usage.cost.output).toBeCloseTo(90e-6, 12);
+    expect(usage.cost.total).toBeCloseTo(213e-6, 12);
+
+    expect(server.requests).toHaveLength(1);
+    const request = server.requests[0];
+    expect(request?.model).toBe("scripted-a");
+    expect(request?.lastUserText).toBe(prompt);
+    const system = request?.body.messages?.[0];
+    expect(system?.role).toBe("system");
+    expect(String(system?.content).startsWith(`${SYSTEM}\nCurrent date: `)).toBe(true);
+    expect(request?.body.tools).toBeUndefined();
+    const events = readFileSync(join(work, "candidate-1.attempt-1.events.jsonl"), "utf8").trim().split("\n");
+    expect(events.map((e) => (JSON.parse(e) as { stop_reason: string }).stop_reason)).toEqual(["stop"]);
+    expect(readFileSync(join(work, "candidate-1.attempt-1.stderr.txt"), "utf8")).not.toContain("PI_FUSION_CHILD_RESULT");
+  });
+
+  it("inspect tools: exactly read, grep, find, ls reach the model; a tool turn adds a frame and its usage", async () => {
+    writeFileSync(join(work, "marker.txt"), "m");
+    server.enqueue({ toolCalls: [{ name: "ls", arguments: { path: "." } }], usage: { input: 50, output: 5 } }, { text: "saw the listing", usage: { input: 70, output: 8 } });
+    const result = await prepare(runner(), spec("candidate-2.attempt-1", { tools: ["read", "grep", "find", "ls"] })).send("list files", never());
+    expect(result.ok ? result.value.text : result.error.message).toBe("saw the listing");
+    expect(toolNames(0).sort()).toEqual(["find", "grep", "ls", "read"]);
+    expect(String(server.requests[1]?.body.messages?.at(-1)?.content)).toContain("marker.txt");
+    expect(result.ok && result.value.frames.map((f) => f.stopReason)).toEqual(["toolUse", "stop"]);
+    expect(result.ok && [result.value.usage.input, result.value.usage.output]).toEqual([120, 13]);
+  });
+
+  it("HTTP 400 from the provider: child_exit_failed with the provider's message; the reported usage is kept", async () => {
+    server.enqueue({ httpError: { status: 400 } });
+    const result = await prepare(runner(), spec("evaluation.attempt-1")).send("judge", never());
+    expect(result.ok ? undefined : result.error.code).toBe("child_exit_failed");
+    expect(result.ok ? "" : result.error.message).toContain('stopReason "error": 400 scripted error 400');
+    const partial = result.ok ? undefined : result.error.partial;
+    expect(partial?.frames).toHaveLength(1);
+    expect(partial?.usage).toEqual(partial?.frames[0]?.usage);
+    expect(partial?.exitCode).toBe(1);
+    expect(readFileSync(join(work, "evaluation.attempt-1.stderr.txt"), "utf8")).toContain("400 scripted error 400");
+  });
+
+  it("cancel mid-stream: child_cancelled and no process of the group alive", async () => {
+    server.enqueue({ text: "one two three four five six seven eight", chunkDelayMs: 1_000 });
+    const abort = new AbortController();
+    const child = prepare(runner(), spec("candidate-3.attempt-1"));
+    const running = child.send("stream slowly", abort.signal);
+    await server.waitForRequests(1, 20_000);
+    await sleep(300);
+    abort.abort();
+    const result = await running;
+    expect(result.ok ? undefined : result.error.code).toBe("child_cancelled");
+    expect(await groupHasLiveMembers(child.pid)).toBe(false);
+  });
+
+  it("a silent model trips the injected idle watchdog: child_timeout", async () => {
+    server.enqueue({ text: "too late", delayMs: 20_000 });
+    // Pre-started, so the watchdog (armed at send) measures the silent model, not Pi's start-up.
+    const child = prepare(runner({ idleTimeoutMs: 2_000 }), spec("merge.attempt-1"));
+    await sleep(1_000);
+    const result = await child.send("wait", never());
+    expect(result.ok ? undefined : result.error.code).toBe("child_timeout");
+    expect(result.ok ? "" : result.error.message).toContain("idle watchdog");
+    expect(server.requests).toHaveLength(1);
+    expect(await groupHasLiveMembers(child.pid)).toBe(false);
+  });
+
+  it("discard stops a pre-started child that never gets a prompt", async () => {
+    const child = prepare(runner(), spec("merge.attempt-2"));
+    await sleep(500);
+    await child.discard();
+    expect(await groupHasLiveMembers(child.pid)).toBe(false);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it("an anthropic child runs with the sanitizer as a second extension and still reports its frames", async () => {
+    server.enqueue({ text: "claude says hi", usage: { input: 9, output: 3 } });
+    const route = { provider: "anthropic", model: "claude-scripted", thinking: "off" };
+    const result = await prepare(runner(), spec("candidate-1.attempt-2", { route })).send("hello", never());
+    expect(result.ok ? result.value.text : result.error.message).toBe("claude says hi");
+    expect(result.ok && result.value.frames.map((f) => `${f.provider}/${f.model}`)).toEqual(["anthropic/claude-scripted"]);
+    expect(String(server.requests[0]?.body.messages?.[0]?.content).startsWith(SYSTEM)).toBe(true);
+  });
+});

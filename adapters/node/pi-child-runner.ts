@@ -1,0 +1,116 @@
+import { existsSync, statSync } from "node:fs";
+import { err, ok, type Result } from "../../domain/shared/model/result.ts";
+import type { Clock } from "../../ports/clock.ts";
+import type { FileCommitter } from "../../ports/file-committer.ts";
+import type { ChildError, ChildStageSpec, FusionChildRunner, PreparedChild } from "../../ports/fusion-child-runner.ts";
+import { buildFusionChildArgv } from "./fusion-child-argv.ts";
+import { fusionChildEnv } from "./fusion-child-env.ts";
+import { PiChildProcess } from "./pi-child-process.ts";
+import { locatePiCli, type PiCliLocation } from "./pi-cli-locator.ts";
+import { PiPreparedChild } from "./pi-prepared-child.ts";
+
+/** Reference §3.5 / §5 numbers; every one can be lowered for tests. */
+export interface ChildLimits {
+  readonly stdoutCapBytes: number;
+  readonly stderrKeepBytes: number;
+  readonly maxFrameBytes: number;
+  readonly absoluteTimeoutMs: number;
+  readonly idleTimeoutMs: number;
+  readonly killGraceMs: number;
+  readonly killWaitMs: number;
+}
+
+export const DEFAULT_CHILD_LIMITS: ChildLimits = {
+  stdoutCapBytes: 32 * 1024 * 1024,
+  stderrKeepBytes: 4 * 1024 * 1024,
+  maxFrameBytes: 1024 * 1024,
+  absoluteTimeoutMs: 30 * 60 * 1000,
+  idleTimeoutMs: 900 * 1000,
+  killGraceMs: 3_000,
+  killWaitMs: 5_000,
+};
+
+export interface PiChildRunnerOptions {
+  /** adapters/pi/child/fusion-child-extension.ts (the composition root passes the absolute path). */
+  readonly childExtensionPath: string;
+  /** adapters/pi/child/anthropic-sanitizer-extension.ts, passed only to `anthropic` children. */
+  readonly anthropicSanitizerPath: string;
+  readonly files: FileCommitter;
+  readonly clock: Clock;
+  /** The environment children inherit (minus credentials). Default: this process's. */
+  readonly baseEnv?: Readonly<Record<string, string | undefined>>;
+  /** Default: located once with `locatePiCli` (honours PI_BG_PI_CLI). */
+  readonly cli?: PiCliLocation;
+  readonly limits?: Partial<ChildLimits>;
+}
+
+/**
+ * Fusion stages as direct `pi --mode text` children. `prepare` starts the child at once; Pi 0.73.1 loads
+ * its extensions, models and settings and then blocks reading stdin to EOF before any session or model
+ * work (observed: the extension factory ran ~0.7 s after spawn, `session_start` and the first model
+ * request only after stdin closed), so a pre-started child sees nothing early. Pi trims the prompt it
+ * reads from stdin (`data.trim()`), so leading/trailing whitespace of a prompt never reaches the model.
+ */
+export class PiChildRunner implements FusionChildRunner {
+  readonly #options: PiChildRunnerOptions;
+  readonly #limits: ChildLimits;
+  #cli: PiCliLocation | undefined;
+
+  constructor(options: PiChildRunnerOptions) {
+    this.#options = options;
+    this.#limits = { ...DEFAULT_CHILD_LIMITS, ...options.limits };
+    this.#cli = options.cli;
+  }
+
+  prepare(spec: ChildStageSpec): Result<PreparedChild, ChildError> {
+    const cli = this.#locate();
+    if (!cli.ok) return cli;
+    const missing = this.#missingExtension(spec);
+    if (missing !== undefined) return spawnFailed(missing);
+    if (!isDirectory(spec.cwd)) return spawnFailed(`the working directory ${spec.cwd} does not exist`);
+    const args = buildFusionChildArgv({
+      cliPath: cli.value.cliPath,
+      piVersion: cli.value.version,
+      route: spec.route,
+      tools: spec.tools,
+      systemPrompt: spec.systemPrompt,
+      childExtensionPath: this.#options.childExtensionPath,
+      anthropicSanitizerPath: this.#options.anthropicSanitizerPath,
+    });
+    if (!args.ok) return args;
+    const env = fusionChildEnv(this.#options.baseEnv ?? process.env, spec.env);
+    const prepared = new PiPreparedChild(spec, this.#limits, this.#options.files, this.#options.clock);
+    const started = PiChildProcess.spawn({ file: process.execPath, args: args.value, cwd: spec.cwd, env, ...prepared.sinks() });
+    if (!started.ok) return spawnFailed(`cannot start the Pi CLI: ${started.error}`);
+    prepared.attach(started.value);
+    return ok(prepared);
+  }
+
+  #locate(): Result<PiCliLocation, ChildError> {
+    if (this.#cli !== undefined) return ok(this.#cli);
+    const found = locatePiCli({ env: this.#options.baseEnv ?? process.env });
+    if (!found.ok) return spawnFailed(found.error.message);
+    this.#cli = found.value; // the version is detected once per runner
+    return ok(found.value);
+  }
+
+  #missingExtension(spec: ChildStageSpec): string | undefined {
+    if (!existsSync(this.#options.childExtensionPath)) return `the Fusion child extension ${this.#options.childExtensionPath} is missing`;
+    if (spec.route.provider === "anthropic" && !existsSync(this.#options.anthropicSanitizerPath)) {
+      return `the Anthropic sanitizer extension ${this.#options.anthropicSanitizerPath} is missing; an anthropic child would be rejected by the provider`;
+    }
+    return undefined;
+  }
+}
+
+function spawnFailed(message: string): Result<never, ChildError> {
+  return err({ code: "child_spawn_failed", message: `${message}; no Fusion child was started (child_spawn_failed)` });
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}

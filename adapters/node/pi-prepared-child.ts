@@ -1,0 +1,173 @@
+import type { Result } from "../../domain/shared/model/result.ts";
+import type { Clock, TimerHandle } from "../../ports/clock.ts";
+import type { FileCommitter } from "../../ports/file-committer.ts";
+import type { ChildError, ChildStageResult, ChildStageSpec, PreparedChild } from "../../ports/fusion-child-runner.ts";
+import type { ProcessExit } from "../../ports/process-launcher.ts";
+import { childArtifactPaths, writeChildArtifacts } from "./fusion-child-artifacts.ts";
+import { judgeChild, type StopCause } from "./fusion-child-outcome.ts";
+import { ChildStderrSplitter } from "./fusion-child-stderr.ts";
+import type { PiChildProcess } from "./pi-child-process.ts";
+import type { ChildLimits } from "./pi-child-runner.ts";
+
+const STDERR_TAIL_CHARS = 1_000;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+type State = "prepared" | "sent" | "discarded";
+
+/** One started child: collects its output from spawn on, gets its prompt at `send`, judged at exit. */
+export class PiPreparedChild implements PreparedChild {
+  #process: PiChildProcess | undefined;
+  #state: State = "prepared";
+  #stop: StopCause | undefined;
+  #killing: Promise<void> | undefined;
+  readonly #stdout: Buffer[] = [];
+  #stdoutBytes = 0;
+  readonly #stderr: ChildStderrSplitter;
+  #lastActivity = 0;
+  readonly #timers: TimerHandle[] = [];
+  #discarding: Promise<void> | undefined;
+
+  constructor(
+    private readonly spec: ChildStageSpec,
+    private readonly limits: ChildLimits,
+    private readonly files: FileCommitter,
+    private readonly clock: Clock,
+  ) {
+    this.#stderr = new ChildStderrSplitter(limits.stderrKeepBytes, limits.maxFrameBytes);
+  }
+
+  sinks(): { onStdout: (chunk: Buffer) => void; onStderr: (chunk: Buffer) => void } {
+    return {
+      onStdout: (chunk) => this.#onStdout(chunk),
+      onStderr: (chunk) => {
+        this.#lastActivity = this.clock.monotonic();
+        this.#stderr.push(chunk);
+      },
+    };
+  }
+
+  attach(process: PiChildProcess): void {
+    this.#process = process;
+  }
+
+  /** The process group id of the child (diagnostics, tests). */
+  get pid(): number {
+    return this.#attached().pid;
+  }
+
+  /** Resolves when the child has exited and its pipes closed, whatever the reason (diagnostics, tests). */
+  whenExited(): Promise<ProcessExit> {
+    return this.#attached().closed;
+  }
+
+  async send(prompt: string, signal: AbortSignal): Promise<Result<ChildStageResult, ChildError>> {
+    if (this.#state !== "prepared") throw new Error(`PreparedChild.send called on a ${this.#state} child`);
+    this.#state = "sent";
+    const proc = this.#attached();
+    const exitedBeforeSend = proc.exited;
+    const startedAt = this.clock.monotonic();
+    this.#lastActivity = startedAt;
+    const onAbort = (): void => this.#stopWith({ kind: "cancelled" });
+    signal.addEventListener("abort", onAbort, { once: true });
+    if (signal.aborted) onAbort();
+    if (LONE_SURROGATE.test(prompt)) {
+      this.#stopWith({ kind: "stdin_failed", reason: "it contains a lone UTF-16 surrogate and has no exact UTF-8 form" });
+    } else if (!exitedBeforeSend && this.#stop === undefined) {
+      proc.sendStdin(new TextEncoder().encode(prompt));
+      this.#armWatchdogs();
+    }
+    const exit = await this.#settle(proc);
+    signal.removeEventListener("abort", onAbort);
+    const durationMs = this.clock.monotonic() - startedAt;
+    return this.#finish(exit, exitedBeforeSend, proc.stdinError, durationMs);
+  }
+
+  discard(): Promise<void> {
+    this.#discarding ??= this.#discard();
+    return this.#discarding;
+  }
+
+  async #discard(): Promise<void> {
+    const proc = this.#attached();
+    if (this.#state === "prepared") this.#state = "discarded";
+    this.#stopWith({ kind: "discarded" });
+    await proc.closed;
+    await this.#killing;
+  }
+
+  async #settle(proc: PiChildProcess): Promise<ProcessExit> {
+    const exit = await proc.closed;
+    for (const timer of this.#timers) timer.cancel();
+    if (this.#killing !== undefined) await this.#killing;
+    else await proc.reapStragglers(this.limits.killGraceMs, this.limits.killWaitMs);
+    this.#stderr.end();
+    return exit;
+  }
+
+  async #finish(exit: ProcessExit, exitedBeforeSend: boolean, stdinError: string | undefined, durationMs: number): Promise<Result<ChildStageResult, ChildError>> {
+    const stdout = Buffer.concat(this.#stdout);
+    const kept = this.#stderr.kept();
+    const judged = judgeChild({
+      route: this.spec.route,
+      stop: this.#stop,
+      exitedBeforeSend,
+      exit,
+      rawFrames: this.#stderr.frames,
+      streamProblems: this.#stderr.problems,
+      stdout,
+      stdinError,
+      stderrTail: kept.toString("utf8").slice(-STDERR_TAIL_CHARS),
+      durationMs,
+    });
+    const written = await writeChildArtifacts(this.files, childArtifactPaths(this.spec.runDir, this.spec.prefix), {
+      frames: this.#stderr.frames,
+      stderr: kept,
+      stderrDropped: this.#stderr.droppedBytes,
+      partialStdout: judged.ok ? undefined : stdout,
+    });
+    if (written.ok) return judged;
+    const partial = judged.ok ? judged.value : judged.error.partial;
+    return { ok: false, error: { ...written.error, ...(partial !== undefined ? { partial } : {}) } };
+  }
+
+  #onStdout(chunk: Buffer): void {
+    this.#lastActivity = this.clock.monotonic();
+    const room = this.limits.stdoutCapBytes - this.#stdoutBytes;
+    if (chunk.length > room) {
+      if (room > 0) this.#stdout.push(Buffer.from(chunk.subarray(0, room)));
+      this.#stdoutBytes = this.limits.stdoutCapBytes;
+      this.#stopWith({ kind: "output_cap", bytes: this.limits.stdoutCapBytes });
+      return;
+    }
+    this.#stdout.push(chunk);
+    this.#stdoutBytes += chunk.length;
+  }
+
+  #armWatchdogs(): void {
+    const { idleTimeoutMs, absoluteTimeoutMs } = this.limits;
+    this.#timers.push(this.clock.after(absoluteTimeoutMs, () => this.#stopWith({ kind: "absolute_timeout", ms: absoluteTimeoutMs })));
+    const check = (): void => {
+      const idle = this.clock.monotonic() - this.#lastActivity;
+      if (idle >= idleTimeoutMs) this.#stopWith({ kind: "idle_timeout", ms: idleTimeoutMs });
+      else this.#timers.push(this.clock.after(idleTimeoutMs - idle, check));
+    };
+    this.#timers.push(this.clock.after(idleTimeoutMs, check));
+  }
+
+  /** The first cause wins; the group is killed once. */
+  #stopWith(cause: StopCause): void {
+    if (this.#stop !== undefined) return;
+    const proc = this.#attached();
+    if (proc.exited && this.#killing === undefined && cause.kind !== "discarded") {
+      // Already exited on its own: nothing to stop, the exit is judged as it is.
+      return;
+    }
+    this.#stop = cause;
+    this.#killing = proc.killGroup(this.limits.killGraceMs, this.limits.killWaitMs);
+  }
+
+  #attached(): PiChildProcess {
+    if (this.#process === undefined) throw new Error("PiPreparedChild used before its process was attached");
+    return this.#process;
+  }
+}
