@@ -2,7 +2,9 @@ import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-age
 import { Container } from "inversify";
 import { sanitizeSessionId, taskSettingsFromEnv } from "../domain/tasks/model/runtime-settings.ts";
 import type { TaskRuntime, TaskRuntimeConfig } from "../domain/tasks/service/task-runtime.ts";
+import { registerEventBusApi } from "../adapters/pi/event-bus-api.ts";
 import { registerTaskCommands } from "../adapters/pi/task-commands.ts";
+import { registerTaskUi } from "../adapters/pi/ui/register-task-ui.ts";
 import { taskTools } from "../adapters/pi/task-tools.ts";
 import { TypedFailure } from "../adapters/pi/typed-error.ts";
 import { piHostModule } from "./pi-host-module.ts";
@@ -64,4 +66,7 @@ export default function piBackgroundTasks(pi: ExtensionAPI): void {
   registerTaskCommands(pi, runtime);
   pi.on("session_start", async (_event, ctx) => scope.open(ctx));
   pi.on("session_shutdown", async () => scope.close());
+  // After the scope's hooks: their session_start handlers need the runtime, their shutdown ones run once it stopped.
+  registerTaskUi(pi, runtime);
+  registerEventBusApi(pi, runtime);
 }

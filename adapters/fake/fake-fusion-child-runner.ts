@@ -64,7 +64,7 @@ export class FakeFusionChildRunner implements FusionChildRunner {
       this.events.push({ kind: "prepare_failed", prefix: spec.prefix, code: script.prepareFail.code });
       return err({ code: script.prepareFail.code, message: `scripted prepare failure for ${spec.prefix}` });
     }
-    if (this.#live.has(spec.prefix) || this.#prompts.has(spec.prefix)) throw new Error(`child ${spec.prefix} prepared twice`);
+    if (this.specs.has(spec.prefix)) throw new Error(`child ${spec.prefix} prepared twice`);
     this.events.push({ kind: "prepare", prefix: spec.prefix });
     this.specs.set(spec.prefix, spec);
     this.#live.add(spec.prefix);

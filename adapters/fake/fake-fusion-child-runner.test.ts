@@ -1,0 +1,78 @@
+import { describe, expect, it } from "vitest";
+import { ZERO_USAGE } from "../../domain/fusion/model/usage.ts";
+import type { ChildStageSpec } from "../../ports/fusion-child-runner.ts";
+import { FakeFusionChildRunner } from "./fake-fusion-child-runner.ts";
+
+const spec = (prefix: string): ChildStageSpec => ({
+  runDir: "/run", prefix, route: { provider: "p", model: "m", thinking: "off" }, tools: [], systemPrompt: "s", cwd: "/",
+});
+const usage = { ...ZERO_USAGE, input: 3, totalTokens: 3 };
+const never = new AbortController().signal;
+
+function prepared(runner: FakeFusionChildRunner, prefix: string) {
+  const child = runner.prepare(spec(prefix));
+  if (!child.ok) throw new Error(child.error.message);
+  return child.value;
+}
+
+describe("FakeFusionChildRunner", () => {
+  it("answers with the scripted text and usage, and records the exact prompt", async () => {
+    const runner = new FakeFusionChildRunner({ "merge.attempt-1": { answer: (prompt) => `echo:${prompt}`, usage } });
+    const result = await prepared(runner, "merge.attempt-1").send("héllo", never);
+    expect(result.ok && result.value.text).toBe("echo:héllo");
+    expect(result.ok && result.value.usage).toEqual(usage);
+    expect(result.ok && result.value.frames[0]?.textBytes).toBe(Buffer.byteLength("echo:héllo"));
+    expect(runner.sentPrompt("merge.attempt-1")).toBe("héllo");
+    expect(runner.events.map((e) => e.kind)).toEqual(["prepare", "send", "settled"]);
+    expect(runner.liveChildren()).toEqual([]);
+  });
+
+  it("fails as scripted with a partial result carrying usage", async () => {
+    const runner = new FakeFusionChildRunner({ x: { fail: { code: "child_timeout", usage } } });
+    const result = await prepared(runner, "x").send("p", never);
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.error).toMatchObject({ code: "child_timeout", partial: { usage } });
+  });
+
+  it("fails loudly for an unscripted prefix", async () => {
+    const result = await prepared(new FakeFusionChildRunner(), "nobody").send("p", never);
+    expect(!result.ok && result.error.message).toContain("no fake script for nobody");
+  });
+
+  it("hangs until aborted, then reports child_cancelled with the cancel usage", async () => {
+    const runner = new FakeFusionChildRunner({ h: { hang: true, cancelUsage: usage } });
+    const controller = new AbortController();
+    const sending = prepared(runner, "h").send("p", controller.signal);
+    expect(runner.liveChildren()).toEqual(["h"]);
+    controller.abort();
+    const result = await sending;
+    expect(!result.ok && result.error.code).toBe("child_cancelled");
+    expect(!result.ok && result.error.partial?.usage).toEqual(usage);
+    expect(runner.liveChildren()).toEqual([]);
+  });
+
+  it("fails prepare the scripted number of times, then succeeds", () => {
+    const runner = new FakeFusionChildRunner({ c: { answer: "a", prepareFail: { code: "child_spawn_failed", times: 1 } } });
+    expect(runner.prepare(spec("c")).ok).toBe(false);
+    expect(runner.prepare(spec("c")).ok).toBe(true);
+    expect(runner.prepared).toEqual(["c"]);
+  });
+
+  it("discards an unsent child, and refuses misuse loudly", async () => {
+    const runner = new FakeFusionChildRunner({ d: { answer: "a" } });
+    const child = prepared(runner, "d");
+    await child.discard();
+    expect(runner.liveChildren()).toEqual([]);
+    expect(runner.indexOf("discard", "d")).toBe(1);
+    await expect(child.send("p", never)).rejects.toThrow();
+    expect(() => runner.prepare(spec("d"))).toThrow(/prepared twice/);
+  });
+
+  it("resolves whenSent once the prompt arrives", async () => {
+    const runner = new FakeFusionChildRunner({ w: { answer: "a", delayMs: 1 } });
+    const waiting = runner.whenSent("w");
+    const sending = prepared(runner, "w").send("the prompt", never);
+    expect(await waiting).toBe("the prompt");
+    await sending;
+  });
+});

@@ -1,0 +1,105 @@
+import { createHash } from "node:crypto";
+
+/**
+ * The child→parent metadata frame of a Fusion child (reference §3.5): one stderr line per finalised
+ * assistant message, `\x1ePI_FUSION_CHILD_RESULT ` + compact JSON. Reasoning-free by construction:
+ * only text block sizes and digests, the stop reason and Pi's full `Usage` leave the child.
+ *
+ * `text` is the message's text blocks joined by "\n": Pi's text mode prints each text block followed
+ * by "\n", so the child's stdout is exactly `text + "\n"` (or empty when there is no text block).
+ *
+ * Runs inside the child Pi: imports node builtins only.
+ */
+export const FUSION_CHILD_RESULT_MARKER = "\x1ePI_FUSION_CHILD_RESULT ";
+export const FUSION_CHILD_RESULT_SCHEMA = "pi-background-tasks.fusion-child-result.v2";
+
+export interface ChildUsage {
+  readonly input: number;
+  readonly output: number;
+  readonly cacheRead: number;
+  readonly cacheWrite: number;
+  readonly totalTokens: number;
+  readonly cost: { readonly input: number; readonly output: number; readonly cacheRead: number; readonly cacheWrite: number; readonly total: number };
+}
+
+export interface FusionChildResultFrame {
+  readonly schema_version: typeof FUSION_CHILD_RESULT_SCHEMA;
+  readonly provider: string;
+  readonly model: string;
+  readonly stop_reason: string;
+  readonly error_message?: string;
+  readonly text_blocks: readonly { readonly utf8_bytes: number; readonly sha256: string }[];
+  readonly text_sha256: string;
+  readonly text_bytes: number;
+  readonly usage: ChildUsage;
+}
+
+/** Sent instead of a frame when the message cannot be described; the parent rejects it loudly. */
+export interface InvalidResultFrame {
+  readonly schema_version: typeof FUSION_CHILD_RESULT_SCHEMA;
+  readonly invalid: string;
+}
+
+/** The fields of Pi's AssistantMessage this frame reads. */
+export interface AssistantMessageView {
+  readonly role: string;
+  readonly content?: readonly unknown[];
+  readonly provider?: string;
+  readonly model?: string;
+  readonly stopReason?: string;
+  readonly errorMessage?: string;
+  readonly usage?: Partial<Omit<ChildUsage, "cost">> & { readonly cost?: Partial<ChildUsage["cost"]> };
+}
+
+const sha256 = (text: string): string => createHash("sha256").update(text, "utf8").digest("hex");
+
+function textBlocksOf(content: readonly unknown[]): string[] {
+  return content.flatMap((block) => {
+    if (typeof block !== "object" || block === null) return [];
+    const { type, text } = block as { type?: unknown; text?: unknown };
+    return type === "text" && typeof text === "string" ? [text] : [];
+  });
+}
+
+const finite = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v);
+
+/** Pi's full Usage, copied field by field; anything missing makes the usage unknown (never zero-filled). */
+function usageOf(message: AssistantMessageView): ChildUsage | undefined {
+  const u = message.usage;
+  const c = u?.cost;
+  if (u === undefined || c === undefined) return undefined;
+  const usage = {
+    input: u.input,
+    output: u.output,
+    cacheRead: u.cacheRead,
+    cacheWrite: u.cacheWrite,
+    totalTokens: u.totalTokens,
+    cost: { input: c.input, output: c.output, cacheRead: c.cacheRead, cacheWrite: c.cacheWrite, total: c.total },
+  };
+  const values = [usage.input, usage.output, usage.cacheRead, usage.cacheWrite, usage.totalTokens, ...Object.values(usage.cost)];
+  return values.every(finite) ? (usage as ChildUsage) : undefined;
+}
+
+/** The frame for a finalised message, or undefined for anything that is not an assistant message. */
+export function buildResultFrame(message: AssistantMessageView): FusionChildResultFrame | InvalidResultFrame | undefined {
+  if (message.role !== "assistant") return undefined;
+  const usage = usageOf(message);
+  if (usage === undefined) return { schema_version: FUSION_CHILD_RESULT_SCHEMA, invalid: "assistant message without a complete Pi usage object" };
+  const blocks = textBlocksOf(message.content ?? []);
+  const text = blocks.join("\n");
+  return {
+    schema_version: FUSION_CHILD_RESULT_SCHEMA,
+    provider: message.provider ?? "",
+    model: message.model ?? "",
+    stop_reason: message.stopReason ?? "",
+    ...(message.errorMessage !== undefined ? { error_message: message.errorMessage } : {}),
+    text_blocks: blocks.map((block) => ({ utf8_bytes: Buffer.byteLength(block, "utf8"), sha256: sha256(block) })),
+    text_sha256: sha256(text),
+    text_bytes: Buffer.byteLength(text, "utf8"),
+    usage,
+  };
+}
+
+export function frameLine(frame: FusionChildResultFrame | InvalidResultFrame): string {
+  return `${FUSION_CHILD_RESULT_MARKER}${JSON.stringify(frame)}\n`;
+}

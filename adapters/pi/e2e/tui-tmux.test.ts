@@ -1,0 +1,125 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { writeIsolatedAgentDir } from "../../fake/isolated-agent-dir.ts";
+import { startScriptedModelServer, type ScriptedModelServer, type ScriptedReply } from "../../fake/scripted-model-server.ts";
+import { locatePiCli } from "./pi-process.ts";
+import { PACKAGE_ROOT } from "./sdk-session.ts";
+import { startTmux, type TmuxSession } from "./tmux-session.ts";
+
+const LEAN = ["--no-session", "--no-extensions", "--no-skills", "--no-prompt-templates", "--no-themes", "--no-context-files", "--offline"];
+
+let server: ScriptedModelServer;
+let screen: TmuxSession;
+let cwd: string;
+
+/** The TUI can only be checked on a real terminal: a missing tmux is a loud failure, never a skip. */
+function requireTmux(): void {
+  try {
+    execFileSync("tmux", ["-V"]);
+  } catch (error) {
+    throw new Error(`tmux is required for the interactive TUI tests (Debian: apt-get install tmux; .ci/run installs it): ${String(error)}`);
+  }
+}
+
+function bgRun(name: string, command: string): ScriptedReply {
+  return { toolCalls: [{ name: "bg_run", arguments: { name, command, isAgent: false } }] };
+}
+
+async function prompt(text: string): Promise<void> {
+  screen.type(text);
+  screen.keys("Enter");
+}
+
+function taskMetadata(name: string): { id: string; pid: number; status: string } {
+  const root = join(cwd, ".pi", "tasks");
+  for (const dir of readdirSync(root)) {
+    for (const file of readdirSync(join(root, dir)).filter((f) => f.endsWith(".json"))) {
+      const meta = JSON.parse(readFileSync(join(root, dir, file), "utf8")) as { id: string; pid: number; status: string; name: string };
+      if (meta.name === name) return meta;
+    }
+  }
+  throw new Error(`no task named ${name} under ${root}`);
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+beforeAll(async () => {
+  requireTmux();
+  server = await startScriptedModelServer();
+  cwd = mkdtempSync(join(tmpdir(), "bg-tmux-"));
+  const agent = await writeIsolatedAgentDir({ dir: join(cwd, ".agent"), baseUrl: server.baseUrl });
+  screen = startTmux({
+    socketPath: join(cwd, "tmux.sock"),
+    name: "pi-bg-tui",
+    width: 120,
+    height: 40,
+    cwd,
+    env: { ...agent.env, PI_BG_DOCK_SHORTCUT: "shift+down" },
+    argv: [process.execPath, locatePiCli().cliPath, "-e", PACKAGE_ROOT, ...LEAN],
+  });
+  // Pi is ready when its footer shows the scripted model.
+  await screen.waitFor(/scripted-a/, 30_000);
+});
+
+afterAll(async () => {
+  screen?.kill();
+  await server?.close();
+});
+
+describe("interactive Pi under tmux: footer, dock and notification", () => {
+  it("the footer shows a running task, then the completion line renders and the footer counts it as done", async () => {
+    server.enqueue(bgRun("tmux quick", "sleep 3; echo quick-done"), { text: "quick started" });
+    await prompt("start the quick task");
+    await screen.waitFor(/bg 1 running \d+s · Shift↓/);
+    await screen.waitFor(/\[bg completed\] tmux quick \(b[0-9a-f]{8}\)/);
+    const after = await screen.waitFor(/bg 1 done · Shift↓ · \/bg-clear/);
+    expect(after).toMatch(/output: \.pi\/tasks\/\S+\.output/);
+  });
+
+  it("/tasks opens the dock, k stops the task, the footer and the notification follow", async () => {
+    server.enqueue(bgRun("tmux long", "sleep 60"), { text: "long started" });
+    await prompt("start the long task");
+    await screen.waitFor(/bg 1 running \d+s · 1 done/);
+    const { pid } = taskMetadata("tmux long");
+    expect(alive(pid)).toBe(true);
+
+    await prompt("/tasks");
+    const dock = await screen.waitFor(/Background tasks · 1 running · 1 done/);
+    expect(dock).toMatch(/› ● b[0-9a-f]{8} running +\d+s +tmux long/);
+    expect(dock).toMatch(/bg 1 running \d+s · 1 done · focused/);
+
+    screen.keys("k");
+    await screen.waitFor(/Stopped tmux long \(b[0-9a-f]{8}\)\./);
+    await screen.waitFor(/bg 1 stopped · 1 done · focused/);
+    expect(alive(pid)).toBe(false);
+    expect(taskMetadata("tmux long").status).toBe("killed");
+
+    screen.keys("Escape");
+    await screen.waitFor(/bg 1 stopped · 1 done · Shift↓ · \/bg-clear/);
+    await screen.waitFor(/\[bg killed\] tmux long \(b[0-9a-f]{8}\)/);
+  });
+
+  it("the shortcut opens the dock on the list; Enter shows the detail and marks the task seen", async () => {
+    screen.keys("S-Down");
+    await screen.waitFor(/Background tasks · 0 running · 1 stopped · 1 done/);
+    screen.keys("Enter");
+    const detail = await screen.waitFor(/Output · end/);
+    expect(detail).toMatch(/Model\s+not reported by this background task/);
+    screen.keys("q");
+    await screen.waitFor(/bg 1 done · Shift↓ · \/bg-clear|bg 1 stopped · Shift↓ · \/bg-clear/);
+    await prompt("/bg-clear");
+    await screen.waitFor(/Marked 1 finished background task as seen\./);
+    const cleared = screen.capture();
+    expect(cleared).not.toMatch(/^bg \d/m);
+  });
+});

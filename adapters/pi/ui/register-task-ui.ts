@@ -1,0 +1,185 @@
+import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
+import type { AutocompleteItem } from "@mariozechner/pi-tui";
+import { err, type Result, type TypedError } from "../../../domain/shared/model/result.ts";
+import { NOTIFICATION_CUSTOM_TYPE } from "../../../domain/tasks/model/notification.ts";
+import { normalizeRunArguments } from "../../../domain/tasks/model/run-request.ts";
+import type { TaskSnapshot } from "../../../domain/tasks/model/task-snapshot.ts";
+import type { TaskRuntime } from "../../../domain/tasks/service/task-runtime.ts";
+import type { RuntimeAccess } from "../task-tools.ts";
+import { TypedFailure } from "../typed-error.ts";
+import { dockShortcutFromEnv, type DockShortcut } from "./dock-shortcut.ts";
+import { FOOTER_STATUS_KEY, FooterStatus } from "./footer-status.ts";
+import { notificationRenderer } from "./notification-renderer.ts";
+import { tailReader } from "./output-tail.ts";
+import { SeenTasks } from "./seen-tasks.ts";
+import { type DockHost, TaskDock } from "./task-dock.ts";
+
+const NO_TUI = "The task dock needs Pi's interactive terminal UI. Use /jobs to list tasks, /logs <id> to read output and /kill <id> to stop one.";
+
+export const DOCK_OVERLAY_OPTIONS = {
+  anchor: "bottom-center",
+  width: "96%",
+  minWidth: 64,
+  maxHeight: "60%",
+  margin: { bottom: 1, left: 1, right: 1 },
+} as const;
+
+type Level = "info" | "warning" | "error";
+
+/** Commands answer through the UI when there is one, else on stderr (stdout may carry JSON events). */
+function say(ctx: ExtensionContext, message: string, level: Level): void {
+  if (ctx.hasUI) ctx.ui.notify(message, level);
+  else process.stderr.write(`${message}\n`);
+}
+
+function every(ms: number, tick: () => void): () => void {
+  const timer = setInterval(tick, ms);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+/** R in the dock: the same command again as a /bg-style task (notified, no new agent turn), keeping isAgent. */
+export async function rerunTask(runtime: TaskRuntime, task: TaskSnapshot): Promise<Result<TaskSnapshot, TypedError>> {
+  const request = normalizeRunArguments({
+    name: task.name,
+    command: task.command,
+    isAgent: task.isAgent,
+    ...(task.description === undefined ? {} : { description: task.description }),
+    ...(task.timeoutSeconds === undefined ? {} : { timeoutSeconds: task.timeoutSeconds }),
+    notifyOnCompletion: true,
+    triggerOnCompletion: false,
+    onOutputCap: task.output.capAction,
+  });
+  return request.ok ? runtime.start(request.value) : err(request.error);
+}
+
+/** UI state of one Pi session: which tasks were seen, the footer, and whether the dock is open. */
+class UiSession {
+  readonly seen = new SeenTasks();
+  private readonly footer: FooterStatus | undefined;
+  private dockOpen = false;
+
+  constructor(
+    private readonly runtime: TaskRuntime,
+    ctx: ExtensionContext,
+    shortcut: DockShortcut | undefined,
+  ) {
+    this.footer = ctx.hasUI
+      ? new FooterStatus({
+          list: () => runtime.list(),
+          subscribe: (listener) => runtime.subscribe(() => listener()),
+          seen: this.seen,
+          now: Date.now,
+          every,
+          setStatus: (text) => ctx.ui.setStatus(FOOTER_STATUS_KEY, text),
+          get theme() {
+            return ctx.ui.theme;
+          },
+          shortcutLabel: shortcut?.label,
+        })
+      : undefined;
+  }
+
+  async openDock(ctx: ExtensionContext, taskId: string | undefined): Promise<void> {
+    if (!ctx.hasUI) return say(ctx, NO_TUI, "error");
+    if (this.dockOpen) return ctx.ui.notify("The task dock is already open.", "info");
+    const runtime = this.runtime;
+    const host: DockHost = {
+      list: () => runtime.list(),
+      readTail: tailReader((id, request) => runtime.readLog(id, request)),
+      stop: (id) => runtime.kill(id),
+      rerun: (task) => rerunTask(runtime, task),
+      seen: this.seen,
+      now: Date.now,
+      subscribe: (listener) => runtime.subscribe(() => listener()),
+      every,
+    };
+    let shown = false;
+    this.setDockOpen(true);
+    try {
+      await ctx.ui.custom<undefined>(
+        (tui, theme, _keybindings, done) => {
+          shown = true;
+          return new TaskDock(host, theme, { requestRender: () => tui.requestRender(), rows: () => tui.terminal.rows }, () => done(undefined), taskId);
+        },
+        { overlay: true, overlayOptions: { ...DOCK_OVERLAY_OPTIONS, margin: { ...DOCK_OVERLAY_OPTIONS.margin } } },
+      );
+    } finally {
+      this.setDockOpen(false);
+    }
+    // RPC hosts have no component UI: custom() returns at once without building the dock.
+    if (!shown) ctx.ui.notify(NO_TUI, "error");
+  }
+
+  dispose(): void {
+    this.footer?.dispose();
+  }
+
+  private setDockOpen(open: boolean): void {
+    this.dockOpen = open;
+    this.footer?.setDockOpen(open);
+  }
+}
+
+/**
+ * The task UI: footer status, the dock (/tasks, /bg-tasks and a shortcut), /bg-clear and the
+ * completion-notice renderer. Call after the runtime's own session hooks so the runtime exists first.
+ * An invalid PI_BG_DOCK_SHORTCUT fails the extension load with pi_bg_config_invalid.
+ */
+export function registerTaskUi(pi: ExtensionAPI, runtime: RuntimeAccess, env: Readonly<Record<string, string | undefined>> = process.env): void {
+  const shortcut = dockShortcutFromEnv(env);
+  if (!shortcut.ok) throw new TypedFailure(shortcut.error);
+  let session: UiSession | undefined;
+  const current = (): UiSession => {
+    if (session === undefined) throw new TypedFailure({ code: "session_not_started", message: "pi-background-tasks is not active: the Pi session has not started or is shutting down" });
+    return session;
+  };
+
+  pi.registerMessageRenderer(NOTIFICATION_CUSTOM_TYPE, notificationRenderer());
+
+  const dockCommand = {
+    description: "Open the background task dock (optionally on one task): /tasks [id]",
+    getArgumentCompletions: (prefix: string): AutocompleteItem[] | null => {
+      const items = runtime()
+        .list()
+        .filter((t) => t.id.startsWith(prefix.trim()))
+        .slice(0, 20)
+        .map((t) => ({ value: t.id, label: `${t.id}  ${t.status}  ${t.name}` }));
+      return items.length > 0 ? items : null;
+    },
+    handler: async (args: string, ctx: ExtensionContext) => {
+      if (!ctx.hasUI) return say(ctx, NO_TUI, "error");
+      const ui = current();
+      if (args.trim() === "") return ui.openDock(ctx, undefined);
+      const found = runtime().find(args);
+      if (!found.ok) return say(ctx, found.error.message, "error");
+      return ui.openDock(ctx, found.value.id);
+    },
+  };
+  pi.registerCommand("tasks", dockCommand);
+  pi.registerCommand("bg-tasks", dockCommand);
+
+  pi.registerCommand("bg-clear", {
+    description: "Mark all finished background tasks as seen (clears them from the footer)",
+    handler: async (_args, ctx) => {
+      const cleared = current().seen.markFinished(runtime().list());
+      say(ctx, cleared === 0 ? "No unseen finished background tasks." : `Marked ${cleared} finished background ${cleared === 1 ? "task" : "tasks"} as seen.`, "info");
+    },
+  });
+
+  if (shortcut.value !== undefined) {
+    pi.registerShortcut(shortcut.value.key, {
+      description: "Open the background task dock",
+      handler: async (ctx) => current().openDock(ctx, undefined),
+    });
+  }
+
+  pi.on("session_start", async (_event, ctx) => {
+    session?.dispose();
+    session = new UiSession(runtime(), ctx, shortcut.value);
+  });
+  pi.on("session_shutdown", async () => {
+    session?.dispose();
+    session = undefined;
+  });
+}

@@ -1,0 +1,148 @@
+/**
+ * Projection + canonical JSON + hashing of a 20,000-entry session (~100 MB, mostly tool payloads),
+ * as a ratio to one SHA-256 pass over the session's raw JSONL bytes, with peak memory.
+ *
+ *   node --import tsx bench/projection.bench.ts [--entries 20000] [--runs 5]
+ */
+import { createHash } from "node:crypto";
+import { canonicalJsonOf } from "../domain/shared/model/canonical-json.ts";
+import { buildFusionInput } from "../domain/projection/model/fusion-input.ts";
+import { buildOmissionLedger } from "../domain/projection/model/omission-ledger.ts";
+import { FUSION_PROFILE, FUSION_TOOL_POLICY } from "../domain/projection/model/projection-policy.ts";
+import { transformConversation } from "../domain/projection/model/visible-conversation-transform.ts";
+import type { SourceBlock, SourceMessage } from "../domain/projection/model/source-message.ts";
+
+const arg = (name: string, fallback: number) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i === -1 ? fallback : Number(process.argv[i + 1]);
+};
+const ENTRIES = arg("entries", 20_000);
+const RUNS = arg("runs", 7);
+
+/** Deterministic xorshift so every run projects the same session. */
+function prng(seed: number) {
+  let x = seed >>> 0 || 1;
+  return () => {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    return (x >>> 0) / 0x1_0000_0000;
+  };
+}
+
+const WORDS = ["const", "return", "function", "await", "import", "export", "value", "error", "result", "state", "é", "日本", "😀"];
+/** Code-like text; one payload in ten carries some multi-byte words, as real tool output sometimes does. */
+function prose(rand: () => number, bytes: number): string {
+  const parts: string[] = [];
+  const vocabulary = rand() < 0.1 ? WORDS.length : 10;
+  let n = 0;
+  while (n < bytes) {
+    const w = WORDS[Math.floor(rand() * (rand() < 0.95 ? 10 : vocabulary))] ?? "x";
+    parts.push(w);
+    n += w.length + 1;
+  }
+  return parts.join(rand() < 0.5 ? " " : "\n");
+}
+
+/** user → assistant(thinking, text, tool call) → tool result → assistant text, repeated. */
+function session(entries: number): SourceMessage[] {
+  const rand = prng(20_000);
+  const out: SourceMessage[] = [];
+  for (let turn = 0; out.length < entries; turn++) {
+    out.push({ role: "user", content: prose(rand, 200 + Math.floor(rand() * 400)) });
+    const id = `call-${turn}`;
+    const blocks: SourceBlock[] = [
+      { type: "thinking", thinking: prose(rand, 800 + Math.floor(rand() * 1600)) },
+      { type: "text", text: prose(rand, 200 + Math.floor(rand() * 600)) },
+      { type: "toolCall", id, name: ["read", "bash", "edit", "grep"][turn % 4] ?? "read", arguments: { path: `src/f${turn}.ts`, content: prose(rand, 1000 + Math.floor(rand() * 3000)) } },
+    ];
+    out.push({ role: "assistant", content: blocks });
+    const result: SourceBlock[] = [{ type: "text", text: prose(rand, 10_000 + Math.floor(rand() * 10_000)) }];
+    if (turn % 100 === 99) result.push({ type: "image", mimeType: "image/png", data: Buffer.from(prose(rand, 30_000)).toString("base64") });
+    out.push({ role: "toolResult", toolCallId: id, toolName: "read", content: result });
+    out.push({ role: "assistant", content: [{ type: "text", text: prose(rand, 300 + Math.floor(rand() * 700)) }] });
+  }
+  return out.slice(0, entries);
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)] ?? Number.NaN;
+}
+
+/** Alternates the two workloads so background load hits both alike; returns each one's samples. */
+function timeAlternating(a: () => void, b: () => void): [number[], number[]] {
+  const as: number[] = [];
+  const bs: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    for (const [run, samples] of [[a, as], [b, bs]] as const) {
+      const t0 = performance.now();
+      run();
+      samples.push(performance.now() - t0);
+    }
+  }
+  return [as, bs];
+}
+
+const mib = (bytes: number) => Math.round((bytes / 1_048_576) * 10) / 10;
+
+const messages = session(ENTRIES);
+const raw = Buffer.from(messages.map((m) => JSON.stringify(m)).join("\n"), "utf8");
+const rssAfterLoad = process.memoryUsage().rss;
+const maxRssAfterLoad = process.resourceUsage().maxRSS * 1024;
+
+let inputBytes = 0;
+let ledgerBytes = 0;
+let ledgerRows = 0;
+const [baseline, pipeline] = timeAlternating(() => createHash("sha256").update(raw).digest("hex"), () => {
+  const built = buildFusionInput({ cwd: "/repo", systemPrompt: "system", policy: FUSION_TOOL_POLICY, requestText: "review", activeToolCallId: "none", messages });
+  if (!built.ok) throw new Error(built.error.message);
+  inputBytes = Buffer.byteLength(built.value.inputJson);
+  ledgerBytes = Buffer.byteLength(built.value.ledgerJson);
+  ledgerRows = built.value.ledger.entries.length;
+});
+const maxRss = process.resourceUsage().maxRSS * 1024;
+
+/** Where the time goes, each phase alone (minimum of the runs). */
+function phases() {
+  const filter = { id: FUSION_PROFILE.branchFilter, active_tool_call_leaf_excluded: false };
+  const transformed = transformConversation(messages, FUSION_PROFILE);
+  if (!transformed.ok) throw new Error(transformed.error.message);
+  const ledger = buildOmissionLedger(transformed.value, FUSION_PROFILE, FUSION_TOOL_POLICY.id, filter);
+  const min = (run: () => unknown) => Math.round(Math.min(...timeAlternating(run, () => undefined)[0]) * 10) / 10;
+  return {
+    transform_ms: min(() => transformConversation(messages, FUSION_PROFILE)),
+    ledger_rows_and_root_ms: min(() => buildOmissionLedger(transformed.value, FUSION_PROFILE, FUSION_TOOL_POLICY.id, filter)),
+    canonical_ledger_ms: min(() => canonicalJsonOf(ledger)),
+    canonical_entries_ms: min(() => canonicalJsonOf(transformed.value.entries)),
+    json_stringify_entries_ms: min(() => JSON.stringify(transformed.value.entries)),
+  };
+}
+
+const result = {
+  bench: "projection",
+  node: process.version,
+  entries: messages.length,
+  raw_jsonl_mib: mib(raw.length),
+  canonical_input_mib: mib(inputBytes),
+  ledger_mib: mib(ledgerBytes),
+  ledger_rows: ledgerRows,
+  runs: RUNS,
+  baseline_sha256_ms_median: Math.round(median(baseline) * 10) / 10,
+  pipeline_ms_median: Math.round(median(pipeline) * 10) / 10,
+  ratio_to_sha256: Math.round((median(pipeline) / median(baseline)) * 100) / 100,
+  baseline_sha256_ms_min: Math.round(Math.min(...baseline) * 10) / 10,
+  pipeline_ms_min: Math.round(Math.min(...pipeline) * 10) / 10,
+  ratio_of_minima: Math.round((Math.min(...pipeline) / Math.min(...baseline)) * 100) / 100,
+  goal_ratio: 3,
+  rss_after_load_mib: mib(rssAfterLoad),
+  max_rss_after_load_mib: mib(maxRssAfterLoad),
+  max_rss_peak_mib: mib(maxRss),
+  max_rss_added_by_pipeline_mib: mib(maxRss - maxRssAfterLoad),
+  phases_min: phases(),
+};
+console.log(JSON.stringify(result, null, 2));
+console.log(
+  `\n| entries | raw MiB | SHA-256 ms | projection+canonical+hash ms | ratio (goal ≤ 3) | peak RSS MiB (+ pipeline) |\n|---|---|---|---|---|---|\n` +
+    `| ${result.entries} | ${result.raw_jsonl_mib} | ${result.baseline_sha256_ms_median} | ${result.pipeline_ms_median} | ${result.ratio_to_sha256}× | ${result.max_rss_peak_mib} (+${result.max_rss_added_by_pipeline_mib}) |`,
+);

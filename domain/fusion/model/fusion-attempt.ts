@@ -1,0 +1,54 @@
+import type { CandidateSlot, FusionRoute, FusionStage } from "./fusion-workflow.ts";
+import type { Usage } from "./usage.ts";
+
+/** `rejected`: the child answered, the answer is durable, but its stage refused it (contract, schema). */
+export type AttemptStatus = "running" | "completed" | "rejected" | "failed" | "cancelled";
+
+/** What the child's metadata said it was and how it stopped, per finalised message. */
+export interface ObservedMessage {
+  readonly provider: string;
+  readonly model: string;
+  readonly stop_reason: string;
+}
+
+/** One child invocation as the manifest records it; usage is `unavailable` when the child reported none. */
+export interface AttemptRecord {
+  readonly prefix: string;
+  readonly stage: FusionStage;
+  readonly slot?: CandidateSlot;
+  readonly attempt: number;
+  readonly route: FusionRoute;
+  readonly tools: readonly string[];
+  /** Started before its prompt existed (evaluator/merger latency overlap). */
+  readonly pre_started: boolean;
+  /** Why the pre-start failed when it did; the stage then launched its child on demand. */
+  readonly pre_start_error?: string;
+  readonly launch_tries: number;
+  readonly status: AttemptStatus;
+  readonly system_prompt_sha256: string;
+  readonly prompt_sha256: string;
+  readonly prompt_bytes: number;
+  readonly started_at: string;
+  readonly ended_at?: string;
+  readonly duration_ms?: number;
+  readonly exit_code?: number | null;
+  readonly response_sha256?: string;
+  readonly response_bytes?: number;
+  readonly usage: Usage | "unavailable";
+  readonly observed: readonly ObservedMessage[];
+  readonly error_code?: string;
+  readonly error_message?: string;
+}
+
+export interface AttemptEnd {
+  readonly status: Exclude<AttemptStatus, "running">;
+  readonly ended_at: string;
+  readonly duration_ms?: number;
+  readonly exit_code?: number | null;
+  readonly response_sha256?: string;
+  readonly response_bytes?: number;
+  readonly usage: Usage | "unavailable";
+  readonly observed: readonly ObservedMessage[];
+  readonly error_code?: string;
+  readonly error_message?: string;
+}

@@ -1,0 +1,59 @@
+import { err, ok, type Result, type TypedError } from "../../shared/model/result.ts";
+import type { BlindCandidate } from "./anonymisation.ts";
+import { candidateSystemPrompt } from "./candidate-prompts.ts";
+import type { FusionEvaluation, HostFinding } from "./evaluation-schema.ts";
+import { EVALUATOR_SYSTEM_PROMPT, REPAIR_SYSTEM_PROMPT } from "./evaluator-prompts.ts";
+import type { FusionCapability, FusionWorkflow } from "./fusion-workflow.ts";
+import { MERGER_SYSTEM_PROMPT } from "./merger-prompts.ts";
+
+export type ProfileError = TypedError<"output_contract_violated" | "orchestration_failed">;
+
+export type CapabilityPolicy =
+  | { readonly kind: "caller"; readonly default: FusionCapability }
+  | { readonly kind: "fixed"; readonly capability: FusionCapability };
+
+/**
+ * What a workflow changes about the shared orchestrator: stage framing, capability policy, and the
+ * two seams validate needs (host findings after anonymisation, host-rendered final text). It never
+ * changes the canonical input.
+ */
+export interface FusionWorkflowProfile {
+  readonly workflow: FusionWorkflow;
+  readonly capabilityPolicy: CapabilityPolicy;
+  candidateSystemPrompt(capability: FusionCapability): string;
+  readonly evaluatorSystemPrompt: string;
+  readonly repairSystemPrompt: string;
+  readonly mergerSystemPrompt: string;
+  /** Problems with one candidate answer beyond the size contract; empty when it is acceptable. */
+  checkCandidateAnswer(text: string): readonly string[];
+  /** The findings the evaluator must account for, or undefined when the workflow has none. */
+  hostFindings(candidates: readonly BlindCandidate[]): Result<readonly HostFinding[] | undefined, ProfileError>;
+  /** The run's final text from the merger's answer and the validated evaluation. */
+  finalText(mergerAnswer: string, evaluation: FusionEvaluation): Result<string, ProfileError>;
+}
+
+export const BRAINSTORM_PROFILE: FusionWorkflowProfile = {
+  workflow: "brainstorm",
+  capabilityPolicy: { kind: "caller", default: "reason" },
+  candidateSystemPrompt,
+  evaluatorSystemPrompt: EVALUATOR_SYSTEM_PROMPT,
+  repairSystemPrompt: REPAIR_SYSTEM_PROMPT,
+  mergerSystemPrompt: MERGER_SYSTEM_PROMPT,
+  checkCandidateAnswer: () => [],
+  hostFindings: () => ok(undefined),
+  finalText: (mergerAnswer) => ok(mergerAnswer),
+};
+
+/**
+ * The capability a run uses. A fixed-capability workflow refuses a contradicting request outright
+ * rather than quietly overriding it, before any artifact or child exists.
+ */
+export function resolveCapability(profile: FusionWorkflowProfile, requested: FusionCapability | undefined): Result<FusionCapability, ProfileError> {
+  const policy = profile.capabilityPolicy;
+  if (policy.kind === "caller") return ok(requested ?? policy.default);
+  if (requested === undefined || requested === policy.capability) return ok(policy.capability);
+  return err({
+    code: "orchestration_failed",
+    message: `the ${profile.workflow} workflow always runs candidates with '${policy.capability}'; a request for '${requested}' is refused`,
+  });
+}

@@ -1,0 +1,141 @@
+import type { TimerHandle } from "../../../ports/clock.ts";
+import { err, ok, type Result } from "../../shared/model/result.ts";
+import { candidatePrompt } from "../model/candidate-prompts.ts";
+import type { MeasuredPrompt } from "../model/fusion-budget-gate.ts";
+import { fusionError, type FusionError, type FusionErrorCode } from "../model/fusion-error.ts";
+import { CANDIDATE_SLOTS, candidateTools, STAGE_TOOLS_NONE, type CandidateSlot } from "../model/fusion-workflow.ts";
+import { checkOutputContract } from "../model/output-contracts.ts";
+import type { PooledChild } from "./child-pool.ts";
+import { emit, type RunContext } from "./run-context.ts";
+import { measure, runAttempt, specFor, type AttemptPlan, type Rejection } from "./stage-attempt.ts";
+
+export type CandidateAnswers = Readonly<Record<CandidateSlot, string>>;
+
+/**
+ * Three candidates in parallel. Every slot's exact prompt is measured before any child exists; the
+ * first failure aborts the siblings. Once all three have their prompt, the evaluator and merger
+ * children are started so their start-up overlaps the candidates' model time.
+ */
+export async function runCandidates(ctx: RunContext): Promise<Result<CandidateAnswers, FusionError>> {
+  const siblings = linkedController(ctx.signal);
+  const plans = CANDIDATE_SLOTS.map((slot) => candidatePlan(ctx, slot, siblings.signal));
+  const measured: MeasuredPrompt[] = [];
+  for (const plan of plans) {
+    const m = measure(ctx, plan);
+    if (!m.ok) return m;
+    measured.push(m.value);
+  }
+  const children: PooledChild[] = [];
+  for (const plan of plans) {
+    const launched = ctx.pool.launch(specFor(ctx, plan));
+    if (!launched.ok) return err(launchFailure(ctx, plan, launched.error.code, launched.error.message));
+    children.push(launched.value);
+  }
+  let sent = 0;
+  let completed = 0;
+  let firstFailure: FusionError | undefined;
+  const answers: Partial<Record<CandidateSlot, string>> = {};
+  const preStarter = laterStagePreStarter(ctx);
+  const onSent = () => {
+    if (++sent === plans.length) preStarter.arm();
+  };
+  await Promise.all(plans.map(async (plan, i) => {
+    const slot = plan.slot as CandidateSlot;
+    emit(ctx, { type: "candidate_started", slot });
+    const outcome = await runAttempt(ctx, plan, at(measured, i), at(children, i), (text) => acceptCandidate(ctx, text), onSent);
+    if (outcome.kind === "accepted") {
+      answers[slot] = outcome.value;
+      emit(ctx, { type: "candidate_completed", slot, completed: ++completed, total: 3 });
+      return;
+    }
+    if (firstFailure === undefined) {
+      firstFailure = outcome.error;
+      siblings.abort();
+    }
+  }));
+  siblings.dispose();
+  preStarter.settle(firstFailure === undefined);
+  if (firstFailure !== undefined) return err(firstFailure);
+  const { 1: a, 2: b, 3: c } = answers;
+  if (a === undefined || b === undefined || c === undefined) throw new Error("unreachable: a candidate neither answered nor failed");
+  return ok({ 1: a, 2: b, 3: c });
+}
+
+function candidatePlan(ctx: RunContext, slot: CandidateSlot, signal: AbortSignal): AttemptPlan {
+  return {
+    stage: "candidate",
+    slot,
+    attempt: 1,
+    budgetStage: `candidate-${slot}`,
+    route: ctx.routes.candidates[slot - 1] ?? unreachable(slot),
+    tools: candidateTools(ctx.capability),
+    systemPrompt: ctx.profile.candidateSystemPrompt(ctx.capability),
+    prompt: candidatePrompt(ctx.inputJson),
+    ...(ctx.candidateEnv === undefined ? {} : { env: ctx.candidateEnv }),
+    signal,
+  };
+}
+
+function acceptCandidate(ctx: RunContext, text: string): Result<string, Rejection> {
+  const contract = checkOutputContract("candidate", text);
+  const problems = contract === undefined ? [...ctx.profile.checkCandidateAnswer(text)] : [contract.message];
+  if (problems.length === 0) return ok(text);
+  return err({ code: "output_contract_violated", message: `candidate answer refused: ${problems[0]}`, problems });
+}
+
+/**
+ * Starts the evaluator and merger once every candidate has its prompt, after `preStartDelayMs` (so
+ * their start-up need not compete with the candidates' own on a small machine), and at the latest
+ * when the candidates are done. Never after a candidate failure.
+ */
+function laterStagePreStarter(ctx: RunContext): { arm(): void; settle(succeeded: boolean): void } {
+  let done = false;
+  let timer: TimerHandle | undefined;
+  const start = () => {
+    if (done) return;
+    done = true;
+    timer?.cancel();
+    if (!ctx.signal.aborted) preStartLaterStages(ctx);
+  };
+  return {
+    arm: () => {
+      if (ctx.preStartDelayMs <= 0) start();
+      else timer = ctx.ports.clock.after(ctx.preStartDelayMs, start);
+    },
+    settle: (succeeded) => {
+      if (succeeded) start();
+      done = true;
+      timer?.cancel();
+    },
+  };
+}
+
+/** The evaluator and merger children start now; nothing reaches their stdin until their stage sends it. */
+function preStartLaterStages(ctx: RunContext): void {
+  const none = STAGE_TOOLS_NONE;
+  ctx.pool.preStart(specFor(ctx, { stage: "evaluation", attempt: 1, route: ctx.routes.evaluator, tools: none, systemPrompt: ctx.profile.evaluatorSystemPrompt }));
+  ctx.pool.preStart(specFor(ctx, { stage: "merge", attempt: 1, route: ctx.routes.merger, tools: none, systemPrompt: ctx.profile.mergerSystemPrompt }));
+}
+
+function launchFailure(ctx: RunContext, plan: AttemptPlan, code: FusionErrorCode, message: string): FusionError {
+  return fusionError(code, message, { stage: "candidate", ...(plan.slot === undefined ? {} : { slot: plan.slot }), attempt: 1, childCreated: ctx.pool.childCreated });
+}
+
+/** A controller that also aborts when `parent` does; `dispose` drops the link. */
+export function linkedController(parent: AbortSignal): { signal: AbortSignal; abort(): void; dispose(): void } {
+  const controller = new AbortController();
+  const onAbort = () => controller.abort();
+  if (parent.aborted) controller.abort();
+  else parent.addEventListener("abort", onAbort, { once: true });
+  return { signal: controller.signal, abort: onAbort, dispose: () => parent.removeEventListener("abort", onAbort) };
+}
+
+function at<T>(items: readonly T[], i: number): T {
+  const item = items[i];
+  if (item === undefined) throw new Error(`no item at ${i}`);
+  return item;
+}
+
+function unreachable(slot: number): never {
+  throw new Error(`no route for candidate slot ${slot}`);
+}

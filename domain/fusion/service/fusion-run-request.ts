@@ -1,0 +1,56 @@
+import type { Clock } from "../../../ports/clock.ts";
+import type { FileCommitter } from "../../../ports/file-committer.ts";
+import type { FusionChildRunner } from "../../../ports/fusion-child-runner.ts";
+import type { RandomSource } from "../../../ports/random-source.ts";
+import type { RunDirLocation } from "../model/fusion-artifacts.ts";
+import type { FusionBudgetGate } from "../model/fusion-budget-gate.ts";
+import type { FusionProgress } from "../model/fusion-progress.ts";
+import type { FusionResultDetails } from "../model/fusion-result.ts";
+import type { FusionCapability, FusionModelRoutes, FusionSource } from "../model/fusion-workflow.ts";
+import type { Usage } from "../model/usage.ts";
+import type { FusionWorkflowProfile } from "../model/workflow-profile.ts";
+
+/** The world the orchestrator talks to, handed in by the composition root. */
+export interface FusionPorts {
+  readonly runner: FusionChildRunner;
+  readonly files: FileCommitter;
+  readonly clock: Clock;
+  readonly random: RandomSource;
+  /** Partial updates for the tool's `onUpdate` or the command's loader; must not throw. */
+  readonly onProgress?: (progress: FusionProgress) => void;
+}
+
+export interface FusionRunRequest {
+  /** `BRAINSTORM_PROFILE`, or the validate workflow's profile. */
+  readonly profile: FusionWorkflowProfile;
+  readonly source: FusionSource;
+  /** Candidate capability; the profile's default when absent, refused when it contradicts a fixed one. */
+  readonly capability?: FusionCapability;
+  /** Exact bytes of `canonical-input.json` (pi-background-tasks.fusion-input.v4). */
+  readonly canonicalInputJson: string;
+  /** Exact bytes of `context-omission-ledger.json` when the input carries a session projection. */
+  readonly ledgerJson?: string;
+  /** Resolved models for the five slots (never `$current` here). */
+  readonly routes: FusionModelRoutes;
+  /** The parent's thinking level, used by every child. */
+  readonly thinkingLevel: string;
+  readonly budget: FusionBudgetGate;
+  readonly location: RunDirLocation;
+  /** Extra child environment for candidates only (research source policy, audit paths, …). */
+  readonly candidateEnv?: Readonly<Record<string, string>>;
+  /**
+   * Milliseconds to wait after the last candidate has its prompt before starting the evaluator and
+   * merger children (default 0). A tuning knob for small machines where five simultaneous Pi
+   * start-ups would slow the candidates' own; they still start no later than the candidates' end.
+   */
+  readonly preStartDelayMs?: number;
+  readonly signal?: AbortSignal;
+}
+
+export interface FusionRunOutcome {
+  /** The final text: `merged.md`, byte for byte. */
+  readonly text: string;
+  readonly details: FusionResultDetails;
+  /** Every attempt's usage summed, with the full cost breakdown, for the host's accounting. */
+  readonly usage: Usage;
+}

@@ -1,0 +1,24 @@
+import { sha256Hex, utf8Bytes } from "../../shared/model/canonical-json.ts";
+
+export interface PayloadDigest {
+  readonly bytes: number;
+  readonly sha256: string;
+}
+
+interface WellFormedString {
+  isWellFormed?: () => boolean;
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** True when the string has a UTF-8 form (no lone surrogates). */
+export function isWellFormedText(text: string): boolean {
+  // String.prototype.isWellFormed (Node 20+) is an order of magnitude faster than the regex.
+  const native = (text as unknown as WellFormedString).isWellFormed;
+  return native === undefined ? !LONE_SURROGATE.test(text) : native.call(text);
+}
+
+/** Exact UTF-8 byte count and SHA-256 of a well-formed string. */
+export function digestText(text: string): PayloadDigest {
+  return { bytes: utf8Bytes(text), sha256: sha256Hex(text) };
+}

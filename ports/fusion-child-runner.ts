@@ -1,0 +1,74 @@
+import type { Result, TypedError } from "../domain/shared/model/result.ts";
+import type { Usage } from "../domain/fusion/model/usage.ts";
+
+/** Where one Fusion stage runs: a direct `pi --mode text` child on one pinned route. */
+export interface ChildRoute {
+  readonly provider: string;
+  readonly model: string;
+  readonly thinking: string;
+}
+
+export interface ChildStageSpec {
+  /** Artifact directory of the run; the runner writes `<prefix>.events.jsonl`, `.stderr.txt`, partial responses there. */
+  readonly runDir: string;
+  /** e.g. `candidate-1.attempt-1`, `evaluation.attempt-2`, `merge.attempt-1`. */
+  readonly prefix: string;
+  readonly route: ChildRoute;
+  /** Tool allowlist for the child; empty means no tools at all. */
+  readonly tools: readonly string[];
+  readonly systemPrompt: string;
+  readonly cwd: string;
+  /** Extra environment for the child's private protocol (audit log path, research flag, …). */
+  readonly env?: Readonly<Record<string, string>>;
+}
+
+/** One metadata frame per finalised assistant message, as the private child extension reports it. */
+export interface ChildMessageFrame {
+  readonly provider: string;
+  readonly model: string;
+  readonly stopReason: string;
+  readonly errorMessage?: string;
+  readonly textBytes: number;
+  readonly textSha256: string;
+  readonly usage: Usage;
+}
+
+export interface ChildStageResult {
+  /** The final answer text (authoritative only on success). */
+  readonly text: string;
+  readonly frames: readonly ChildMessageFrame[];
+  /** Sum of every frame's usage, also for failed attempts. */
+  readonly usage: Usage;
+  readonly exitCode: number | null;
+  readonly durationMs: number;
+}
+
+export type ChildErrorCode =
+  | "child_spawn_failed"
+  | "child_stdin_failed"
+  | "child_event_invalid"
+  | "child_exit_failed"
+  | "child_timeout"
+  | "child_output_cap"
+  | "child_cancelled"
+  /** The runner could not make its own artifacts (events, stderr, partial response) durable. */
+  | "artifact_error";
+
+export interface ChildError extends TypedError<ChildErrorCode> {
+  /** What the attempt captured before failing (usage is counted even for failures). */
+  readonly partial?: ChildStageResult;
+}
+
+/**
+ * A started child waiting for its prompt. Children may be started before their prompt exists so the
+ * ~0.8 s Pi start-up overlaps earlier stages; nothing is written to stdin until `send`.
+ */
+export interface PreparedChild {
+  send(prompt: string, signal: AbortSignal): Promise<Result<ChildStageResult, ChildError>>;
+  /** Stops a child that will never get a prompt; resolves when its process group is gone. */
+  discard(): Promise<void>;
+}
+
+export interface FusionChildRunner {
+  prepare(spec: ChildStageSpec): Result<PreparedChild, ChildError>;
+}
