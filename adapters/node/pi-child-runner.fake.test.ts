@@ -103,7 +103,15 @@ describe("PiChildRunner (stand-in CLI)", () => {
 
   it("judges by the final frame, not the exit code", async () => {
     const result = await prepared(setup("exit_1_after_stop")).send("p", never());
-    expect(result.ok && result.value.exitCode).toBe(1);
+    expect(result.ok).toBe(true);
+  });
+
+  it("settles as soon as the verified answer is in, and still reaps a child that does not exit", async () => {
+    const child = prepared(setup("linger"));
+    const result = await child.send("p", never());
+    expect(result.ok && result.value.exitCode).toBeNull(); // judged before the child exited
+    for (let i = 0; i < 100 && (await groupHasLiveMembers(child.pid)); i += 1) await new Promise((r) => setTimeout(r, 50));
+    expect(await groupHasLiveMembers(child.pid)).toBe(false);
   });
 
   it("sums usage over every frame (tool turn + final answer)", async () => {
@@ -167,8 +175,15 @@ describe("PiChildRunner (stand-in CLI)", () => {
   });
 
   it("output resets the idle watchdog", async () => {
-    const result = await prepared(setup("slow_chatty", { idleTimeoutMs: 400 })).send("p", never());
-    expect(result.ok).toBe(true);
+    // 12 stderr lines 100 ms apart outlast the 800 ms watchdog only if each one resets it. The child is
+    // pre-started and ready, so its start-up does not count.
+    const s = setup("slow_chatty", { idleTimeoutMs: 800 });
+    const ready = join(s.dir, "ready");
+    const child = prepared({ ...s, spec: { ...s.spec, env: { ...s.spec.env, FAKE_PI_READY: ready } } });
+    while (!existsSync(ready)) await new Promise((r) => setTimeout(r, 20));
+    const result = await child.send("p", never());
+    expect(result.ok ? "" : result.error.message).toBe("");
+    expect(artifact(s, "stderr.txt")).toContain("tick 12\n");
   });
 
   it("a silent child hits the idle watchdog: child_timeout, group gone", async () => {
@@ -225,6 +240,19 @@ describe("PiChildRunner (stand-in CLI)", () => {
     expect(existsSync(s.record)).toBe(false);
     expect(await groupHasLiveMembers(child.pid)).toBe(false);
     await expect(child.send("p", never())).rejects.toThrow(/discarded child/);
+  });
+
+  it("shutdown discards unsent children, cancels running ones, and waits until every group is gone", async () => {
+    const s = setup("hang");
+    const unsent = prepared(s);
+    const running = prepared({ ...s, spec: { ...s.spec, prefix: "candidate-2.attempt-1" } });
+    const result = running.send("p", never());
+    await recorded(s);
+    await s.runner.shutdown();
+    const settled = await result;
+    expect(settled.ok ? undefined : settled.error.code).toBe("child_cancelled");
+    expect([await groupHasLiveMembers(unsent.pid), await groupHasLiveMembers(running.pid)]).toEqual([false, false]);
+    await expect(unsent.send("p", never())).rejects.toThrow(/discarded child/);
   });
 
   it("a prompt with a lone surrogate is refused as child_stdin_failed", async () => {

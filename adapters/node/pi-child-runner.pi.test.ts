@@ -3,8 +3,10 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { FakeClock } from "../fake/fake-clock.ts";
 import { scriptedModelsJson, writeIsolatedAgentDir, type IsolatedAgentDir } from "../fake/isolated-agent-dir.ts";
 import { startScriptedModelServer, type ScriptedModelServer } from "../fake/scripted-model-server.ts";
+import type { Clock } from "../../ports/clock.ts";
 import type { ChildStageSpec } from "../../ports/fusion-child-runner.ts";
 import { NodeFileCommitter } from "./node-file-committer.ts";
 import { PiChildRunner, type ChildLimits } from "./pi-child-runner.ts";
@@ -45,12 +47,12 @@ afterAll(async () => {
   await server.close();
 });
 
-function runner(limits: Partial<ChildLimits> = {}): PiChildRunner {
+function runner(limits: Partial<ChildLimits> = {}, clock: Clock = new SystemClock()): PiChildRunner {
   return new PiChildRunner({
     childExtensionPath: CHILD_EXTENSION,
     anthropicSanitizerPath: SANITIZER,
     files: new NodeFileCommitter(),
-    clock: new SystemClock(),
+    clock,
     baseEnv: { ...process.env, ...agent.env, OPENAI_API_KEY: "canary-xyz", PI_SESSION_ID: "parent-session", Openrouter_Api_Key: "canary-2" },
     limits,
   });
@@ -148,15 +150,18 @@ describe("PiChildRunner with real pi children", () => {
     expect(await groupHasLiveMembers(child.pid)).toBe(false);
   });
 
-  it("a silent model trips the injected idle watchdog: child_timeout", async () => {
-    server.enqueue({ text: "too late", delayMs: 20_000 });
-    // Pre-started, so the watchdog (armed at send) measures the silent model, not Pi's start-up.
-    const child = prepare(runner({ idleTimeoutMs: 2_000 }), spec("merge.attempt-1"));
-    await sleep(1_000);
-    const result = await child.send("wait", never());
+  it("a silent model trips the idle watchdog (default 900 s, on an injected clock): child_timeout", async () => {
+    server.enqueue({ text: "too late", delayMs: 60_000 });
+    const clock = new FakeClock();
+    const child = prepare(runner({}, clock), spec("merge.attempt-1"));
+    const running = child.send("wait", never());
+    await server.waitForRequests(1, 30_000); // the child is waiting on the model now
+    clock.advance(899_999);
+    expect(await Promise.race([running.then(() => "settled"), sleep(200).then(() => "running")])).toBe("running");
+    clock.advance(1);
+    const result = await running;
     expect(result.ok ? undefined : result.error.code).toBe("child_timeout");
-    expect(result.ok ? "" : result.error.message).toContain("idle watchdog");
-    expect(server.requests).toHaveLength(1);
+    expect(result.ok ? "" : result.error.message).toContain("no output for 900000 ms (idle watchdog)");
     expect(await groupHasLiveMembers(child.pid)).toBe(false);
   });
 

@@ -50,11 +50,14 @@ export interface PiChildRunnerOptions {
  * work (observed: the extension factory ran ~0.7 s after spawn, `session_start` and the first model
  * request only after stdin closed), so a pre-started child sees nothing early. Pi trims the prompt it
  * reads from stdin (`data.trim()`), so leading/trailing whitespace of a prompt never reaches the model.
+ * An attempt settles as soon as the final `stop` frame and the matching stdout are in; Pi's own
+ * teardown (~0.3–0.5 s) then finishes in the background and the group is reaped.
  */
 export class PiChildRunner implements FusionChildRunner {
   readonly #options: PiChildRunnerOptions;
   readonly #limits: ChildLimits;
   #cli: PiCliLocation | undefined;
+  readonly #live = new Set<PiPreparedChild>();
 
   constructor(options: PiChildRunnerOptions) {
     this.#options = options;
@@ -83,7 +86,23 @@ export class PiChildRunner implements FusionChildRunner {
     const started = PiChildProcess.spawn({ file: process.execPath, args: args.value, cwd: spec.cwd, env, ...prepared.sinks() });
     if (!started.ok) return spawnFailed(`cannot start the Pi CLI: ${started.error}`);
     prepared.attach(started.value);
+    this.#live.add(prepared);
+    const forget = (): boolean => this.#live.delete(prepared);
+    prepared.whenGone().then(forget, forget); // a failure to reap surfaces in shutdown(), which awaits it again
     return ok(prepared);
+  }
+
+  /**
+   * For session shutdown: stops every child of this runner (unsent ones are discarded, running ones end
+   * as cancelled) and resolves when all their process groups are gone, including children whose answer
+   * was already taken while Pi was still tearing down.
+   */
+  async shutdown(): Promise<void> {
+    const children = [...this.#live];
+    await Promise.all(children.map(async (child) => {
+      await child.discard();
+      await child.whenGone();
+    }));
   }
 
   #locate(): Result<PiCliLocation, ChildError> {

@@ -4,6 +4,7 @@ import type { FileCommitter } from "../../ports/file-committer.ts";
 import type { ChildError, ChildStageResult, ChildStageSpec, PreparedChild } from "../../ports/fusion-child-runner.ts";
 import type { ProcessExit } from "../../ports/process-launcher.ts";
 import { childArtifactPaths, writeChildArtifacts } from "./fusion-child-artifacts.ts";
+import { CompletionWatch } from "./fusion-child-completion.ts";
 import { judgeChild, type StopCause } from "./fusion-child-outcome.ts";
 import { ChildStderrSplitter } from "./fusion-child-stderr.ts";
 import type { PiChildProcess } from "./pi-child-process.ts";
@@ -14,7 +15,11 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 
 type State = "prepared" | "sent" | "discarded";
 
-/** One started child: collects its output from spawn on, gets its prompt at `send`, judged at exit. */
+/**
+ * One started child: collects its output from spawn on and gets its prompt at `send`. The attempt is
+ * judged when the child exits, or earlier, as soon as a verified final answer is in (then `exitCode` is
+ * null and the child is reaped in the background while Pi tears down).
+ */
 export class PiPreparedChild implements PreparedChild {
   #process: PiChildProcess | undefined;
   #state: State = "prepared";
@@ -26,6 +31,12 @@ export class PiPreparedChild implements PreparedChild {
   #lastActivity = 0;
   readonly #timers: TimerHandle[] = [];
   #discarding: Promise<void> | undefined;
+  readonly #completion: CompletionWatch;
+  /** Set once the prompt is written: from then on a verified answer settles the attempt. */
+  #awaitingAnswer = false;
+  #answered = false;
+  #onAnswered: (() => void) | undefined;
+  #reaping: Promise<void> | undefined;
 
   constructor(
     private readonly spec: ChildStageSpec,
@@ -34,6 +45,7 @@ export class PiPreparedChild implements PreparedChild {
     private readonly clock: Clock,
   ) {
     this.#stderr = new ChildStderrSplitter(limits.stderrKeepBytes, limits.maxFrameBytes);
+    this.#completion = new CompletionWatch(spec.route);
   }
 
   sinks(): { onStdout: (chunk: Buffer) => void; onStderr: (chunk: Buffer) => void } {
@@ -42,6 +54,7 @@ export class PiPreparedChild implements PreparedChild {
       onStderr: (chunk) => {
         this.#lastActivity = this.clock.monotonic();
         this.#stderr.push(chunk);
+        this.#checkAnswered();
       },
     };
   }
@@ -53,6 +66,14 @@ export class PiPreparedChild implements PreparedChild {
   /** The process group id of the child (diagnostics, tests). */
   get pid(): number {
     return this.#attached().pid;
+  }
+
+  /** Resolves once the child exited and no other member of its process group is left. */
+  async whenGone(): Promise<void> {
+    const proc = this.#attached();
+    await proc.closed;
+    await (this.#killing ?? proc.reapStragglers(this.limits.killGraceMs, this.limits.killWaitMs));
+    await this.#reaping;
   }
 
   /** Resolves when the child has exited and its pipes closed, whatever the reason (diagnostics, tests). */
@@ -75,6 +96,7 @@ export class PiPreparedChild implements PreparedChild {
     } else if (!exitedBeforeSend && this.#stop === undefined) {
       proc.sendStdin(new TextEncoder().encode(prompt));
       this.#armWatchdogs();
+      this.#awaitingAnswer = true;
     }
     const exit = await this.#settle(proc);
     signal.removeEventListener("abort", onAbort);
@@ -93,11 +115,22 @@ export class PiPreparedChild implements PreparedChild {
     this.#stopWith({ kind: "discarded" });
     await proc.closed;
     await this.#killing;
+    await this.#reaping;
   }
 
   async #settle(proc: PiChildProcess): Promise<ProcessExit> {
-    const exit = await proc.closed;
+    const answered = new Promise<undefined>((resolve) => {
+      if (this.#answered) resolve(undefined);
+      else this.#onAnswered = () => resolve(undefined);
+    });
+    const exit = await Promise.race([proc.closed, answered]);
     for (const timer of this.#timers) timer.cancel();
+    if (exit === undefined) {
+      // The verified answer is in; Pi is tearing down. It is reaped without holding up the result.
+      this.#stderr.end();
+      this.#reaping = this.#reapAfterAnswer(proc);
+      return { code: null, signal: null };
+    }
     if (this.#killing !== undefined) await this.#killing;
     else await proc.reapStragglers(this.limits.killGraceMs, this.limits.killWaitMs);
     this.#stderr.end();
@@ -130,6 +163,29 @@ export class PiPreparedChild implements PreparedChild {
     return { ok: false, error: { ...written.error, ...(partial !== undefined ? { partial } : {}) } };
   }
 
+  #checkAnswered(): void {
+    if (this.#answered || !this.#awaitingAnswer || this.#stop !== undefined) return;
+    if (!this.#completion.isComplete(this.#stderr.frames, this.#stdoutBytes, () => Buffer.concat(this.#stdout))) return;
+    this.#answered = true;
+    this.#onAnswered?.();
+  }
+
+  async #reapAfterAnswer(proc: PiChildProcess): Promise<void> {
+    const { killGraceMs, killWaitMs } = this.limits;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(false), killGraceMs);
+    });
+    const exited = await Promise.race([proc.closed.then(() => true), late]);
+    clearTimeout(timer);
+    try {
+      if (exited) await proc.reapStragglers(killGraceMs, killWaitMs);
+      else await proc.killGroup(killGraceMs, killWaitMs);
+    } catch {
+      // The answer is already judged and durable; a child surviving SIGKILL cannot change it.
+    }
+  }
+
   #onStdout(chunk: Buffer): void {
     this.#lastActivity = this.clock.monotonic();
     const room = this.limits.stdoutCapBytes - this.#stdoutBytes;
@@ -141,6 +197,7 @@ export class PiPreparedChild implements PreparedChild {
     }
     this.#stdout.push(chunk);
     this.#stdoutBytes += chunk.length;
+    this.#checkAnswered();
   }
 
   #armWatchdogs(): void {
@@ -156,7 +213,7 @@ export class PiPreparedChild implements PreparedChild {
 
   /** The first cause wins; the group is killed once. */
   #stopWith(cause: StopCause): void {
-    if (this.#stop !== undefined) return;
+    if (this.#stop !== undefined || this.#answered) return;
     const proc = this.#attached();
     if (proc.exited && this.#killing === undefined && cause.kind !== "discarded") {
       // Already exited on its own: nothing to stop, the exit is judged as it is.
