@@ -2,11 +2,14 @@ import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-age
 import { Container } from "inversify";
 import { sanitizeSessionId, taskSettingsFromEnv } from "../domain/tasks/model/runtime-settings.ts";
 import type { TaskRuntime, TaskRuntimeConfig } from "../domain/tasks/service/task-runtime.ts";
+import type { AttestedPiRunner } from "../domain/attested/service/attested-pi-runner.ts";
+import { attestedPiTool } from "../adapters/pi/attested-pi-tool.ts";
 import { registerEventBusApi } from "../adapters/pi/event-bus-api.ts";
 import { registerTaskCommands } from "../adapters/pi/task-commands.ts";
 import { registerTaskUi } from "../adapters/pi/ui/register-task-ui.ts";
 import { taskTools } from "../adapters/pi/task-tools.ts";
 import { TypedFailure } from "../adapters/pi/typed-error.ts";
+import { agentHostBindings } from "./agent-host.ts";
 import { piHostModule } from "./pi-host-module.ts";
 import { taskRuntimeModule } from "./task-runtime-module.ts";
 import { TOKENS } from "./tokens.ts";
@@ -15,6 +18,7 @@ import { TOKENS } from "./tokens.ts";
 class SessionScope {
   private container: Container | undefined;
   private runtime: TaskRuntime | undefined;
+  private attestedRunner: AttestedPiRunner | undefined;
 
   constructor(private readonly pi: ExtensionAPI) {}
 
@@ -34,9 +38,16 @@ class SessionScope {
     };
     const container = new Container();
     const warn = (message: string) => (ctx.hasUI ? ctx.ui.notify(message, "warning") : process.stderr.write(`[pi-background-tasks] ${message}\n`));
-    await container.load(piHostModule(this.pi, config, warn), taskRuntimeModule);
+    await container.load(piHostModule(this.pi, config, warn, agentHostBindings(ctx, settings.value, config)), taskRuntimeModule);
     this.container = container;
     this.runtime = await container.getAsync(TOKENS.taskRuntime);
+    this.attestedRunner = await container.getAsync(TOKENS.attestedRunner);
+  }
+
+  attested(): AttestedPiRunner {
+    this.current();
+    if (this.attestedRunner === undefined) throw new Error("the attested runner is missing from an open session scope");
+    return this.attestedRunner;
   }
 
   current(): TaskRuntime {
@@ -50,6 +61,7 @@ class SessionScope {
     const container = this.container;
     this.container = undefined;
     this.runtime = undefined;
+    this.attestedRunner = undefined;
     await container?.unbindAllAsync();
   }
 }
@@ -63,6 +75,7 @@ export default function piBackgroundTasks(pi: ExtensionAPI): void {
   const scope = new SessionScope(pi);
   const runtime = () => scope.current();
   for (const tool of taskTools(runtime)) pi.registerTool(tool);
+  pi.registerTool(attestedPiTool(() => scope.attested()));
   registerTaskCommands(pi, runtime);
   pi.on("session_start", async (_event, ctx) => scope.open(ctx));
   pi.on("session_shutdown", async () => scope.close());

@@ -2,14 +2,16 @@ import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
 import { ContainerModule } from "inversify";
 import type { TaskRuntimeConfig } from "../domain/tasks/service/task-runtime.ts";
 import { CryptoRandomSource } from "../adapters/node/crypto-random-source.ts";
+import { GitWorktreeInspector } from "../adapters/node/git-worktree-inspector.ts";
 import { NodeFileCommitter } from "../adapters/node/node-file-committer.ts";
 import { NodeProcessLauncher } from "../adapters/node/node-process-launcher.ts";
 import { SystemClock } from "../adapters/node/system-clock.ts";
 import { PiTaskNotifier } from "../adapters/pi/pi-task-notifier.ts";
+import type { AgentHostBindings } from "./agent-host.ts";
 import { TOKENS } from "./tokens.ts";
 
 /** Real adapters: child processes, the durable filesystem, the system clock, and Pi's message bus. */
-export function piHostModule(pi: ExtensionAPI, config: TaskRuntimeConfig, warn: (message: string) => void): ContainerModule {
+export function piHostModule(pi: ExtensionAPI, config: TaskRuntimeConfig, warn: (message: string) => void, agent: AgentHostBindings): ContainerModule {
   return new ContainerModule(({ bind }) => {
     bind(TOKENS.launcher).toConstantValue(new NodeProcessLauncher());
     bind(TOKENS.files).toConstantValue(new NodeFileCommitter());
@@ -18,5 +20,8 @@ export function piHostModule(pi: ExtensionAPI, config: TaskRuntimeConfig, warn: 
     bind(TOKENS.notifier).toConstantValue(new PiTaskNotifier(pi));
     bind(TOKENS.warn).toConstantValue(warn);
     bind(TOKENS.taskConfig).toConstantValue(config);
+    bind(TOKENS.launchPlanner).toConstantValue(agent.planLaunch);
+    bind(TOKENS.worktree).toConstantValue(new GitWorktreeInspector());
+    bind(TOKENS.attestedConfig).toConstantValue(agent.attested);
   });
 }

@@ -1,10 +1,12 @@
 import type { ServiceIdentifier } from "inversify";
-import type { TaskRuntime, TaskRuntimeConfig } from "../domain/tasks/service/task-runtime.ts";
+import type { AttestedPiRunner, AttestedRunnerConfig } from "../domain/attested/service/attested-pi-runner.ts";
+import type { LaunchPlanner, TaskRuntime, TaskRuntimeConfig } from "../domain/tasks/service/task-runtime.ts";
 import type { Clock } from "../ports/clock.ts";
 import type { FileCommitter } from "../ports/file-committer.ts";
 import type { ProcessLauncher } from "../ports/process-launcher.ts";
 import type { RandomSource } from "../ports/random-source.ts";
 import type { TaskNotifier } from "../ports/task-notifier.ts";
+import type { WorktreeInspector } from "../ports/worktree-inspector.ts";
 
 /** Service identifiers of the container; one per port or service. */
 export const TOKENS = {
@@ -16,4 +18,8 @@ export const TOKENS = {
   warn: Symbol("Warn") as ServiceIdentifier<(message: string) => void>,
   taskConfig: Symbol("TaskRuntimeConfig") as ServiceIdentifier<TaskRuntimeConfig>,
   taskRuntime: Symbol("TaskRuntime") as ServiceIdentifier<TaskRuntime>,
+  launchPlanner: Symbol("LaunchPlanner") as ServiceIdentifier<LaunchPlanner>,
+  worktree: Symbol("WorktreeInspector") as ServiceIdentifier<WorktreeInspector>,
+  attestedConfig: Symbol("AttestedRunnerConfig") as ServiceIdentifier<AttestedRunnerConfig>,
+  attestedRunner: Symbol("AttestedPiRunner") as ServiceIdentifier<AttestedPiRunner>,
 } as const;

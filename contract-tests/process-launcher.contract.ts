@@ -22,6 +22,16 @@ export type ProcessScenario =
   | { readonly kind: "grandchild-outlives-leader" }
   /** Prints "early\n" and exits 0 at once; a group member holding its stdout prints "late\n" a moment later, then exits. */
   | { readonly kind: "grandchild-holds-output" }
+  /**
+   * Starts a descendant that leaves the process group (setsid) and keeps its own stdio; it prints
+   * "escapee <pid>\n" then "ready\n". The leader waits until killed.
+   */
+  | { readonly kind: "escapee-and-wait"; readonly escapeeIgnoresSigterm: boolean }
+  /**
+   * Starts two descendants that keep holding its stdout (one in the group, one that left it with
+   * setsid), prints "holder <pid>\n" for each, then "ready\n", and exits 0 at once.
+   */
+  | { readonly kind: "background-holds-output" }
   /** Cannot start (its working directory does not exist). */
   | { readonly kind: "cannot-start" };
 
@@ -30,6 +40,8 @@ export interface ProcessLauncherSubject {
   specFor(scenario: ProcessScenario): LaunchSpec;
   /** Whether any non-zombie process of the group led by `pgid` is alive. */
   groupAlive(pgid: number): Promise<boolean>;
+  /** Whether the process `pid` is alive (and not a zombie). */
+  alive(pid: number): Promise<boolean>;
 }
 
 const SHORT_GRACE_MS = 150;
@@ -37,6 +49,7 @@ const SHORT_GRACE_MS = 150;
 const MEDIUM_GRACE_MS = 1_000;
 const LONG_GRACE_MS = 30_000;
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+const pidsAfter = (label: string, output: string): number[] => [...output.matchAll(new RegExp(`^${label} (\\d+)$`, "gm"))].map((m) => Number(m[1]));
 
 export function describeProcessLauncherContract(name: string, makeSubject: () => ProcessLauncherSubject): void {
   describe(`ProcessLauncher contract: ${name}`, () => {
@@ -186,11 +199,50 @@ export function describeProcessLauncherContract(name: string, makeSubject: () =>
       await proc.killGroup({ graceMs: LONG_GRACE_MS });
       await expectEventually(async () => !(await subject.groupAlive(proc.pid)));
     });
+
+    it.each([false, true])("kills a descendant that left the group with setsid (it ignores SIGTERM: %s)", async (ignoresSigterm) => {
+      const subject = makeSubject();
+      const proc = start(subject, { kind: "escapee-and-wait", escapeeIgnoresSigterm: ignoresSigterm });
+      const run = await startedRun(proc);
+      const [escapee] = pidsAfter("escapee", text(await peek(run)));
+      if (escapee === undefined) throw new Error("the escapee did not say its pid");
+      expect(await subject.alive(escapee)).toBe(true);
+      await proc.killGroup({ graceMs: ignoresSigterm ? SHORT_GRACE_MS : LONG_GRACE_MS });
+      expect((await run.exit).signal).toBe("SIGTERM");
+      await expectEventually(async () => !(await subject.alive(escapee)));
+      expect(await subject.groupAlive(proc.pid)).toBe(false);
+    });
+
+    it("stops descendants that hold the output after the drain grace and reports them as strays", async () => {
+      const subject = makeSubject();
+      const proc = start(subject, { kind: "background-holds-output" });
+      const run = collect(proc);
+      const exit = await run.exit;
+      const holders = pidsAfter("holder", text(await run.stdout));
+      expect(holders).toHaveLength(2);
+      expect({ code: exit.code, signal: exit.signal }).toEqual({ code: 0, signal: null });
+      expect([...(exit.strays ?? [])].sort()).toEqual([...holders].sort());
+      for (const pid of holders) await expectEventually(async () => !(await subject.alive(pid)));
+    });
+
+    it("sweeps what is left of a tree and names what it stopped", async () => {
+      const subject = makeSubject();
+      const proc = start(subject, { kind: "escapee-and-wait", escapeeIgnoresSigterm: false });
+      const run = await startedRun(proc);
+      const [escapee] = pidsAfter("escapee", text(await peek(run)));
+      const stopped = await proc.sweep({ graceMs: LONG_GRACE_MS });
+      expect(stopped).toContain(proc.pid);
+      expect(stopped).toContain(escapee);
+      expect((await run.exit).signal).toBe("SIGTERM");
+      expect(await proc.sweep({ graceMs: SHORT_GRACE_MS })).toEqual([]);
+    });
   });
 }
 
 interface Run {
   readonly stdout: Promise<Uint8Array>;
+  /** Stdout so far. */
+  readonly seen: () => Uint8Array;
   readonly exit: Promise<ProcessExit>;
   readonly ready: Promise<void>;
 }
@@ -199,12 +251,20 @@ interface Run {
 function collect(proc: RunningProcess): Run {
   let markReady: () => void = () => undefined;
   const ready = new Promise<void>((resolve) => (markReady = resolve));
+  let soFar: Uint8Array = new Uint8Array(0);
   const stdout = drain(proc.stdout, (seen) => {
+    soFar = seen;
     if (text(seen).includes("ready\n")) markReady();
   });
   const stderr = drain(proc.stderr);
   const exit = Promise.all([stdout, stderr, proc.exited]).then(([, , exited]) => exited);
-  return { stdout, exit, ready };
+  return { stdout, seen: () => soFar, exit, ready };
+}
+
+/** Stdout up to now, once "ready" was seen. */
+async function peek(run: Run): Promise<Uint8Array> {
+  await run.ready;
+  return run.seen();
 }
 
 async function startedRun(proc: RunningProcess): Promise<Run> {

@@ -8,7 +8,10 @@ export type LaunchCommand =
 export interface LaunchSpec {
   readonly command: LaunchCommand;
   readonly cwd: string;
-  /** The child's whole environment: nothing is inherited from the host implicitly. */
+  /**
+   * The child's whole environment: nothing is inherited from the host implicitly. A launcher may add
+   * one marker variable of its own (the real one adds PI_BG_PROCESS_TAG) to find descendants later.
+   */
   readonly env: Readonly<Record<string, string>>;
   /** Bytes written to stdin, which is then closed. Omitted: stdin is closed at once (reads see EOF). */
   readonly stdin?: Uint8Array;
@@ -18,6 +21,11 @@ export interface ProcessExit {
   /** Exit code, or null when the process died from a signal. */
   readonly code: number | null;
   readonly signal: string | null;
+  /**
+   * Pids of descendants that still held the output pipes after the leader exited and the drain grace
+   * passed, and so had to be stopped (SIGTERM, then SIGKILL). Absent when there were none.
+   */
+  readonly strays?: readonly number[];
 }
 
 export interface KillOptions {
@@ -35,15 +43,26 @@ export interface RunningProcess {
    */
   readonly stdout: AsyncIterable<Uint8Array>;
   readonly stderr: AsyncIterable<Uint8Array>;
-  /** Resolves once the process has exited and both streams have ended. */
+  /**
+   * Resolves once the leader has exited and both streams have ended. Streams held open by
+   * descendants after the leader exited get a drain grace; then every remaining group member and
+   * tagged descendant is stopped and reported in `strays`, so a background child never keeps a
+   * finished command "running".
+   */
   readonly exited: Promise<ProcessExit>;
   /**
    * SIGTERM to the process group; after the grace, one SIGKILL to the group if the leader or any other
    * member is still alive. Works after the leader has exited too (it reaches leftover members).
-   * Concurrent calls share one escalation. Resolves when the leader has exited and the rest of the
-   * group is gone or has been sent SIGKILL.
+   * Concurrent calls share one escalation. Descendants that left the group (setsid, double fork,
+   * nohup) are reached too when the launcher can find them. Resolves when the leader has exited and
+   * the rest is gone or has been sent SIGKILL.
    */
   killGroup(options: KillOptions): Promise<void>;
+  /**
+   * The same stop as `killGroup` (SIGTERM, SIGKILL after the grace) for everything still alive that
+   * this launch started, the leader included; resolves with the pids that were found and stopped.
+   */
+  sweep(options: KillOptions): Promise<readonly number[]>;
 }
 
 export type LaunchError = TypedError<"spawn_failed">;

@@ -31,6 +31,15 @@ function scriptFor(scenario: ProcessScenario): FakeScript {
       return { stdout: ["ready\n"], grandchild: {}, exit: { code: 0 } };
     case "grandchild-holds-output":
       return { stdout: ["early\n"], exit: { code: 0 }, grandchild: { stdout: ["late\n"], exitAfterMs: 200 } };
+    case "escapee-and-wait":
+      return { stdout: [(pids) => `escapee ${pids.escapee}\n`, "ready\n"], escapee: { ignoresSigterm: scenario.escapeeIgnoresSigterm } };
+    case "background-holds-output":
+      return {
+        stdout: [(pids) => `holder ${pids.grandchild}\nholder ${pids.escapee}\n`, "ready\n"],
+        exit: { code: 0 },
+        grandchild: { holdsPipes: true },
+        escapee: { holdsPipes: true },
+      };
     case "cannot-start":
       return { spawnError: "working directory /missing does not exist (ENOENT)" };
   }
@@ -39,6 +48,8 @@ function scriptFor(scenario: ProcessScenario): FakeScript {
 describeProcessLauncherContract("FakeProcessLauncher", () => {
   const scenarios = new Map<string, ProcessScenario>();
   const launcher = new FakeProcessLauncher({
+    drainGraceMs: 300,
+    strayKillGraceMs: 300,
     script: (launched) => {
       const key = launched.command.kind === "shell" ? launched.command.command : "";
       const scenario = scenarios.get(key);
@@ -54,6 +65,7 @@ describeProcessLauncherContract("FakeProcessLauncher", () => {
       return spec(key, "stdin" in scenario ? scenario.stdin : undefined);
     },
     groupAlive: async (pgid) => launcher.groupAlive(pgid),
+    alive: async (pid) => launcher.alive(pid),
   };
 });
 

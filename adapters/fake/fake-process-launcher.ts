@@ -4,7 +4,7 @@ import type { Clock, TimerHandle } from "../../ports/clock.ts";
 import type { LaunchError, LaunchSpec, ProcessLauncher, RunningProcess } from "../../ports/process-launcher.ts";
 import { FakeProcess, type FakeScript } from "./fake-process.ts";
 
-export type { FakeExit, FakeGrandchild, FakeScript } from "./fake-process.ts";
+export type { FakeChunk, FakeExit, FakeGrandchild, FakePids, FakeScript } from "./fake-process.ts";
 export { FakeProcess } from "./fake-process.ts";
 
 export interface FakeProcessLauncherOptions {
@@ -13,6 +13,10 @@ export interface FakeProcessLauncherOptions {
   /** Drives `runMs` and kill graces; pass a FakeClock to control them. Default: real, unref'd timers. */
   readonly clock?: Clock;
   readonly firstPid?: number;
+  /** After a leader exits, how long descendants may hold its pipes before they are stopped. Default 2 s on the clock. */
+  readonly drainGraceMs?: number;
+  /** SIGTERM → SIGKILL grace for those descendants. Default 3 s on the clock. */
+  readonly strayKillGraceMs?: number;
 }
 
 /**
@@ -25,12 +29,16 @@ export class FakeProcessLauncher implements ProcessLauncher {
   readonly #registered: { readonly matches: (spec: LaunchSpec) => boolean; readonly script: FakeScript }[] = [];
   readonly #fallback: (spec: LaunchSpec) => FakeScript;
   readonly #clock: Clock;
+  readonly #drainGraceMs: number;
+  readonly #strayKillGraceMs: number;
   #nextPid: number;
 
   constructor(options: FakeProcessLauncherOptions = {}) {
     this.#fallback = options.script ?? (() => ({ exit: { code: 0 } }));
     this.#clock = options.clock ?? realTimers;
     this.#nextPid = options.firstPid ?? 40_000;
+    this.#drainGraceMs = options.drainGraceMs ?? 2_000;
+    this.#strayKillGraceMs = options.strayKillGraceMs ?? 3_000;
   }
 
   /** Scripts launches whose shell command text (or argv file) equals `command`, or satisfies the predicate. */
@@ -44,7 +52,12 @@ export class FakeProcessLauncher implements ProcessLauncher {
     this.launches.push(spec);
     const script = this.#registered.find((entry) => entry.matches(spec))?.script ?? this.#fallback(spec);
     if (script.spawnError !== undefined) return err(typedError("spawn_failed", script.spawnError));
-    const proc = new FakeProcess(this.#nextPid++, spec, script, this.#clock);
+    const proc = new FakeProcess(this.#nextPid++, spec, script, {
+      clock: this.#clock,
+      nextPid: () => this.#nextPid++,
+      drainGraceMs: this.#drainGraceMs,
+      strayKillGraceMs: this.#strayKillGraceMs,
+    });
     this.processes.push(proc);
     return ok(proc);
   }
@@ -54,9 +67,14 @@ export class FakeProcessLauncher implements ProcessLauncher {
     return this.processes.some((proc) => proc.pid === pgid && proc.groupAlive);
   }
 
-  /** The processes whose group still has a live member. */
+  /** Whether the process (leader, grandchild or escapee) with this pid is alive. */
+  alive(pid: number): boolean {
+    return this.processes.some((proc) => proc.alive(pid));
+  }
+
+  /** The launches of which anything (group member or escapee) is still alive. */
   running(): FakeProcess[] {
-    return this.processes.filter((proc) => proc.groupAlive);
+    return this.processes.filter((proc) => proc.treeAlive);
   }
 }
 

@@ -29,7 +29,7 @@ function killQuietly(target: number): void {
 
 /** The real launcher, remembering every group it started for the clean-up above. */
 function trackedLauncher(): NodeProcessLauncher {
-  const launcher = new NodeProcessLauncher();
+  const launcher = new NodeProcessLauncher({ drainGraceMs: 1_000, strayKillGraceMs: 1_000 });
   const launch = launcher.launch.bind(launcher);
   launcher.launch = (spec) => {
     const launched = launch(spec);
@@ -76,6 +76,12 @@ function specFor(scenario: ProcessScenario): LaunchSpec {
       return sh(`sleep 1000 ${DETACHED} echo ready`);
     case "grandchild-holds-output":
       return sh("(sleep 0.2; echo late) & echo early");
+    case "escapee-and-wait": {
+      const trap = scenario.escapeeIgnoresSigterm ? `trap '' TERM; ` : "";
+      return sh(`setsid sh -c '${trap}echo "escapee $$"; echo ready; exec sleep 1000 ${STDIO_NULL}' & exec sleep 1000`);
+    }
+    case "background-holds-output":
+      return sh(`sleep 1000 & echo "holder $!"; setsid sleep 1000 & echo "holder $!"; echo ready`);
     case "cannot-start":
       return sh("true", { cwd: join(workDir, "no-such-dir") });
   }
@@ -90,7 +96,17 @@ async function groupAlive(pgid: number): Promise<boolean> {
     .some(([group, stat]) => Number(group) === pgid && stat !== undefined && !stat.startsWith("Z"));
 }
 
-describeProcessLauncherContract("NodeProcessLauncher", () => ({ launcher: trackedLauncher(), specFor, groupAlive }));
+/** Independent of the adapter's census: asks ps about one pid; a zombie counts as gone. */
+async function alive(pid: number): Promise<boolean> {
+  try {
+    const { stdout } = await run("ps", ["-o", "stat=", "-p", String(pid)]);
+    return stdout.trim() !== "" && !stdout.trim().startsWith("Z");
+  } catch {
+    return false; // ps exits 1 when the pid does not exist
+  }
+}
+
+describeProcessLauncherContract("NodeProcessLauncher", () => ({ launcher: trackedLauncher(), specFor, groupAlive, alive }));
 
 describe("NodeProcessLauncher specifics", () => {
   const launcher = trackedLauncher();
@@ -128,9 +144,18 @@ describe("NodeProcessLauncher specifics", () => {
     expect(out).toBe(args.map((a) => `[${a}]`).join(""));
   });
 
-  it("gives the child exactly the environment it was handed", async () => {
+  it("gives the child exactly the environment it was handed, plus its own process tag", async () => {
     const { out } = await output({ ...sh(""), env: { ONLY: "1" }, command: { kind: "argv", file: "/usr/bin/env", args: [] } });
-    expect(out).toBe("ONLY=1\n");
+    expect(out).toMatch(/^ONLY=1\nPI_BG_PROCESS_TAG=[0-9a-f]{32}\n$/);
+  });
+
+  it("gives every launch a different tag and keeps the tags of enclosing tasks", async () => {
+    const outer = "0123456789abcdef0123456789abcdef";
+    const first = await output({ ...sh('printf %s "$PI_BG_PROCESS_TAG"'), env: { PI_BG_PROCESS_TAG: outer } });
+    const second = await output({ ...sh('printf %s "$PI_BG_PROCESS_TAG"'), env: { PI_BG_PROCESS_TAG: outer } });
+    expect(first.out).toMatch(new RegExp(`^${outer}:[0-9a-f]{32}$`));
+    expect(second.out).toMatch(new RegExp(`^${outer}:[0-9a-f]{32}$`));
+    expect(first.out).not.toBe(second.out);
   });
 
   it("makes the child the leader of its own process group", async () => {

@@ -11,27 +11,48 @@ import type {
   RunningProcess,
 } from "../../ports/process-launcher.ts";
 import { commandLine, launchProblem } from "./launch-precheck.ts";
-import { groupHasLiveMembers, signalGroup } from "./process-group.ts";
+import { processStartTicks } from "./process-census.ts";
+import { newProcessTag, taggedEnv } from "./process-tag.ts";
+import { stopTree, type TreeTarget } from "./tree-stop.ts";
+import { unrefDelay } from "./unref-delay.ts";
 
-/** How often a kill checks whether the rest of the group is gone once the leader has exited. */
-const GROUP_POLL_MS = 25;
+export interface NodeProcessLauncherOptions {
+  /** After the leader exits, how long descendants may keep the output pipes open. Default 2 s. */
+  readonly drainGraceMs?: number;
+  /** SIGTERM → SIGKILL grace for descendants stopped when the drain grace ran out. Default 3 s. */
+  readonly strayKillGraceMs?: number;
+}
+
+const DEFAULT_DRAIN_GRACE_MS = 2_000;
+const DEFAULT_STRAY_KILL_GRACE_MS = 3_000;
 
 /**
  * Real processes, each the leader of its own process group (`detached: true`), so a kill reaches
- * everything it started. `env` is the child's whole environment: nothing is inherited implicitly.
+ * everything it started; each launch also carries a random tag in its environment, so descendants
+ * that left the group (setsid, double fork, nohup) are found in /proc and stopped too. `env` is the
+ * child's whole environment plus that tag: nothing else is inherited implicitly.
  * Every spawn failure is reported by `launch` itself: libuv reports a failed exec or chdir
  * synchronously, so a returned process always started.
  */
 export class NodeProcessLauncher implements ProcessLauncher {
+  readonly #drainGraceMs: number;
+  readonly #strayKillGraceMs: number;
+
+  constructor(options: NodeProcessLauncherOptions = {}) {
+    this.#drainGraceMs = options.drainGraceMs ?? DEFAULT_DRAIN_GRACE_MS;
+    this.#strayKillGraceMs = options.strayKillGraceMs ?? DEFAULT_STRAY_KILL_GRACE_MS;
+  }
+
   launch(spec: LaunchSpec): Result<RunningProcess, LaunchError> {
     const problem = launchProblem(spec);
     if (problem !== undefined) return err(typedError("spawn_failed", `cannot start the process: ${problem}`));
     const { file, args } = commandLine(spec);
+    const tag = newProcessTag();
     let child: ChildProcess;
     try {
       child = spawn(file, [...args], {
         cwd: spec.cwd,
-        env: { ...spec.env },
+        env: taggedEnv(spec.env, tag),
         detached: true,
         shell: false,
         stdio: [spec.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"],
@@ -44,7 +65,7 @@ export class NodeProcessLauncher implements ProcessLauncher {
       abandon(child);
       return err(typedError("spawn_failed", `cannot start ${JSON.stringify(file)}: not found or not executable`));
     }
-    return ok(new NodeRunningProcess(child, pid, spec.stdin));
+    return ok(new NodeRunningProcess(child, pid, tag, spec.stdin, { drainGraceMs: this.#drainGraceMs, strayKillGraceMs: this.#strayKillGraceMs }));
   }
 }
 
@@ -52,78 +73,57 @@ class NodeRunningProcess implements RunningProcess {
   readonly stdout: AsyncIterable<Uint8Array>;
   readonly stderr: AsyncIterable<Uint8Array>;
   readonly exited: Promise<ProcessExit>;
-  readonly #leaderExit: Promise<void>;
+  readonly #tree: TreeTarget;
   #leaderReaped = false;
   #killing: Promise<void> | undefined;
 
   constructor(
     child: ChildProcess,
     readonly pid: number,
+    tag: string,
     stdin: Uint8Array | undefined,
+    graces: Required<NodeProcessLauncherOptions>,
   ) {
     this.stdout = bytesOf(required(child.stdout, "stdout"));
     this.stderr = bytesOf(required(child.stderr, "stderr"));
-    this.#leaderExit = new Promise((resolve) => {
+    const leaderExit = new Promise<void>((resolve) => {
       child.once("exit", () => {
         this.#leaderReaped = true;
         resolve();
       });
     });
+    this.#tree = { pgid: pid, tag, startTicks: processStartTicks(pid), leaderReaped: () => this.#leaderReaped, leaderExit };
     // 'close' comes after 'exit' and after both pipes have ended.
-    this.exited = new Promise((resolve) => {
+    const closed = new Promise<ProcessExit>((resolve) => {
       child.once("close", (code: number | null, signal: NodeJS.Signals | null) => resolve({ code, signal }));
     });
+    this.exited = this.#settle(closed, graces);
     if (stdin !== undefined) feedStdin(required(child.stdin, "stdin"), stdin);
   }
 
   killGroup(options: KillOptions): Promise<void> {
-    this.#killing ??= this.#escalate(options.graceMs);
+    this.#killing ??= stopTree(this.#tree, options.graceMs).then(() => undefined);
     return this.#killing;
   }
 
-  async #escalate(graceMs: number): Promise<void> {
-    signalGroup(this.pid, "SIGTERM", this.#leaderReaped);
-    const grace = unrefDelay(graceMs);
-    const leaderFirst = await Promise.race([this.#leaderExit.then(() => true), grace.done.then(() => false)]);
-    if (leaderFirst && (await this.#groupGoneWithin(grace))) {
-      grace.cancel();
-      return;
-    }
-    // The leader or another member outlived the grace: one SIGKILL for the whole group.
-    signalGroup(this.pid, "SIGKILL", this.#leaderReaped);
-    await this.#leaderExit;
+  sweep(options: KillOptions): Promise<readonly number[]> {
+    return stopTree(this.#tree, options.graceMs);
   }
 
-  /** Polls until no live member is left (true) or the grace ends (false). */
-  async #groupGoneWithin(grace: UnrefDelay): Promise<boolean> {
-    while (!grace.over()) {
-      if (!(await groupHasLiveMembers(this.pid))) return true;
-      const poll = unrefDelay(GROUP_POLL_MS);
-      await Promise.race([poll.done, grace.done]);
-      poll.cancel();
-    }
-    return false;
+  /**
+   * The pipes normally close right after the leader exits. When descendants still hold them after
+   * the drain grace, everything left of the tree is stopped and named in `strays`.
+   */
+  async #settle(closed: Promise<ProcessExit>, graces: Required<NodeProcessLauncherOptions>): Promise<ProcessExit> {
+    await this.#tree.leaderExit;
+    const drain = unrefDelay(graces.drainGraceMs);
+    const drained = await Promise.race([closed.then(() => true), drain.done.then(() => false)]);
+    drain.cancel();
+    if (drained) return closed;
+    const strays = await stopTree(this.#tree, graces.strayKillGraceMs);
+    const exit = await closed;
+    return strays.length > 0 ? { ...exit, strays } : exit;
   }
-}
-
-interface UnrefDelay {
-  readonly done: Promise<void>;
-  over(): boolean;
-  cancel(): void;
-}
-
-/** A delay that never keeps the host process alive. */
-function unrefDelay(ms: number): UnrefDelay {
-  let finished = false;
-  let timer: NodeJS.Timeout | undefined;
-  const done = new Promise<void>((resolve) => {
-    timer = setTimeout(() => {
-      finished = true;
-      resolve();
-    }, ms);
-    timer.unref();
-  });
-  return { done, over: () => finished, cancel: () => clearTimeout(timer) };
 }
 
 /** Async-iterating the Readable pulls only when the consumer asks: the pipe fills and the child waits. */

@@ -12,7 +12,8 @@ export function signalGroup(pid: number, signal: NodeJS.Signals, leaderReaped: b
   if (!leaderReaped) trySignal(pid, signal);
 }
 
-function trySignal(target: number, signal: NodeJS.Signals | 0): boolean {
+/** Sends `signal` (0 probes) to a pid or, negative, a group; false when nobody was there (ESRCH). */
+export function trySignal(target: number, signal: NodeJS.Signals | 0): boolean {
   try {
     process.kill(target, signal);
     return true;
@@ -45,6 +46,8 @@ export async function groupHasLiveMembers(pgid: number): Promise<boolean> {
 interface ProcStat {
   readonly state: string;
   readonly pgrp: number;
+  /** Start time in clock ticks after boot (field 22); a descendant never starts before its ancestor. */
+  readonly startTicks: number;
 }
 
 async function readStat(pid: string): Promise<ProcStat | undefined> {
@@ -64,6 +67,7 @@ export function parseProcStat(text: string): ProcStat | undefined {
   const fields = text.slice(close + 2).split(" ");
   const state = fields[0];
   const pgrp = Number(fields[2]);
-  if (state === undefined || !Number.isInteger(pgrp)) return undefined;
-  return { state, pgrp };
+  const startTicks = Number(fields[19]);
+  if (state === undefined || !Number.isInteger(pgrp) || !Number.isInteger(startTicks)) return undefined;
+  return { state, pgrp, startTicks };
 }

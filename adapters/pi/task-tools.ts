@@ -24,12 +24,19 @@ export function launchReceipt(task: TaskSnapshot): string {
     `Status: ${task.status}${task.error ? ` — ${task.error}` : ""}`,
     `PID: ${task.pid ?? "none"}`,
     `Output path: ${task.outputPath}`,
+    ...(task.isAgent ? [agentTelemetryLine(task)] : []),
     notice,
     wake,
     task.notifyOnCompletion
       ? "Next action: do not poll or sleep waiting for this task. Continue with independent work or end your turn; you will be notified when it ends."
       : "Next action: continue with other work; read its output with bg_logs when you need it.",
   ].join("\n");
+}
+
+function agentTelemetryLine(task: TaskSnapshot): string {
+  return task.telemetryUnavailableReason === undefined
+    ? "Agent telemetry: on (tokens, context use and tool counts show in bg_status while it runs; the output file is a readable transcript)."
+    : `Agent telemetry: unavailable (${task.telemetryUnavailableReason}); the output is the command's own.`;
 }
 
 export function taskTools(runtime: RuntimeAccess): ToolDefinition[] {

@@ -10,8 +10,9 @@ export type CanonicalJsonError = TypedError<"canonical_json_invalid">;
  */
 export function canonicalJson(value: unknown): Result<string, CanonicalJsonError> {
   const parts: string[] = [];
-  const problem = write(value, parts, "$");
-  return problem === undefined ? ok(parts.join("")) : err({ code: "canonical_json_invalid", message: problem });
+  if (write(value, parts)) return ok(parts.join(""));
+  // The fast pass only knows that something is wrong; a second pass names where.
+  return err({ code: "canonical_json_invalid", message: locateProblem(value, "$") ?? "$: not canonical JSON" });
 }
 
 /** Canonical JSON for values the caller built itself; a failure here is a bug. */
@@ -30,50 +31,75 @@ export function utf8Bytes(text: string): number {
 }
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const wellFormed = (text: string): boolean => text.isWellFormed();
 
-function write(value: unknown, out: string[], path: string): string | undefined {
-  if (value === null) return void out.push("null");
+/** Appends the canonical form of `value`; false when it has no canonical form. Hot path: no allocation beyond output. */
+function write(value: unknown, out: string[]): boolean {
+  if (value === null) return out.push("null") > 0;
   switch (typeof value) {
     case "boolean":
-      return void out.push(value ? "true" : "false");
+      return out.push(value ? "true" : "false") > 0;
     case "number":
-      if (!Number.isFinite(value)) return `${path}: non-finite number`;
-      return void out.push(JSON.stringify(value));
+      return Number.isFinite(value) && out.push(String(value)) > 0;
     case "string":
-      if (LONE_SURROGATE.test(value)) return `${path}: string contains a lone surrogate`;
-      return void out.push(JSON.stringify(value));
+      return wellFormed(value) && out.push(JSON.stringify(value)) > 0;
     case "object":
-      return Array.isArray(value) ? writeArray(value, out, path) : writeObject(value, out, path);
+      return Array.isArray(value) ? writeArray(value, out) : writeObject(value, out);
     default:
-      return `${path}: ${typeof value} is not JSON`;
+      return false;
   }
 }
 
-function writeArray(items: readonly unknown[], out: string[], path: string): string | undefined {
+function writeArray(items: readonly unknown[], out: string[]): boolean {
   out.push("[");
   for (let i = 0; i < items.length; i++) {
     if (i > 0) out.push(",");
-    const problem = write(items[i], out, `${path}[${i}]`);
-    if (problem !== undefined) return problem;
+    if (!write(items[i], out)) return false;
   }
   out.push("]");
-  return undefined;
+  return true;
 }
 
-function writeObject(value: object, out: string[], path: string): string | undefined {
-  const proto = Object.getPrototypeOf(value);
-  if (proto !== Object.prototype && proto !== null) return `${path}: not a plain object`;
+function writeObject(value: object, out: string[]): boolean {
+  if (!isPlainObject(value)) return false;
   const record = value as Record<string, unknown>;
   const keys = Object.keys(record).filter((k) => record[k] !== undefined).sort();
   out.push("{");
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i] as string;
-    if (LONE_SURROGATE.test(key)) return `${path}: key contains a lone surrogate`;
+    if (!wellFormed(key)) return false;
     if (i > 0) out.push(",");
     out.push(JSON.stringify(key), ":");
-    const problem = write(record[key], out, `${path}.${key}`);
-    if (problem !== undefined) return problem;
+    if (!write(record[key], out)) return false;
   }
   out.push("}");
+  return true;
+}
+
+function isPlainObject(value: object): boolean {
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/** The path and reason of the first value without a canonical form (slow path, failures only). */
+function locateProblem(value: unknown, path: string): string | undefined {
+  if (value === null || typeof value === "boolean") return undefined;
+  if (typeof value === "number") return Number.isFinite(value) ? undefined : `${path}: non-finite number`;
+  if (typeof value === "string") return LONE_SURROGATE.test(value) ? `${path}: string contains a lone surrogate` : undefined;
+  if (typeof value !== "object") return `${path}: ${typeof value} is not JSON`;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const problem = locateProblem(value[i], `${path}[${i}]`);
+      if (problem !== undefined) return problem;
+    }
+    return undefined;
+  }
+  if (!isPlainObject(value)) return `${path}: not a plain object`;
+  for (const [key, item] of Object.entries(value)) {
+    if (item === undefined) continue;
+    if (LONE_SURROGATE.test(key)) return `${path}: key contains a lone surrogate`;
+    const problem = locateProblem(item, `${path}.${key}`);
+    if (problem !== undefined) return problem;
+  }
   return undefined;
 }

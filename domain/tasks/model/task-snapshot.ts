@@ -48,6 +48,24 @@ export type OutputCapAction = "keep_head_and_tail" | "kill";
 
 export type KillKind = "user" | "timeout" | "output_cap" | "shutdown";
 
+/** What an attested direct-spawn Pi run (bg_run_pi_attested) was asked to do and what was observed. */
+export interface AttestedPiFacts {
+  readonly provider: string;
+  readonly model: string;
+  readonly thinking?: string;
+  /** `pi-codex-oauth`, `pi-anthropic-oauth`, `pi-oauth-other` or `api-key-or-local`. */
+  readonly authClass: string;
+  /** Relative to cwd. */
+  readonly reportPath: string;
+  /** Display paths of the raw evidence. */
+  readonly eventsPath: string;
+  readonly stderrPath: string;
+  readonly promptSha256: string;
+  /** Observed in the event stream once the run ended. */
+  readonly sessionId?: string;
+  readonly finalStopReason?: string;
+}
+
 export interface TaskSnapshot extends TaskTelemetry {
   readonly schema_version: "pi-background-tasks.task.v1";
   readonly id: string;
@@ -72,6 +90,11 @@ export interface TaskSnapshot extends TaskTelemetry {
   readonly notifyOnCompletion: boolean;
   readonly triggerOnCompletion: boolean;
   readonly timeoutSeconds?: number;
+  /** Descendants that still held the output after the command exited and were stopped. */
+  readonly strays?: number;
+  readonly attestedPi?: AttestedPiFacts;
+  /** Display path of the attestation sidecar; set only on an attested run that completed. */
+  readonly attestationPath?: string;
 }
 
 export const isTerminal = (status: TaskStatus): boolean => status !== "running";

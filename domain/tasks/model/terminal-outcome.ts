@@ -8,6 +8,11 @@ export interface ExitFacts {
   readonly capBytes: number;
   /** A failure of the package itself (output file unwritable, …) that overrides a clean exit. */
   readonly internalError?: string;
+  /**
+   * Why the run failed by its own account although the process may have exited 0 (e.g. `pi --mode json`
+   * whose model call failed). Ignored for killed tasks.
+   */
+  readonly runFailure?: string;
 }
 
 export interface TerminalOutcome {
@@ -30,7 +35,8 @@ export function terminalOutcome(facts: ExitFacts): TerminalOutcome {
     case undefined:
       break;
   }
-  if (facts.code === 0) return { status: "completed" };
-  if (facts.code !== null) return { status: "failed", error: `Exited with code ${facts.code}` };
-  return { status: "failed", error: `Terminated by signal ${facts.signal ?? "unknown"}` };
+  if (facts.code === 0) return facts.runFailure === undefined ? { status: "completed" } : { status: "failed", error: facts.runFailure };
+  const also = facts.runFailure === undefined ? "" : `; ${facts.runFailure}`;
+  if (facts.code !== null) return { status: "failed", error: `Exited with code ${facts.code}${also}` };
+  return { status: "failed", error: `Terminated by signal ${facts.signal ?? "unknown"}${also}` };
 }

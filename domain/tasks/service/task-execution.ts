@@ -5,7 +5,9 @@ import type { Result } from "../../shared/model/result.ts";
 import type { LogReadPlan } from "../model/log-read.ts";
 import type { OutputLayout } from "../model/output-layout.ts";
 import type { KillKind, TaskSnapshot } from "../model/task-snapshot.ts";
+import { strayFields } from "../model/stray-note.ts";
 import { terminalOutcome } from "../model/terminal-outcome.ts";
+import type { ExecutionHooks, StreamFilter } from "./execution-hooks.ts";
 import type { OutputSink } from "./output-sink.ts";
 import type { TaskMetadataWriter } from "./task-metadata-writer.ts";
 import type { FileError } from "../../../ports/file-committer.ts";
@@ -17,10 +19,7 @@ export interface ExecutionDeps {
 }
 
 /** Turns stdout bytes into what the output file should hold (telemetry frames stripped, …). */
-export interface StdoutFilter {
-  push(chunk: Uint8Array): Uint8Array[];
-  flush(): Uint8Array[];
-}
+export type StdoutFilter = StreamFilter;
 
 /**
  * One task from launch to its durable terminal state. The terminal snapshot is published only after
@@ -31,6 +30,10 @@ export class TaskExecution {
   private killKind: KillKind | undefined;
   private timer: TimerHandle | undefined;
   private readonly terminal: Promise<TaskSnapshot>;
+  /** The last telemetry object a filter reported (filters return the same object while unchanged). */
+  private telemetry: object | undefined;
+  /** Set when a filter's own limit stopped the task. */
+  private filterLimit: string | undefined;
 
   constructor(
     initial: TaskSnapshot,
@@ -40,7 +43,7 @@ export class TaskExecution {
     private readonly deps: ExecutionDeps,
     private readonly onTerminal: (snapshot: TaskSnapshot) => Promise<TaskSnapshot>,
     spawnError: string | undefined,
-    stdoutFilter?: StdoutFilter,
+    private readonly hooks: ExecutionHooks = {},
   ) {
     this.current = initial;
     if (child === undefined) {
@@ -50,7 +53,7 @@ export class TaskExecution {
     if (initial.timeoutSeconds !== undefined) {
       this.timer = deps.clock.after(initial.timeoutSeconds * 1000, () => void this.stop("timeout"));
     }
-    const pumps = Promise.all([this.pump(child.stdout, stdoutFilter), this.pump(child.stderr)]);
+    const pumps = Promise.all([this.pump(child.stdout, hooks.stdoutFilter), this.pump(child.stderr, hooks.stderrFilter)]);
     this.terminal = Promise.all([child.exited, pumps]).then(([exit]) => this.finish(exit, undefined));
   }
 
@@ -88,12 +91,47 @@ export class TaskExecution {
     void this.stop("output_cap");
   }
 
-  private async pump(stream: AsyncIterable<Uint8Array>, filter?: StdoutFilter): Promise<void> {
+  private async pump(stream: AsyncIterable<Uint8Array>, filter?: StreamFilter): Promise<void> {
     for await (const chunk of stream) {
-      const pieces = filter === undefined ? [chunk] : filter.push(chunk);
+      const pieces = filter === undefined ? [chunk] : await filter.push(chunk);
       for (const piece of pieces) await this.sink.append(piece);
+      if (filter !== undefined) this.afterFilter(filter);
     }
-    for (const piece of filter?.flush() ?? []) await this.sink.append(piece);
+    if (filter === undefined) return;
+    // The trailing telemetry is consumed here, before `finish` can decide the terminal state.
+    for (const piece of await filter.flush()) await this.sink.append(piece);
+    this.afterFilter(filter);
+  }
+
+  private afterFilter(filter: StreamFilter): void {
+    if (this.filterLimit === undefined && filter.overLimit?.() === true) {
+      this.filterLimit = filter.failure?.() ?? "a stream limit of the task was exceeded";
+      void this.stop("output_cap");
+    }
+    const telemetry = filter.telemetry?.();
+    if (telemetry === undefined || telemetry === this.telemetry) return;
+    this.telemetry = telemetry;
+    this.current = { ...this.current, ...telemetry };
+    if (this.isRunning) this.hooks.onProgress?.(this.snapshot);
+  }
+
+  /** A clean exit can still be a failed run: a filter or the completion judge may say so. */
+  private async judgeRun(exit: ProcessExit, internalError: string | undefined): Promise<{ readonly failure?: string; readonly patch?: Partial<TaskSnapshot> }> {
+    if (internalError !== undefined || this.killKind !== undefined) return {};
+    const filtered = this.hooks.stdoutFilter?.failure?.() ?? this.hooks.stderrFilter?.failure?.();
+    if (filtered !== undefined) return { failure: filtered };
+    if (exit.code !== 0 || this.hooks.completion === undefined) return {};
+    return this.hooks.completion.judge(this.snapshot);
+  }
+
+  /** The completion's last write; a failed seal is saved as the terminal state instead. */
+  private async seal(terminal: TaskSnapshot): Promise<TaskSnapshot> {
+    const completion = this.hooks.completion;
+    if (completion === undefined || terminal.status !== "completed") return terminal;
+    const sealed = await completion.seal(terminal);
+    if (sealed === terminal) return terminal;
+    const saved = await this.metadata.write(sealed);
+    return saved.ok ? sealed : { ...sealed, status: "failed", error: `${sealed.error ?? "sealing failed"}; terminal metadata could not be written: ${saved.error.message}` };
   }
 
   private async finish(exit: ProcessExit, spawnError: string | undefined): Promise<TaskSnapshot> {
@@ -101,7 +139,10 @@ export class TaskExecution {
     const closed = await this.sink.close();
     const writeProblem = this.sink.error ?? (closed.ok ? undefined : closed.error);
     const internalError =
-      spawnError ?? (writeProblem === undefined ? undefined : `Output file could not be written (${writeProblem.osCode ?? writeProblem.code}): ${writeProblem.message}; ${this.sink.produced} bytes were produced`);
+      spawnError ??
+      (writeProblem === undefined ? undefined : `Output file could not be written (${writeProblem.osCode ?? writeProblem.code}): ${writeProblem.message}; ${this.sink.produced} bytes were produced`) ??
+      this.filterLimit;
+    const judged = await this.judgeRun(exit, internalError);
     const outcome = terminalOutcome({
       code: exit.code,
       signal: exit.signal,
@@ -109,19 +150,21 @@ export class TaskExecution {
       timeoutSeconds: this.current.timeoutSeconds,
       capBytes: this.sink.accounting().capBytes,
       internalError,
+      ...(judged.failure === undefined ? {} : { runFailure: judged.failure }),
     });
     const terminal: TaskSnapshot = {
       ...this.snapshot,
+      ...judged.patch,
       status: outcome.status,
       endTime: this.deps.clock.now(),
       ...(exit.code === null ? {} : { exitCode: exit.code }),
       ...(exit.signal === null ? {} : { signal: exit.signal }),
-      ...(outcome.error === undefined ? {} : { error: outcome.error }),
+      ...strayFields(outcome.error, exit.strays),
       ...(this.killKind === undefined ? {} : { killKind: this.killKind }),
     };
     const durable = await this.metadata.write(terminal);
     const published = durable.ok
-      ? terminal
+      ? await this.seal(terminal)
       : { ...terminal, status: "failed" as const, error: `${terminal.error ?? terminal.status}; terminal metadata could not be written: ${durable.error.message}` };
     this.current = published;
     return this.onTerminal(published);

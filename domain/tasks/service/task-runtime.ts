@@ -10,6 +10,7 @@ import type { RunRequest } from "../model/run-request.ts";
 import { resolveTaskId, type LookupError } from "../model/task-lookup.ts";
 import type { TaskSnapshot } from "../model/task-snapshot.ts";
 import { OutputSink } from "./output-sink.ts";
+import type { StreamFilter, TaskCompletion } from "./execution-hooks.ts";
 import { TaskExecution, type StdoutFilter } from "./task-execution.ts";
 import { TaskMetadataWriter } from "./task-metadata-writer.ts";
 
@@ -21,6 +22,8 @@ export interface TaskRuntimeDeps {
   readonly notifier: TaskNotifier;
   /** Reports problems nobody awaits (a notification that could not be delivered). */
   readonly warn: (message: string) => void;
+  /** Decides how a request without an explicit plan is launched (agent telemetry); default: as given. */
+  readonly planLaunch?: LaunchPlanner;
 }
 
 export interface TaskRuntimeConfig {
@@ -41,9 +44,22 @@ export interface LaunchPlan {
   readonly command: LaunchCommand;
   readonly stdoutFilter?: StdoutFilter;
   readonly telemetryUnavailableReason?: string;
+  /** A task id chosen by the caller (attested runs use 128-bit ids); default `b` + 8 hex. */
+  readonly id?: string;
+  /** Bytes for the child's stdin (then closed). */
+  readonly stdin?: Uint8Array;
+  /** Replaces the configured child environment. */
+  readonly env?: Readonly<Record<string, string>>;
+  readonly stderrFilter?: StreamFilter;
+  readonly completion?: TaskCompletion;
+  /** Kind-specific snapshot fields known at launch (e.g. `attestedPi`). */
+  readonly facets?: Pick<TaskSnapshot, "attestedPi">;
 }
 
-export type StartError = TypedError<"runtime_shutting_down" | "task_dir_unwritable">;
+/** Plans the launch of a request; `shell` is how the command runs when nothing is wrapped. */
+export type LaunchPlanner = (request: RunRequest, shell: Extract<LaunchCommand, { kind: "shell" }>) => LaunchPlan;
+
+export type StartError = TypedError<"runtime_shutting_down" | "task_dir_unwritable" | "task_id_in_use">;
 export type KillError = LookupError | TypedError<"task_not_running">;
 export type LogError = LookupError | TypedError<"output_unreadable">;
 
@@ -71,16 +87,23 @@ export class TaskRuntime {
     if (this.shuttingDown) return err({ code: "runtime_shutting_down", message: "The Pi session is shutting down; no new background task was started (runtime_shutting_down)." });
     const dir = await this.deps.files.ensureDir(this.config.taskDir);
     if (!dir.ok) return err({ code: "task_dir_unwritable", message: `Task directory ${this.config.taskDir} cannot be created (${dir.error.osCode ?? dir.error.code}); no task was started.` });
-    const id = this.newId();
+    if (plan?.id !== undefined && this.tasks.has(plan.id)) return err({ code: "task_id_in_use", message: `Task id ${plan.id} is already in use; no task was started.` });
+    const id = plan?.id ?? this.newId();
     let current: TaskExecution | undefined;
     const sink = await OutputSink.create(this.deps.files, `${this.config.taskDir}/${id}.output`, this.config.outputCapBytes, request.onOutputCap, () => current?.onCapReached());
     if (!sink.ok) return err({ code: "task_dir_unwritable", message: `Output file for ${id} cannot be created (${sink.error.osCode ?? sink.error.code}): ${sink.error.message}; no task was started.` });
-    const launch = plan ?? { command: { kind: "shell", command: request.command, ...(this.config.shell ? { shell: this.config.shell } : {}) } };
+    const shell = { kind: "shell", command: request.command, ...(this.config.shell ? { shell: this.config.shell } : {}) } as const;
+    const launch = plan ?? this.deps.planLaunch?.(request, shell) ?? { command: shell };
     const metadata = new TaskMetadataWriter(this.deps.files, `${this.config.taskDir}/${id}.json`);
-    const before = this.initialSnapshot(id, request, undefined, launch.telemetryUnavailableReason);
+    const before = { ...this.initialSnapshot(id, request, undefined, launch.telemetryUnavailableReason), ...launch.facets };
     const saved = await metadata.write(before);
     if (!saved.ok) return err({ code: "task_dir_unwritable", message: `Metadata for ${id} cannot be written (${saved.error.osCode ?? saved.error.code}); no process was started.` });
-    const spawned = this.deps.launcher.launch({ command: launch.command, cwd: this.config.cwd, env: this.config.env });
+    const spawned = this.deps.launcher.launch({
+      command: launch.command,
+      cwd: this.config.cwd,
+      env: launch.env ?? this.config.env,
+      ...(launch.stdin === undefined ? {} : { stdin: launch.stdin }),
+    });
     const initial = spawned.ok ? { ...before, pid: spawned.value.pid } : before;
     if (spawned.ok) void metadata.write(initial).then((r) => r.ok || this.deps.warn(`Task ${id}: pid not saved: ${r.error.message}`));
     current = new TaskExecution(
@@ -91,7 +114,12 @@ export class TaskRuntime {
       { clock: this.deps.clock, files: this.deps.files, killGraceMs: this.config.killGraceMs },
       (terminal) => this.afterTerminal(terminal),
       spawned.ok ? undefined : `Could not start the command: ${spawned.error.message}`,
-      launch.stdoutFilter,
+      {
+        ...(launch.stdoutFilter === undefined ? {} : { stdoutFilter: launch.stdoutFilter }),
+        ...(launch.stderrFilter === undefined ? {} : { stderrFilter: launch.stderrFilter }),
+        ...(launch.completion === undefined ? {} : { completion: launch.completion }),
+        onProgress: (snapshot) => this.emit(snapshot),
+      },
     );
     this.tasks.set(id, current);
     this.emit(current.snapshot);

@@ -1,0 +1,38 @@
+import type { ExtensionContext } from "@mariozechner/pi-coding-agent";
+import type { AttestedRunnerConfig } from "../domain/attested/service/attested-pi-runner.ts";
+import type { TaskSettings } from "../domain/tasks/model/runtime-settings.ts";
+import type { LaunchPlanner, TaskRuntimeConfig } from "../domain/tasks/service/task-runtime.ts";
+import { agentLaunchPlanner } from "../adapters/node/agent-launch-planner.ts";
+import { fusionChildEnv } from "../adapters/node/fusion-child-env.ts";
+import { locatePiCli } from "../adapters/node/pi-cli-locator.ts";
+import { piLaunchArgv } from "../adapters/node/pi-command-interception.ts";
+import { contextWindowIndex } from "../adapters/pi/model-windows.ts";
+
+export interface AgentHostBindings {
+  readonly planLaunch: LaunchPlanner;
+  readonly attested: AttestedRunnerConfig;
+}
+
+/**
+ * What agent tasks need from the Pi host, read once at session start: the context windows of the registry's
+ * models, and how to start the very Pi CLI this session runs (process.argv[1] inside pi, else the installed
+ * package) with this Node binary.
+ */
+export function agentHostBindings(ctx: ExtensionContext, settings: TaskSettings, config: TaskRuntimeConfig): AgentHostBindings {
+  const windows = contextWindowIndex(ctx.modelRegistry.getAll());
+  const cli = locatePiCli();
+  const nodePath = process.execPath;
+  const planLaunch = agentLaunchPlanner({ telemetryDisabled: settings.telemetryDisabled, env: process.env, nodePath, piCliPath: cli.ok ? cli.value.cliPath : undefined, windows });
+  const [file, ...args] = cli.ok ? piLaunchArgv(nodePath, cli.value.cliPath) : [];
+  return {
+    planLaunch,
+    attested: {
+      cwd: config.cwd,
+      taskDir: config.taskDir,
+      displayDir: config.displayDir,
+      piLaunch: file === undefined ? (cli.ok ? "empty Pi launch argv" : cli.error.message) : { file, args },
+      childEnv: fusionChildEnv(process.env),
+      windows,
+    },
+  };
+}
