@@ -5,8 +5,18 @@ import { err, ok, type Result, type TypedError } from "../../shared/model/result
 
 export type CanonicalInputInvalid = TypedError<"context_capture_failed">;
 
+/** What kind of context the children receive, as recorded in the result details. */
+export interface InputContext {
+  readonly kind: "session_projection" | "clean_task";
+  readonly policy_id: string;
+}
+
+/** A canonical input that passed its workflow's check: what the orchestrator needs to know about it. */
 export interface CheckedInput {
-  readonly input: FusionCanonicalInput;
+  readonly schemaVersion: string;
+  /** The children's working directory. */
+  readonly cwd: string;
+  readonly context: InputContext;
   readonly sha256: string;
   readonly bytes: number;
   readonly ledgerSha256?: string;
@@ -27,7 +37,13 @@ export function checkCanonicalInput(json: string, ledgerJson?: string): Result<C
     return invalid(`canonical input does not match pi-background-tasks.fusion-input.v4${first === undefined ? "" : ` at ${first.instancePath || "/"}: ${first.message}`}`);
   }
   const input = parsed.value as FusionCanonicalInput;
-  const base = { input, sha256: sha256Hex(json), bytes: utf8Bytes(json) };
+  const base: CheckedInput = {
+    schemaVersion: input.schema_version,
+    cwd: input.cwd,
+    context: { kind: "session_projection", policy_id: input.conversation_projection.policy_id },
+    sha256: sha256Hex(json),
+    bytes: utf8Bytes(json),
+  };
   if (ledgerJson === undefined) return ok(base);
   const ledger = parseJson(ledgerJson, "omission ledger");
   if (!ledger.ok) return ledger;

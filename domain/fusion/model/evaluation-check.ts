@@ -48,7 +48,7 @@ export function checkEvaluationText(text: string, expectation: EvaluationExpecta
   return problems.length === 0 ? ok(evaluation) : err({ errors: problems });
 }
 
-function notJsonProblem(text: string, cause: unknown): string {
+export function notJsonProblem(text: string, cause: unknown): string {
   const reason = cause instanceof Error ? cause.message : String(cause);
   const trimmed = text.trim();
   if (trimmed.startsWith("```")) {
@@ -60,7 +60,7 @@ function notJsonProblem(text: string, cause: unknown): string {
   return `the answer is not valid JSON: ${reason}`;
 }
 
-function schemaProblems(schema: TSchema, value: unknown): string[] {
+export function schemaProblems(schema: TSchema, value: unknown): string[] {
   const problems: string[] = [];
   for (const error of Value.Errors(schema, value)) {
     // `additionalProperties: false` reports each extra key twice; the named form below is enough.

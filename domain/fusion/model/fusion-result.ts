@@ -1,3 +1,4 @@
+import type { InputContext } from "./canonical-input-check.ts";
 import type { FusionBudgetSummary } from "./fusion-budget-gate.ts";
 import type { ManifestRoutes } from "./fusion-manifest.ts";
 import type { FusionCapability, FusionModelRef, FusionSource, FusionWorkflow } from "./fusion-workflow.ts";
@@ -13,7 +14,7 @@ export interface FusionResultDetails {
   readonly source: FusionSource;
   readonly status: "completed";
   readonly capability: FusionCapability;
-  readonly context: { readonly kind: "session_projection"; readonly policy_id: string };
+  readonly context: InputContext;
   readonly tool_policy: { readonly candidate_tools: readonly string[]; readonly evaluation_tools: readonly string[]; readonly merge_tools: readonly string[] };
   readonly artifact_dir: string;
   readonly models: {

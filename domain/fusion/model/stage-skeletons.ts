@@ -1,10 +1,7 @@
 import { CANDIDATE_LETTERS } from "./evaluation-schema.ts";
-import { candidatePrompt } from "./candidate-prompts.ts";
-import { evaluatorPrompt, repairPrompt } from "./evaluator-prompts.ts";
 import type { StagePromptSkeleton } from "./fusion-budget-gate.ts";
 import type { ManifestRoutes } from "./fusion-manifest.ts";
 import type { FusionCapability } from "./fusion-workflow.ts";
-import { mergerPrompt } from "./merger-prompts.ts";
 import { EMBEDDED_OUTPUT_BYTES } from "./output-contracts.ts";
 import { blindCandidatesDocument, mergeInputDocument, repairInputDocument } from "./stage-inputs.ts";
 import type { FusionWorkflowProfile } from "./workflow-profile.ts";
@@ -20,9 +17,11 @@ export function stagePromptSkeletons(
   canonicalInputJson: string,
 ): StagePromptSkeleton[] {
   const emptyBlind = blindCandidatesDocument(CANDIDATE_LETTERS.map((letter) => ({ candidate_id: letter, answer: "" })));
-  const candidate = candidatePrompt(canonicalInputJson);
+  const prompts = profile.prompts;
+  const candidate = prompts.candidate(canonicalInputJson);
   const candidateSystem = profile.candidateSystemPrompt(capability);
   const noErrors = { shown: [], total: 0, omitted: 0, shortened: 0 };
+  const findings = profile.hostFindingsEmbeddedBytes;
   return [
     ...routes.candidates.map((route, i) => ({
       stage: `candidate-${i + 1}` as "candidate-1" | "candidate-2" | "candidate-3",
@@ -36,24 +35,24 @@ export function stagePromptSkeletons(
       stage: "evaluation",
       route: routes.evaluator,
       systemPrompt: profile.evaluatorSystemPrompt,
-      prompt: evaluatorPrompt(canonicalInputJson, emptyBlind),
-      embeddedOutputBytes: EMBEDDED_OUTPUT_BYTES.evaluation,
+      prompt: prompts.evaluator(canonicalInputJson, emptyBlind),
+      embeddedOutputBytes: EMBEDDED_OUTPUT_BYTES.evaluation + findings,
       mandatory: true,
     },
     {
       stage: "evaluation_repair",
       route: routes.evaluator,
       systemPrompt: profile.repairSystemPrompt,
-      prompt: repairPrompt(canonicalInputJson, repairInputDocument(emptyBlind, "", noErrors)),
-      embeddedOutputBytes: EMBEDDED_OUTPUT_BYTES.evaluation_repair,
+      prompt: prompts.repair(canonicalInputJson, repairInputDocument(emptyBlind, "", noErrors)),
+      embeddedOutputBytes: EMBEDDED_OUTPUT_BYTES.evaluation_repair + findings,
       mandatory: false,
     },
     {
       stage: "merge",
       route: routes.merger,
       systemPrompt: profile.mergerSystemPrompt,
-      prompt: mergerPrompt(canonicalInputJson, mergeInputDocument(emptyBlind, {})),
-      embeddedOutputBytes: EMBEDDED_OUTPUT_BYTES.merge,
+      prompt: prompts.merger(canonicalInputJson, mergeInputDocument(emptyBlind, {})),
+      embeddedOutputBytes: EMBEDDED_OUTPUT_BYTES.merge + findings,
       mandatory: true,
     },
   ];

@@ -1,10 +1,12 @@
 import { err, ok, type Result, type TypedError } from "../../shared/model/result.ts";
 import type { BlindCandidate } from "./anonymisation.ts";
-import { candidateSystemPrompt } from "./candidate-prompts.ts";
+import { checkCanonicalInput, type CanonicalInputInvalid, type CheckedInput } from "./canonical-input-check.ts";
+import { candidatePrompt, candidateSystemPrompt } from "./candidate-prompts.ts";
 import type { FusionEvaluation, HostFinding } from "./evaluation-schema.ts";
-import { EVALUATOR_SYSTEM_PROMPT, REPAIR_SYSTEM_PROMPT } from "./evaluator-prompts.ts";
+import { EVALUATOR_SYSTEM_PROMPT, evaluatorPrompt, REPAIR_SYSTEM_PROMPT, repairPrompt } from "./evaluator-prompts.ts";
 import type { FusionCapability, FusionWorkflow } from "./fusion-workflow.ts";
-import { MERGER_SYSTEM_PROMPT } from "./merger-prompts.ts";
+import { MERGER_SYSTEM_PROMPT, mergerPrompt } from "./merger-prompts.ts";
+import type { BlindCandidatesDocument, MergeInputDocument, RepairInputDocument } from "./stage-inputs.ts";
 
 export type ProfileError = TypedError<"output_contract_violated" | "orchestration_failed">;
 
@@ -12,14 +14,30 @@ export type CapabilityPolicy =
   | { readonly kind: "caller"; readonly default: FusionCapability }
   | { readonly kind: "fixed"; readonly capability: FusionCapability };
 
+/** The stdin prompt of each stage, rendered from the canonical input and the earlier stages' documents. */
+export interface StagePrompts {
+  candidate(canonicalInputJson: string): string;
+  evaluator(canonicalInputJson: string, blind: BlindCandidatesDocument): string;
+  repair(canonicalInputJson: string, repair: RepairInputDocument): string;
+  merger(canonicalInputJson: string, merge: MergeInputDocument): string;
+}
+
 /**
- * What a workflow changes about the shared orchestrator: stage framing, capability policy, and the
- * two seams validate needs (host findings after anonymisation, host-rendered final text). It never
- * changes the canonical input.
+ * What a workflow changes about the shared orchestrator: which canonical input it accepts (a session
+ * projection, or a clean task with no transcript), stage framing, capability policy, and the two
+ * seams validate needs (host findings after anonymisation, host-rendered final text).
  */
 export interface FusionWorkflowProfile {
   readonly workflow: FusionWorkflow;
   readonly capabilityPolicy: CapabilityPolicy;
+  /** Checks the exact canonical input bytes (and ledger, if any) before anything is written. */
+  checkInput(canonicalInputJson: string, ledgerJson: string | undefined): Result<CheckedInput, CanonicalInputInvalid>;
+  readonly prompts: StagePrompts;
+  /**
+   * Worst-case bytes the workflow adds to every post-candidate prompt beyond the three answers (the
+   * host findings list for validate), so the budget forecast covers them before any child starts.
+   */
+  readonly hostFindingsEmbeddedBytes: number;
   candidateSystemPrompt(capability: FusionCapability): string;
   readonly evaluatorSystemPrompt: string;
   readonly repairSystemPrompt: string;
@@ -28,13 +46,16 @@ export interface FusionWorkflowProfile {
   checkCandidateAnswer(text: string): readonly string[];
   /** The findings the evaluator must account for, or undefined when the workflow has none. */
   hostFindings(candidates: readonly BlindCandidate[]): Result<readonly HostFinding[] | undefined, ProfileError>;
-  /** The run's final text from the merger's answer and the validated evaluation. */
-  finalText(mergerAnswer: string, evaluation: FusionEvaluation): Result<string, ProfileError>;
+  /** The run's final text from the merger's answer, the validated evaluation and the blind candidates. */
+  finalText(mergerAnswer: string, evaluation: FusionEvaluation, blind: BlindCandidatesDocument): Result<string, ProfileError>;
 }
 
 export const BRAINSTORM_PROFILE: FusionWorkflowProfile = {
   workflow: "brainstorm",
   capabilityPolicy: { kind: "caller", default: "reason" },
+  checkInput: checkCanonicalInput,
+  prompts: { candidate: candidatePrompt, evaluator: evaluatorPrompt, repair: repairPrompt, merger: mergerPrompt },
+  hostFindingsEmbeddedBytes: 0,
   candidateSystemPrompt,
   evaluatorSystemPrompt: EVALUATOR_SYSTEM_PROMPT,
   repairSystemPrompt: REPAIR_SYSTEM_PROMPT,

@@ -1,6 +1,5 @@
 import type { TimerHandle } from "../../../ports/clock.ts";
 import { err, ok, type Result } from "../../shared/model/result.ts";
-import { candidatePrompt } from "../model/candidate-prompts.ts";
 import type { MeasuredPrompt } from "../model/fusion-budget-gate.ts";
 import { fusionError, type FusionError, type FusionErrorCode } from "../model/fusion-error.ts";
 import { CANDIDATE_SLOTS, candidateTools, STAGE_TOOLS_NONE, type CandidateSlot } from "../model/fusion-workflow.ts";
@@ -70,7 +69,7 @@ function candidatePlan(ctx: RunContext, slot: CandidateSlot, signal: AbortSignal
     route: ctx.routes.candidates[slot - 1] ?? unreachable(slot),
     tools: candidateTools(ctx.capability),
     systemPrompt: ctx.profile.candidateSystemPrompt(ctx.capability),
-    prompt: candidatePrompt(ctx.inputJson),
+    prompt: ctx.profile.prompts.candidate(ctx.inputJson),
     ...(ctx.candidateEnv === undefined ? {} : { env: ctx.candidateEnv }),
     signal,
   };

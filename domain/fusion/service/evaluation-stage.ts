@@ -1,7 +1,6 @@
 import { err, ok, type Result } from "../../shared/model/result.ts";
 import { checkEvaluationText, type EvaluationExpectation } from "../model/evaluation-check.ts";
 import type { FusionEvaluation } from "../model/evaluation-schema.ts";
-import { evaluatorPrompt, repairPrompt } from "../model/evaluator-prompts.ts";
 import { fusionError, type FusionError } from "../model/fusion-error.ts";
 import { attemptPrefix, STAGE_TOOLS_NONE } from "../model/fusion-workflow.ts";
 import { boundRepairErrors } from "../model/repair-errors.ts";
@@ -16,7 +15,7 @@ import { measure, runAttempt, type AttemptPlan, type Rejection } from "./stage-a
 export async function runEvaluation(ctx: RunContext, blind: BlindCandidatesDocument): Promise<Result<FusionEvaluation, FusionError>> {
   const expectation: EvaluationExpectation = blind.host_findings === undefined ? {} : { hostFindings: blind.host_findings };
   const accept = (text: string) => acceptEvaluation(text, expectation);
-  const first = plan(ctx, 1, ctx.profile.evaluatorSystemPrompt, evaluatorPrompt(ctx.inputJson, blind));
+  const first = plan(ctx, 1, ctx.profile.evaluatorSystemPrompt, ctx.profile.prompts.evaluator(ctx.inputJson, blind));
   const firstMeasured = measure(ctx, first);
   if (!firstMeasured.ok) return firstMeasured;
   emit(ctx, { type: "evaluation_started", attempt: 1, repair: false });
@@ -26,7 +25,7 @@ export async function runEvaluation(ctx: RunContext, blind: BlindCandidatesDocum
 
   const bounded = boundRepairErrors(outcome.rejection.problems);
   emit(ctx, { type: "evaluation_retry", errors: bounded.total });
-  const repair = plan(ctx, 2, ctx.profile.repairSystemPrompt, repairPrompt(ctx.inputJson, repairInputDocument(blind, outcome.text, bounded)));
+  const repair = plan(ctx, 2, ctx.profile.repairSystemPrompt, ctx.profile.prompts.repair(ctx.inputJson, repairInputDocument(blind, outcome.text, bounded)));
   const repairMeasured = measure(ctx, repair);
   if (!repairMeasured.ok) return repairMeasured;
   emit(ctx, { type: "evaluation_started", attempt: 2, repair: true });

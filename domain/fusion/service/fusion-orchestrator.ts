@@ -1,6 +1,6 @@
 import { err, ok, type Result } from "../../shared/model/result.ts";
 import { anonymise } from "../model/anonymisation.ts";
-import { checkCanonicalInput, type CheckedInput } from "../model/canonical-input-check.ts";
+import type { CheckedInput } from "../model/canonical-input-check.ts";
 import { ARTIFACT, fusionRunDir } from "../model/fusion-artifacts.ts";
 import type { FusionBudgetSummary } from "../model/fusion-budget-gate.ts";
 import { fusionError, type FusionError, type FusionErrorStage } from "../model/fusion-error.ts";
@@ -33,7 +33,7 @@ export async function runFusion(ports: FusionPorts, request: FusionRunRequest): 
   if (!capability.ok) return err(fusionError(capability.error.code, capability.error.message, { stage: "preflight" }));
   const callerSignal = request.signal ?? NEVER_ABORTED;
   if (callerSignal.aborted) return err(fusionError("child_cancelled", "the run was cancelled before it started; nothing was written", { stage: "preflight" }));
-  const input = checkCanonicalInput(request.canonicalInputJson, request.ledgerJson);
+  const input = request.profile.checkInput(request.canonicalInputJson, request.ledgerJson);
   if (!input.ok) return err(fusionError(input.error.code, input.error.message, { stage: "preflight" }));
 
   const runId = runIdFor(request.profile.workflow, ports.random.hex(16));
@@ -51,13 +51,13 @@ export async function runFusion(ports: FusionPorts, request: FusionRunRequest): 
     capability: capability.value,
     artifact_dir: artifacts.dir,
     created_at: new Date(ports.clock.now()).toISOString(),
-    input: { schema_version: input.value.input.schema_version, sha256, bytes, ...(ledgerSha256 === undefined ? {} : { ledger_sha256: ledgerSha256 }) },
+    input: { schema_version: input.value.schemaVersion, sha256, bytes, ...(ledgerSha256 === undefined ? {} : { ledger_sha256: ledgerSha256 }) },
     routes,
     tool_policy: { candidate_tools: candidateTools(capability.value), evaluation_tools: STAGE_TOOLS_NONE, merge_tools: STAGE_TOOLS_NONE },
   }));
   const ctx: RunContext = {
     ports, profile: request.profile, capability: capability.value, runId, routes, inputJson: request.canonicalInputJson,
-    cwd: input.value.input.cwd, ...(request.candidateEnv === undefined ? {} : { candidateEnv: request.candidateEnv }),
+    cwd: input.value.cwd, ...(request.candidateEnv === undefined ? {} : { candidateEnv: request.candidateEnv }),
     budget: request.budget, preStartDelayMs: request.preStartDelayMs ?? 0, artifacts, manifest, pool: new ChildPool(ports.runner), signal: run.signal,
   };
   try {
@@ -163,7 +163,7 @@ function detailsOf(ctx: RunContext, request: FusionRunRequest, input: CheckedInp
     source: request.source,
     status: "completed",
     capability: ctx.capability,
-    context: { kind: "session_projection", policy_id: input.input.conversation_projection.policy_id },
+    context: input.context,
     tool_policy: manifest.tool_policy,
     artifact_dir: ctx.artifacts.dir,
     models: modelsOf(ctx.routes, request.thinkingLevel),

@@ -1,0 +1,118 @@
+import { fusionRunDir, type RunDirLocation } from "../../fusion/model/fusion-artifacts.ts";
+import type { FusionBudgetGate } from "../../fusion/model/fusion-budget-gate.ts";
+import type { FusionError } from "../../fusion/model/fusion-error.ts";
+import type { FusionResultDetails } from "../../fusion/model/fusion-result.ts";
+import type { FusionModelRoutes, FusionSource } from "../../fusion/model/fusion-workflow.ts";
+import type { Usage } from "../../fusion/model/usage.ts";
+import { VALIDATE_PROFILE } from "../../fusion/model/validate-profile.ts";
+import { runFusion } from "../../fusion/service/fusion-orchestrator.ts";
+import type { FusionPorts, FusionRunOutcome } from "../../fusion/service/fusion-run-request.ts";
+import { err, ok, type Result } from "../../shared/model/result.ts";
+import type { InvalidArguments } from "../../shared/model/tool-arguments.ts";
+import { buildValidateInput } from "../model/clean-task-input.ts";
+import { normalizeValidateArguments, type ValidateRequest } from "../model/validate-arguments.ts";
+import { commitValidateResult, type CommittedResult, type ResultCommitError } from "./validate-result-store.ts";
+
+export interface ValidateRunRequest {
+  /** The raw tool arguments; normalised here, and refused before anything exists. */
+  readonly arguments: unknown;
+  /** The repository the reviewers read (the session's cwd). */
+  readonly cwd: string;
+  readonly source?: FusionSource;
+  readonly routes: FusionModelRoutes;
+  readonly thinkingLevel: string;
+  readonly budget: FusionBudgetGate;
+  readonly location: RunDirLocation;
+  readonly candidateEnv?: Readonly<Record<string, string>>;
+  readonly preStartDelayMs?: number;
+  readonly signal?: AbortSignal;
+}
+
+export interface ValidateCompleted {
+  readonly runId: string;
+  readonly artifactDir: string;
+  /** The host-rendered validation report (`merged.md`). */
+  readonly report: string;
+  readonly usage: Usage;
+  readonly details: FusionResultDetails;
+  /** `result.json`; store `result.sha256` in the task's terminal record for `bg_result`. */
+  readonly result: CommittedResult;
+}
+
+export type ValidateRunError = FusionError | ResultCommitError;
+
+export interface ValidateLaunch {
+  readonly runId: string;
+  readonly artifactDir: string;
+  readonly request: ValidateRequest;
+  readonly inputSha256: string;
+  /** Settles when the run has committed its result or failed. Cancel through the request's signal. */
+  readonly completion: Promise<Result<ValidateCompleted, ValidateRunError>>;
+}
+
+/**
+ * Starts one `fusion_validate` run and resolves as soon as its preflight is durable (manifest,
+ * canonical input and budget plan written, budget admitted), before any reviewer child exists. Every
+ * refusal up to that point (arguments, capability, input, budget) resolves as an error with zero
+ * children; later outcomes arrive through `completion`.
+ */
+export async function startValidateRun(ports: FusionPorts, request: ValidateRunRequest): Promise<Result<ValidateLaunch, InvalidArguments | FusionError>> {
+  const normalized = normalizeValidateArguments(request.arguments);
+  if (!normalized.ok) return normalized;
+  const input = buildValidateInput(normalized.value, request.cwd);
+  let signalLaunch: (runId: string) => void = () => undefined;
+  const launched = new Promise<string>((resolve) => {
+    signalLaunch = resolve;
+  });
+  const watching: FusionPorts = {
+    ...ports,
+    onProgress: (progress) => {
+      if (progress.event.type === "state" && progress.event.state === "candidates_running") signalLaunch(progress.run_id);
+      ports.onProgress?.(progress);
+    },
+  };
+  const run = runFusion(watching, {
+    profile: VALIDATE_PROFILE,
+    source: request.source ?? "tool",
+    capability: "inspect",
+    canonicalInputJson: input.json,
+    routes: request.routes,
+    thinkingLevel: request.thinkingLevel,
+    budget: request.budget,
+    location: request.location,
+    ...(request.candidateEnv === undefined ? {} : { candidateEnv: request.candidateEnv }),
+    ...(request.preStartDelayMs === undefined ? {} : { preStartDelayMs: request.preStartDelayMs }),
+    ...(request.signal === undefined ? {} : { signal: request.signal }),
+  });
+  const first = await Promise.race([launched.then((runId) => ({ runId })), run.then((outcome) => ({ outcome }))]);
+  const runId = "runId" in first ? first.runId : first.outcome.ok ? first.outcome.value.details.run_id : undefined;
+  if (runId === undefined) return "outcome" in first && !first.outcome.ok ? err(first.outcome.error) : unreachable();
+  const artifactDir = fusionRunDir(request.location, runId);
+  const completion = run.then((outcome) => complete(ports, outcome, { runId, artifactDir, inputSha256: input.sha256 }));
+  return ok({ runId, artifactDir, request: normalized.value, inputSha256: input.sha256, completion });
+}
+
+async function complete(
+  ports: FusionPorts,
+  outcome: Result<FusionRunOutcome, FusionError>,
+  run: { runId: string; artifactDir: string; inputSha256: string },
+): Promise<Result<ValidateCompleted, ValidateRunError>> {
+  if (!outcome.ok) return outcome;
+  const { text, usage, details } = outcome.value;
+  const committed = await commitValidateResult(ports.files, {
+    runDir: run.artifactDir,
+    runId: run.runId,
+    workflow: "validate",
+    answerText: text,
+    inputSha256: run.inputSha256,
+    usage,
+    usageUnavailable: details.usage_unavailable,
+    committedAt: new Date(ports.clock.now()).toISOString(),
+  });
+  if (!committed.ok) return committed;
+  return ok({ runId: run.runId, artifactDir: run.artifactDir, report: text, usage, details, result: committed.value });
+}
+
+function unreachable(): never {
+  throw new Error("the validate run finished without an outcome or a run id");
+}
