@@ -9,7 +9,10 @@ import { registerTaskCommands } from "../adapters/pi/task-commands.ts";
 import { registerTaskUi } from "../adapters/pi/ui/register-task-ui.ts";
 import { taskTools } from "../adapters/pi/task-tools.ts";
 import { TypedFailure } from "../adapters/pi/typed-error.ts";
+import { conservativeEstimator } from "../domain/fusion/model/fusion-budget-plan.ts";
 import { agentHostBindings } from "./agent-host.ts";
+import { budgetGateFor } from "./fusion-runs.ts";
+import { registerFusion } from "./register-fusion.ts";
 import { piHostModule } from "./pi-host-module.ts";
 import { taskRuntimeModule } from "./task-runtime-module.ts";
 import { TOKENS } from "./tokens.ts";
@@ -82,4 +85,5 @@ export default function piBackgroundTasks(pi: ExtensionAPI): void {
   // After the scope's hooks: their session_start handlers need the runtime, their shutdown ones run once it stopped.
   registerTaskUi(pi, runtime);
   registerEventBusApi(pi, runtime);
+  registerFusion(pi, budgetGateFor(conservativeEstimator, "conservative-v1"));
 }

@@ -1,0 +1,110 @@
+import { getAgentDir, type ExtensionAPI } from "@mariozechner/pi-coding-agent";
+import { fusionBudgetGate, type TokenEstimator } from "../domain/fusion/model/fusion-budget-plan.ts";
+import { resolveFusionModels, type ResolvedFusionModels, type ResolvedFusionRoute } from "../domain/fusion/model/fusion-model-resolution.ts";
+import { BRAINSTORM_PROFILE, runFusion, type FusionBudgetGate, type FusionModelRoutes, type FusionRunOutcome } from "../domain/fusion/service/index.ts";
+import { buildFusionInput } from "../domain/projection/model/fusion-input.ts";
+import { FUSION_COMMAND_POLICY, FUSION_TOOL_POLICY } from "../domain/projection/model/projection-policy.ts";
+import { err, type Result, type TypedError } from "../domain/shared/model/result.ts";
+import { CryptoRandomSource } from "../adapters/node/crypto-random-source.ts";
+import { FusionModelsStore } from "../adapters/node/fusion-models-store.ts";
+import { NodeFileCommitter } from "../adapters/node/node-file-committer.ts";
+import { PiChildRunner } from "../adapters/node/pi-child-runner.ts";
+import { SystemClock } from "../adapters/node/system-clock.ts";
+import { anthropicSanitizerExtensionPath, fusionChildExtensionPath } from "../adapters/pi/child/child-extension-paths.ts";
+import type { FusionLaunch } from "../adapters/pi/fusion/fusion-launcher.ts";
+import { createPiConversationSource } from "../adapters/pi/pi-conversation-source.ts";
+
+/** Builds the budget gate for the resolved routes (the budget engine adapted to the orchestrator). */
+export type BudgetGateFactory = (models: ResolvedFusionModels) => FusionBudgetGate;
+
+/** The budget gate over the resolved routes' context windows, with the given token estimator. */
+export function budgetGateFor(estimate: TokenEstimator, calibrationVersion: string): BudgetGateFactory {
+  return (models) => {
+    const all = [...models.candidates, models.evaluator, models.merger];
+    return fusionBudgetGate((route) => {
+      const found = all.find((r) => r.provider === route.provider && r.model === route.model);
+      return found && { provider: found.provider, model: found.model, contextWindow: found.contextWindow };
+    }, estimate, calibrationVersion);
+  };
+}
+
+const toRef = (route: ResolvedFusionRoute) => ({ provider: route.provider, model: route.model });
+
+function routesOf(models: ResolvedFusionModels): FusionModelRoutes {
+  const [a, b, c] = models.candidates;
+  return { candidates: [toRef(a), toRef(b), toRef(c)], evaluator: toRef(models.evaluator), merger: toRef(models.merger) };
+}
+
+/**
+ * Runs Fusion workflows for one Pi session: reads the conversation and the model configuration,
+ * pins the routes, and hands everything to the orchestrator. Shutdown aborts live runs and waits
+ * until every child process group is gone.
+ */
+export class FusionRuns {
+  private readonly live = new Set<AbortController>();
+  private readonly files = new NodeFileCommitter();
+  private readonly clock = new SystemClock();
+  private readonly runner = new PiChildRunner({
+    childExtensionPath: fusionChildExtensionPath(),
+    anthropicSanitizerPath: anthropicSanitizerExtensionPath(),
+    files: this.files,
+    clock: this.clock,
+  });
+
+  constructor(
+    private readonly pi: ExtensionAPI,
+    private readonly budgetGate: BudgetGateFactory,
+  ) {}
+
+  readonly launch = async (launch: FusionLaunch): Promise<Result<FusionRunOutcome, TypedError>> => {
+    const controller = new AbortController();
+    const forward = () => controller.abort();
+    launch.signal?.addEventListener("abort", forward, { once: true });
+    this.live.add(controller);
+    try {
+      return await this.run(launch, controller.signal);
+    } finally {
+      this.live.delete(controller);
+      launch.signal?.removeEventListener("abort", forward);
+    }
+  };
+
+  async shutdown(): Promise<void> {
+    for (const controller of this.live) controller.abort();
+    await this.runner.shutdown();
+  }
+
+  private async run(launch: FusionLaunch, signal: AbortSignal): Promise<Result<FusionRunOutcome, TypedError>> {
+    const { ctx } = launch;
+    const snapshot = createPiConversationSource(ctx).capture();
+    if (!snapshot.ok) return snapshot;
+    const input = buildFusionInput({
+      ...snapshot.value,
+      policy: launch.source === "tool" ? FUSION_TOOL_POLICY : FUSION_COMMAND_POLICY,
+      requestText: launch.prompt,
+      ...(launch.toolCallId === undefined ? {} : { activeToolCallId: launch.toolCallId }),
+    });
+    if (!input.ok) return input;
+    const loaded = await new FusionModelsStore({ agentDir: getAgentDir(), files: this.files }).load();
+    if (!loaded.ok) return loaded;
+    const available = ctx.modelRegistry.getAvailable().map((m) => ({ provider: m.provider, id: m.id, contextWindow: m.contextWindow, maxTokens: m.maxTokens }));
+    const current = ctx.model === undefined ? undefined : { provider: ctx.model.provider, id: ctx.model.id };
+    const models = resolveFusionModels(loaded.value.config, available, current);
+    if (!models.ok) return err({ ...models.error, message: `${models.error.message} No Fusion child was started. Fix it with /fusion-models.` });
+    return runFusion(
+      { runner: this.runner, files: this.files, clock: this.clock, random: new CryptoRandomSource(), onProgress: launch.onProgress },
+      {
+        profile: BRAINSTORM_PROFILE,
+        source: launch.source,
+        capability: launch.capability,
+        canonicalInputJson: input.value.inputJson,
+        ledgerJson: input.value.ledgerJson,
+        routes: routesOf(models.value),
+        thinkingLevel: this.pi.getThinkingLevel(),
+        budget: this.budgetGate(models.value),
+        location: { baseDir: ctx.cwd, sessionId: ctx.sessionManager.getSessionId(), pid: process.pid },
+        signal,
+      },
+    );
+  }
+}
