@@ -5,7 +5,7 @@ import type { NotifyError, TaskNotifier } from "../../ports/task-notifier.ts";
 
 /** Delivers completion notices as custom messages queued as follow-ups, optionally starting a turn. */
 export class PiTaskNotifier implements TaskNotifier {
-  constructor(private readonly pi: ExtensionAPI) {}
+  constructor(private readonly pi: Pick<ExtensionAPI, "sendMessage">) {}
 
   async deliver(notification: TaskNotification): Promise<Result<void, NotifyError>> {
     try {

@@ -1,4 +1,5 @@
 import type { Result, TypedError } from "../../domain/shared/model/result.ts";
+import { typedErrorText } from "../../domain/shared/model/typed-error-text.ts";
 
 /**
  * The host boundary: an expected failure becomes a thrown Error whose message carries the code.
@@ -7,7 +8,7 @@ import type { Result, TypedError } from "../../domain/shared/model/result.ts";
 export class TypedFailure extends Error {
   readonly code: string;
   constructor(error: TypedError) {
-    super(error.message.includes(error.code) ? error.message : `${error.message} (${error.code})`);
+    super(typedErrorText(error));
     this.code = error.code;
     this.name = "TypedFailure";
   }

@@ -43,3 +43,29 @@ export function normalizeLogsArguments(raw: unknown): Result<{ taskId: string } 
     ...(offset === undefined ? {} : { offset }),
   });
 }
+
+export const MAX_WAIT_SECONDS = 600;
+export const DEFAULT_WAIT_SECONDS = 30;
+
+export const WaitArgumentsSchema = Type.Object(
+  {
+    taskId,
+    timeoutSeconds: Type.Optional(
+      Type.Number({ exclusiveMinimum: 0, maximum: MAX_WAIT_SECONDS, description: `Longest time to block, in seconds (default ${DEFAULT_WAIT_SECONDS}, at most ${MAX_WAIT_SECONDS})` }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export interface WaitRequest {
+  readonly taskId: string;
+  readonly timeoutSeconds: number;
+}
+
+export function normalizeWaitArguments(raw: unknown): Result<WaitRequest, InvalidArguments> {
+  const checked = checkArguments<Static<typeof WaitArgumentsSchema>>("bg_wait", WaitArgumentsSchema, raw, {
+    ...HINTS,
+    timeoutSeconds: `a positive number of seconds up to ${MAX_WAIT_SECONDS}; call bg_wait again to wait longer`,
+  });
+  return checked.ok ? ok({ taskId: checked.value.taskId.trim(), timeoutSeconds: checked.value.timeoutSeconds ?? DEFAULT_WAIT_SECONDS }) : checked;
+}

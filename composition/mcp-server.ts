@@ -1,0 +1,156 @@
+import { readFileSync } from "node:fs";
+import type { Readable, Writable } from "node:stream";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { Container } from "inversify";
+import type { AnyHostToolSpec } from "../domain/shared/model/host-tool-spec.ts";
+import type { Result } from "../domain/shared/model/result.ts";
+import { taskSettingsFromEnv, type SettingsError } from "../domain/tasks/model/runtime-settings.ts";
+import type { TaskRuntime, TaskRuntimeConfig } from "../domain/tasks/service/task-runtime.ts";
+import { taskToolSpecs, type RuntimeAccess } from "../domain/tasks/service/task-tool-specs.ts";
+import { waitToolSpec } from "../domain/tasks/service/task-wait-spec.ts";
+import type { Clock } from "../ports/clock.ts";
+import { agentLaunchPlanner } from "../adapters/node/agent-launch-planner.ts";
+import { locatePiCli, PI_CLI_OVERRIDE_ENV, type PiCliLocation, type PiCliNotFound } from "../adapters/node/pi-cli-locator.ts";
+import { SystemClock } from "../adapters/node/system-clock.ts";
+import { McpTaskNotifier } from "../adapters/mcp/mcp-task-notifier.ts";
+import { serveToolSpecs } from "../adapters/mcp/mcp-tool-server.ts";
+import { mcpHostModule } from "./mcp-host-module.ts";
+import { taskRuntimeModule } from "./task-runtime-module.ts";
+import { TOKENS } from "./tokens.ts";
+
+/** What more tool specs (fusion_validate, fusion_brainstorm, …) can be built from. */
+export interface McpSpecContext {
+  readonly runtime: RuntimeAccess;
+  readonly clock: Clock;
+  readonly cwd: string;
+  readonly env: Readonly<Record<string, string>>;
+  readonly piCli: Result<PiCliLocation, PiCliNotFound>;
+}
+
+export interface McpServeOptions {
+  readonly cwd: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly pid: number;
+  readonly stdin: Readable;
+  readonly stdout: Writable;
+  readonly log: (line: string) => void;
+  /** The seam for more tools: their specs are served next to the task tools. */
+  readonly extraSpecs?: (context: McpSpecContext) => readonly AnyHostToolSpec[];
+}
+
+export interface McpSession {
+  readonly runtime: TaskRuntime;
+  /** Stops every task (durably) and closes the transport; idempotent. */
+  close(reason: string): Promise<void>;
+  /** Resolves once the session closed, whoever closed it. */
+  readonly closed: Promise<void>;
+}
+
+const PACKAGE = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { name: string; version: string };
+
+const INSTRUCTIONS =
+  "Background tasks: start long shell commands with bg_run and keep working; inspect them with bg_status and bg_logs, stop them with bg_kill. " +
+  "When you need a task's result, call bg_wait (it blocks, bounded) instead of polling. Each task's end is also sent as a notifications/message with logger 'pi-background-tasks'.";
+
+/** Serves the task tools (plus `extraSpecs`) over MCP on the given stdio streams until the client goes away. */
+export async function serveMcp(options: McpServeOptions): Promise<Result<McpSession, SettingsError>> {
+  const settings = taskSettingsFromEnv(options.env);
+  if (!settings.ok) return settings;
+  const env = definedEnv(options.env);
+  const piCli = locatePiCli({ env: options.env });
+  options.log(piCli.ok ? `Pi CLI: ${piCli.value.cliPath}${piCli.value.version === undefined ? "" : ` (${piCli.value.version})`}` : piInstallHint(piCli.error.message));
+  const dirName = `mcp-${options.pid}`;
+  const config: TaskRuntimeConfig = {
+    cwd: options.cwd,
+    taskDir: `${options.cwd}/.pi/tasks/${dirName}`,
+    displayDir: `.pi/tasks/${dirName}`,
+    env,
+    outputCapBytes: settings.value.outputCapBytes,
+    killGraceMs: settings.value.killGraceMs,
+    retainTasks: settings.value.retainTasks,
+  };
+  const server = new Server({ name: PACKAGE.name, version: PACKAGE.version }, { capabilities: { tools: {}, logging: {} }, instructions: INSTRUCTIONS });
+  const clock = new SystemClock();
+  const warn = (message: string) => options.log(message);
+  const planLaunch = agentLaunchPlanner({
+    telemetryDisabled: settings.value.telemetryDisabled,
+    env: options.env,
+    nodePath: process.execPath,
+    piCliPath: piCli.ok ? piCli.value.cliPath : undefined,
+    // No host model registry here: context-window percentages stay unavailable.
+    windows: new Map(),
+  });
+  const container = new Container();
+  await container.load(mcpHostModule({ config, clock, notifier: new McpTaskNotifier(server), warn, planLaunch }), taskRuntimeModule);
+  const runtime = await container.getAsync(TOKENS.taskRuntime);
+  const access: RuntimeAccess = () => runtime;
+  const specs = [
+    ...taskToolSpecs({ runtime: access, now: () => clock.now(), delivery: "notification_and_wait" }),
+    waitToolSpec({ runtime: access, clock }),
+    ...(options.extraSpecs?.({ runtime: access, clock, cwd: options.cwd, env, piCli }) ?? []),
+  ];
+  serveToolSpecs(server, specs, warn);
+  const session = closeOnce(runtime, container, server, options.log);
+  server.onclose = () => void session.close("the MCP transport closed");
+  options.stdin.once("end", () => void session.close("stdin ended"));
+  options.stdout.on("error", (error: Error) => void session.close(`stdout failed: ${error.message}`));
+  await server.connect(new StdioServerTransport(options.stdin, options.stdout));
+  options.log(`MCP server ready on stdio; task files under ${config.displayDir}`);
+  return { ok: true, value: session };
+}
+
+function closeOnce(runtime: TaskRuntime, container: Container, server: Server, log: (line: string) => void): McpSession {
+  let closing: Promise<void> | undefined;
+  let markClosed: () => void = () => undefined;
+  const closed = new Promise<void>((resolve) => (markClosed = resolve));
+  const close = (reason: string): Promise<void> => {
+    closing ??= (async () => {
+      const running = runtime.list().filter((t) => t.status === "running").length;
+      log(`Shutting down (${reason}); stopping ${running} running task${running === 1 ? "" : "s"}`);
+      await container.unbindAllAsync();
+      await server.close();
+      markClosed();
+    })();
+    return closing;
+  };
+  return { runtime, close, closed };
+}
+
+export function piInstallHint(reason: string): string {
+  return [
+    `No Pi CLI found: ${reason}.`,
+    "The bg_* tools work without it; agent telemetry for isAgent tasks and the Fusion tools need a `pi` CLI.",
+    `Install it with \`npm install -g @mariozechner/pi-coding-agent\`, or set ${PI_CLI_OVERRIDE_ENV} to Pi's cli.js.`,
+  ].join(" ");
+}
+
+function definedEnv(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
+}
+
+const USAGE = `Usage: pi-background-tasks mcp    Serve background tasks over MCP on stdio (bg_run, bg_status, bg_logs, bg_kill, bg_wait)
+       pi-background-tasks --version`;
+
+/** The command line of the package's bin; resolves with the exit code. */
+export async function main(argv: readonly string[]): Promise<number> {
+  const log = (line: string) => void process.stderr.write(`[pi-background-tasks] ${line}\n`);
+  const [command, ...rest] = argv;
+  if (command === "--version" || command === "--help" || command === "-h") {
+    process.stdout.write(`${command === "--version" ? PACKAGE.version : USAGE}\n`);
+    return 0;
+  }
+  if (command !== "mcp" || rest.length > 0) {
+    process.stderr.write(`${USAGE}\n`);
+    return 2;
+  }
+  const served = await serveMcp({ cwd: process.cwd(), env: process.env, pid: process.pid, stdin: process.stdin, stdout: process.stdout, log });
+  if (!served.ok) {
+    log(served.error.message);
+    return 2;
+  }
+  const session = served.value;
+  for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.once(signal, () => void session.close(`received ${signal}`));
+  await session.closed;
+  return 0;
+}
