@@ -1,0 +1,51 @@
+import { fileURLToPath } from "node:url";
+import type { DelegateHost, DelegatePorts } from "../../domain/delegate/service/delegate-ports.ts";
+import type { ConversationSource } from "../../ports/conversation-source.ts";
+import { CryptoRandomSource } from "./crypto-random-source.ts";
+import { fusionChildEnv } from "./fusion-child-env.ts";
+import { NodeFileCommitter } from "./node-file-committer.ts";
+import { NodeProcessLauncher } from "./node-process-launcher.ts";
+import { locatePiCli } from "./pi-cli-locator.ts";
+import { SystemClock } from "./system-clock.ts";
+
+// Paths, not imports: the guard and the sanitizer are loaded by the child Pi, and the evidence is data.
+const packageFile = (relative: string): string => fileURLToPath(new URL(relative, import.meta.url));
+
+export const DELEGATE_GUARD_EXTENSION_PATH = packageFile("../pi/child/delegate-guard-extension.ts");
+export const ANTHROPIC_SANITIZER_PATH = packageFile("../pi/child/anthropic-sanitizer-extension.ts");
+export const HOOK_CONTRACT_EVIDENCE_PATH = packageFile("../../domain/delegate/model/hook-contract-evidence.json");
+
+/**
+ * The host facts of a delegate launch on Node: this Node binary, the Pi CLI (PI_BG_PI_CLI, the host's
+ * own CLI, or the installed dependency) and its version, and the package's own guard and evidence.
+ */
+export function nodeDelegateHost(env: Readonly<Record<string, string | undefined>> = process.env): DelegateHost {
+  const cli = locatePiCli({ env });
+  return {
+    nodePath: process.execPath,
+    cliPath: cli.ok ? cli.value.cliPath : undefined,
+    piVersion: cli.ok ? cli.value.version : undefined,
+    guardExtensionPath: DELEGATE_GUARD_EXTENSION_PATH,
+    anthropicSanitizerPath: ANTHROPIC_SANITIZER_PATH,
+    hookEvidencePath: HOOK_CONTRACT_EVIDENCE_PATH,
+  };
+}
+
+export interface NodeDelegatePortsOptions {
+  readonly conversation: ConversationSource;
+  /** The environment children start from, minus credentials (default: this process's). */
+  readonly baseEnv?: Readonly<Record<string, string | undefined>>;
+}
+
+/** Real ports: durable files, process groups, the system clock and the OS CSPRNG. */
+export function nodeDelegatePorts(options: NodeDelegatePortsOptions): DelegatePorts {
+  const baseEnv = options.baseEnv ?? process.env;
+  return {
+    files: new NodeFileCommitter(),
+    launcher: new NodeProcessLauncher(),
+    clock: new SystemClock(),
+    random: new CryptoRandomSource(),
+    conversation: options.conversation,
+    childEnv: (extra) => fusionChildEnv(baseEnv, extra),
+  };
+}

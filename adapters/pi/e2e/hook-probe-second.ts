@@ -1,0 +1,4 @@
+import { probeExtension } from "./hook-probe-extension.ts";
+
+/** Loaded second by the hook-contract gate. */
+export default probeExtension("SECOND");

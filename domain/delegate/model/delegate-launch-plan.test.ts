@@ -1,0 +1,51 @@
+import { describe, expect, it } from "vitest";
+import { buildLaunchPlan, DELEGATE_CHILD_TOOLS, type LaunchPlanInput } from "./delegate-launch-plan.ts";
+
+const input = (overrides: Partial<LaunchPlanInput> = {}): LaunchPlanInput => ({
+  nodePath: "/usr/bin/node",
+  cliPath: "/pi/cli.js",
+  artifactDir: "/proj/.pi/delegate/s-1/dt",
+  childSessionId: `delegate-${"a".repeat(32)}`,
+  guardExtensionPath: "/pkg/guard.ts",
+  anthropicSanitizerPath: "/pkg/sanitizer.ts",
+  route: { provider: "openai", model: "gpt" },
+  seedSha256: "b".repeat(64),
+  taskId: "dt",
+  launchNonce: "c".repeat(32),
+  ...overrides,
+});
+
+describe("delegate launch plan", () => {
+  it("is the exact isolated argv for Pi 0.73.1, with its own session file and the prompt left to stdin", () => {
+    const plan = buildLaunchPlan(input());
+    expect(plan.file).toBe("/usr/bin/node");
+    expect(plan.args).toEqual([
+      "/pi/cli.js", "--mode", "json",
+      "--session", `/proj/.pi/delegate/s-1/dt/child-session/delegate-${"a".repeat(32)}.jsonl`,
+      "--no-skills", "--no-prompt-templates", "--no-context-files", "--no-themes", "--no-extensions",
+      "--no-builtin-tools", "--tools", "read,grep,find,ls,delegate_read_artifact",
+      "--extension", "/pkg/guard.ts",
+      "--provider", "openai", "--model", "gpt", "--offline",
+    ]);
+    expect(plan.env).toEqual({
+      PI_BG_DELEGATE_ARTIFACT_DIR: "/proj/.pi/delegate/s-1/dt",
+      PI_BG_DELEGATE_SEED_PATH: "/proj/.pi/delegate/s-1/dt/seed.json",
+      PI_BG_DELEGATE_SEED_SHA256: "b".repeat(64),
+      PI_BG_DELEGATE_TASK_ID: "dt",
+      PI_BG_DELEGATE_LAUNCH_NONCE: "c".repeat(32),
+      PI_SKIP_VERSION_CHECK: "1",
+    });
+  });
+
+  it("grants no shell, edit, write, network, recursion or Fusion tool", () => {
+    const forbidden = ["bash", "edit", "write", "bg_delegate", "bg_result", "bg_run", "fusion_brainstorm", "fusion_validate", "fusion_web_fetch"];
+    for (const tool of forbidden) expect(DELEGATE_CHILD_TOOLS).not.toContain(tool);
+    expect(buildLaunchPlan(input()).args).not.toContain("--session-id");
+  });
+
+  it("loads the Anthropic sanitizer before the guard for anthropic routes only", () => {
+    const args = buildLaunchPlan(input({ route: { provider: "anthropic", model: "claude" } })).args;
+    const at = args.indexOf("--extension");
+    expect(args.slice(at, at + 4)).toEqual(["--extension", "/pkg/sanitizer.ts", "--extension", "/pkg/guard.ts"]);
+  });
+});

@@ -1,0 +1,50 @@
+import type { Clock } from "../../../ports/clock.ts";
+import type { ConversationSource } from "../../../ports/conversation-source.ts";
+import type { FileCommitter } from "../../../ports/file-committer.ts";
+import type { ProcessLauncher } from "../../../ports/process-launcher.ts";
+import type { RandomSource } from "../../../ports/random-source.ts";
+import type { DelegateLocation } from "../model/delegate-artifacts.ts";
+import type { AvailableModel, RouteRef } from "../model/delegate-route.ts";
+
+/** The world a delegate launch talks to, handed in by the composition root. */
+export interface DelegatePorts {
+  readonly files: FileCommitter;
+  readonly launcher: ProcessLauncher;
+  readonly clock: Clock;
+  readonly random: RandomSource;
+  /** The parent conversation of the executing `bg_delegate` call. */
+  readonly conversation: ConversationSource;
+  /**
+   * The child's whole environment: the parent's minus credential- and session-bearing variables
+   * (reference §2.8, case-insensitive), plus `extra`.
+   */
+  childEnv(extra: Readonly<Record<string, string>>): Record<string, string>;
+}
+
+/** Where the child's programs are; read once per host. */
+export interface DelegateHost {
+  /** `process.execPath` of the parent. */
+  readonly nodePath: string;
+  /** Pi's cli.js, or undefined when it could not be found. */
+  readonly cliPath: string | undefined;
+  /** The version of that Pi, or undefined when unknown. */
+  readonly piVersion: string | undefined;
+  readonly guardExtensionPath: string;
+  /** Needed only for `anthropic` routes. */
+  readonly anthropicSanitizerPath?: string;
+  /** The shipped `hook-contract-evidence.json`. */
+  readonly hookEvidencePath: string;
+}
+
+export interface DelegateLaunchRequest {
+  /** The tool arguments exactly as the model sent them. */
+  readonly rawArguments: unknown;
+  /** The executing `bg_delegate` call; its assistant message is scoped out of the seed. */
+  readonly toolCallId: string;
+  readonly location: DelegateLocation;
+  readonly currentRoute: RouteRef | undefined;
+  readonly availableModels: readonly AvailableModel[];
+  readonly host: DelegateHost;
+  /** The task id to use (the host's task runtime id); default `d` + 32 hex. */
+  readonly taskId?: string;
+}
