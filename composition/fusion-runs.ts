@@ -1,10 +1,13 @@
-import { getAgentDir, type ExtensionAPI } from "@mariozechner/pi-coding-agent";
+import { getAgentDir, type ExtensionAPI, type ExtensionContext } from "@mariozechner/pi-coding-agent";
 import { fusionBudgetGate, type TokenEstimator } from "../domain/fusion/model/fusion-budget-plan.ts";
 import { resolveFusionModels, type ResolvedFusionModels, type ResolvedFusionRoute } from "../domain/fusion/model/fusion-model-resolution.ts";
-import { BRAINSTORM_PROFILE, runFusion, type FusionBudgetGate, type FusionModelRoutes, type FusionRunOutcome } from "../domain/fusion/service/index.ts";
+import { BRAINSTORM_PROFILE, describeFusionError, runFusion, type FusionBudgetGate, type FusionModelRoutes, type FusionRunOutcome } from "../domain/fusion/service/index.ts";
 import { buildFusionInput } from "../domain/projection/model/fusion-input.ts";
 import { FUSION_COMMAND_POLICY, FUSION_TOOL_POLICY } from "../domain/projection/model/projection-policy.ts";
-import { err, type Result, type TypedError } from "../domain/shared/model/result.ts";
+import { err, ok, type Result, type TypedError } from "../domain/shared/model/result.ts";
+import { InProcessWork } from "../domain/tasks/service/in-process-work.ts";
+import type { TaskRuntime } from "../domain/tasks/service/task-runtime.ts";
+import { startValidateRun, validateLaunchReceipt } from "../domain/validation/service/index.ts";
 import { CryptoRandomSource } from "../adapters/node/crypto-random-source.ts";
 import { FusionModelsStore } from "../adapters/node/fusion-models-store.ts";
 import { NodeFileCommitter } from "../adapters/node/node-file-committer.ts";
@@ -85,14 +88,10 @@ export class FusionRuns {
       ...(launch.toolCallId === undefined ? {} : { activeToolCallId: launch.toolCallId }),
     });
     if (!input.ok) return input;
-    const loaded = await new FusionModelsStore({ agentDir: getAgentDir(), files: this.files }).load();
-    if (!loaded.ok) return loaded;
-    const available = ctx.modelRegistry.getAvailable().map((m) => ({ provider: m.provider, id: m.id, contextWindow: m.contextWindow, maxTokens: m.maxTokens }));
-    const current = ctx.model === undefined ? undefined : { provider: ctx.model.provider, id: ctx.model.id };
-    const models = resolveFusionModels(loaded.value.config, available, current);
-    if (!models.ok) return err({ ...models.error, message: `${models.error.message} No Fusion child was started. Fix it with /fusion-models.` });
+    const models = await this.models(ctx);
+    if (!models.ok) return models;
     return runFusion(
-      { runner: this.runner, files: this.files, clock: this.clock, random: new CryptoRandomSource(), onProgress: launch.onProgress },
+      { ...this.ports(), onProgress: launch.onProgress },
       {
         profile: BRAINSTORM_PROFILE,
         source: launch.source,
@@ -102,9 +101,89 @@ export class FusionRuns {
         routes: routesOf(models.value),
         thinkingLevel: this.pi.getThinkingLevel(),
         budget: this.budgetGate(models.value),
-        location: { baseDir: ctx.cwd, sessionId: ctx.sessionManager.getSessionId(), pid: process.pid },
+        location: locationOf(ctx),
         signal,
       },
     );
+  }
+
+  /**
+   * Starts `fusion_validate` as a background task: preflight is durable and the task tracked before
+   * this returns; the run goes on in this process and its end notifies (and wakes) the agent.
+   */
+  async validate(rawArguments: unknown, ctx: ExtensionContext, runtime: TaskRuntime): Promise<Result<ReturnType<typeof validateLaunchReceipt>, TypedError>> {
+    const models = await this.models(ctx);
+    if (!models.ok) return models;
+    const controller = new AbortController();
+    const progress = new ProgressLog();
+    const launched = await startValidateRun(
+      { ...this.ports(), onProgress: (p) => progress.write(p.status) },
+      {
+        arguments: rawArguments,
+        cwd: ctx.cwd,
+        routes: routesOf(models.value),
+        thinkingLevel: this.pi.getThinkingLevel(),
+        budget: this.budgetGate(models.value),
+        location: locationOf(ctx),
+        signal: controller.signal,
+      },
+    );
+    if (!launched.ok) return err({ ...launched.error, message: "tool" in launched.error ? launched.error.message : describeFusionError(launched.error) });
+    const { runId, artifactDir, completion } = launched.value;
+    this.live.add(controller);
+    const work = new InProcessWork(process.pid, async (signal, log) => {
+      signal.addEventListener("abort", () => controller.abort(), { once: true });
+      progress.attach(log);
+      const done = await completion;
+      this.live.delete(controller);
+      if (!done.ok) return err({ message: "stage" in done.error ? describeFusionError(done.error) : `${done.error.message} (${done.error.code})` });
+      return ok({ fusion: { runId, workflow: "validate" as const, artifactDir, resultSha256: done.value.result.sha256 } });
+    });
+    const request = { name: "fusion validate", command: `fusion_validate (run ${runId})`, isAgent: false, notifyOnCompletion: true, triggerOnCompletion: true, onOutputCap: "keep_head_and_tail" as const };
+    const started = await runtime.start(request, {
+      command: { kind: "shell", command: request.command },
+      id: runId,
+      start: () => ok(work),
+      completion: work.completion(),
+      facets: { fusion: { runId, workflow: "validate", artifactDir } },
+    });
+    if (!started.ok) {
+      controller.abort();
+      return started;
+    }
+    return ok(validateLaunchReceipt(started.value.id, runId, artifactDir));
+  }
+
+  private ports() {
+    return { runner: this.runner, files: this.files, clock: this.clock, random: new CryptoRandomSource() };
+  }
+
+  /** Pins the five slots to available routes, or says which slot cannot be served. */
+  private async models(ctx: ExtensionContext): Promise<Result<ResolvedFusionModels, TypedError>> {
+    const loaded = await new FusionModelsStore({ agentDir: getAgentDir(), files: this.files }).load();
+    if (!loaded.ok) return loaded;
+    const available = ctx.modelRegistry.getAvailable().map((m) => ({ provider: m.provider, id: m.id, contextWindow: m.contextWindow, maxTokens: m.maxTokens }));
+    const current = ctx.model === undefined ? undefined : { provider: ctx.model.provider, id: ctx.model.id };
+    const models = resolveFusionModels(loaded.value.config, available, current);
+    return models.ok ? models : err({ ...models.error, message: `${models.error.message} No Fusion child was started. Fix it with /fusion-models.` });
+  }
+}
+
+const locationOf = (ctx: ExtensionContext) => ({ baseDir: ctx.cwd, sessionId: ctx.sessionManager.getSessionId(), pid: process.pid });
+
+/** Progress lines that arrive before the task's output exists are kept and written once it does. */
+class ProgressLog {
+  private pending: string[] = [];
+  private sink: ((line: string) => void) | undefined;
+
+  write(line: string): void {
+    if (this.sink === undefined) this.pending.push(line);
+    else this.sink(line);
+  }
+
+  attach(sink: (line: string) => void): void {
+    this.sink = sink;
+    for (const line of this.pending) sink(line);
+    this.pending = [];
   }
 }

@@ -85,5 +85,5 @@ export default function piBackgroundTasks(pi: ExtensionAPI): void {
   // After the scope's hooks: their session_start handlers need the runtime, their shutdown ones run once it stopped.
   registerTaskUi(pi, runtime);
   registerEventBusApi(pi, runtime);
-  registerFusion(pi, budgetGateFor(conservativeEstimator, "conservative-v1"));
+  registerFusion(pi, budgetGateFor(conservativeEstimator, "conservative-v1"), runtime);
 }

@@ -42,6 +42,8 @@ export interface OutputAccounting {
   readonly elidedBytes: number;
   readonly capBytes: number;
   readonly capAction: OutputCapAction;
+  /** Bytes that could not be written (disk full, I/O error) after the output file failed; absent when none. */
+  readonly unwrittenBytes?: number;
 }
 
 export type OutputCapAction = "keep_head_and_tail" | "kill";
@@ -95,6 +97,17 @@ export interface TaskSnapshot extends TaskTelemetry {
   readonly attestedPi?: AttestedPiFacts;
   /** Display path of the attestation sidecar; set only on an attested run that completed. */
   readonly attestationPath?: string;
+  /** Set on tasks that run a Fusion workflow in the host process (fusion_validate). */
+  readonly fusion?: FusionTaskFacts;
+}
+
+export interface FusionTaskFacts {
+  readonly runId: string;
+  readonly workflow: "validate" | "brainstorm";
+  /** Absolute artifact directory of the run. */
+  readonly artifactDir: string;
+  /** SHA-256 of the committed result record, known once the run committed. */
+  readonly resultSha256?: string;
 }
 
 export const isTerminal = (status: TaskStatus): boolean => status !== "running";

@@ -1,6 +1,6 @@
 import type { Clock } from "../../../ports/clock.ts";
 import type { FileCommitter } from "../../../ports/file-committer.ts";
-import type { LaunchCommand, ProcessLauncher } from "../../../ports/process-launcher.ts";
+import type { LaunchCommand, LaunchError, ProcessLauncher, RunningProcess } from "../../../ports/process-launcher.ts";
 import type { RandomSource } from "../../../ports/random-source.ts";
 import type { TaskNotifier } from "../../../ports/task-notifier.ts";
 import { err, ok, type Result, type TypedError } from "../../shared/model/result.ts";
@@ -53,7 +53,9 @@ export interface LaunchPlan {
   readonly stderrFilter?: StreamFilter;
   readonly completion?: TaskCompletion;
   /** Kind-specific snapshot fields known at launch (e.g. `attestedPi`). */
-  readonly facets?: Pick<TaskSnapshot, "attestedPi">;
+  readonly facets?: Pick<TaskSnapshot, "attestedPi" | "fusion">;
+  /** Work that runs in this process instead of a child (Fusion runs); default: the launcher starts `command`. */
+  readonly start?: () => Result<RunningProcess, LaunchError>;
 }
 
 /** Plans the launch of a request; `shell` is how the command runs when nothing is wrapped. */
@@ -97,8 +99,11 @@ export class TaskRuntime {
     const metadata = new TaskMetadataWriter(this.deps.files, `${this.config.taskDir}/${id}.json`);
     const before = { ...this.initialSnapshot(id, request, undefined, launch.telemetryUnavailableReason), ...launch.facets };
     const saved = await metadata.write(before);
-    if (!saved.ok) return err({ code: "task_dir_unwritable", message: `Metadata for ${id} cannot be written (${saved.error.osCode ?? saved.error.code}); no process was started.` });
-    const spawned = this.deps.launcher.launch({
+    if (!saved.ok) {
+      await sink.value.close(); // release its descriptor; the empty output file stays as evidence
+      return err({ code: "task_dir_unwritable", message: `Metadata for ${id} cannot be written (${saved.error.osCode ?? saved.error.code}); no process was started.` });
+    }
+    const spawned = launch.start?.() ?? this.deps.launcher.launch({
       command: launch.command,
       cwd: this.config.cwd,
       env: launch.env ?? this.config.env,
@@ -170,8 +175,14 @@ export class TaskRuntime {
   async shutdown(): Promise<void> {
     this.shuttingDown = true;
     const all = [...this.tasks.values()];
-    await Promise.all(all.map((t) => (t.isRunning ? t.stop("shutdown") : t.whenTerminal())));
+    await Promise.all(all.map((t) => (t.isRunning ? t.stop("shutdown") : t.whenTerminal().then(() => this.sweepLeftovers(t)))));
     this.listeners.clear();
+  }
+
+  /** Nothing a task started outlives the session: a finished command's daemons are stopped too. */
+  private async sweepLeftovers(task: TaskExecution): Promise<void> {
+    const stopped = await task.sweepLeftovers();
+    if (stopped.length > 0) this.deps.warn(`Task ${task.snapshot.id}: ${stopped.length} process(es) it left running were stopped at shutdown (pids ${stopped.join(", ")})`);
   }
 
   get isShuttingDown(): boolean {

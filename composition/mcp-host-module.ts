@@ -1,0 +1,33 @@
+import { ContainerModule } from "inversify";
+import type { LaunchPlanner, TaskRuntimeConfig } from "../domain/tasks/service/task-runtime.ts";
+import type { Clock } from "../ports/clock.ts";
+import type { TaskNotifier } from "../ports/task-notifier.ts";
+import { CryptoRandomSource } from "../adapters/node/crypto-random-source.ts";
+import { NodeFileCommitter } from "../adapters/node/node-file-committer.ts";
+import { NodeProcessLauncher } from "../adapters/node/node-process-launcher.ts";
+import { TOKENS } from "./tokens.ts";
+
+export interface McpHostBindings {
+  readonly config: TaskRuntimeConfig;
+  readonly clock: Clock;
+  readonly notifier: TaskNotifier;
+  readonly warn: (message: string) => void;
+  readonly planLaunch: LaunchPlanner;
+}
+
+/**
+ * Real adapters for the MCP host: child processes, the durable filesystem, the system clock, and the MCP
+ * client as the notice channel. Attested runs are not bound: they need Pi's model registry.
+ */
+export function mcpHostModule(host: McpHostBindings): ContainerModule {
+  return new ContainerModule(({ bind }) => {
+    bind(TOKENS.launcher).toConstantValue(new NodeProcessLauncher());
+    bind(TOKENS.files).toConstantValue(new NodeFileCommitter());
+    bind(TOKENS.clock).toConstantValue(host.clock);
+    bind(TOKENS.random).toConstantValue(new CryptoRandomSource());
+    bind(TOKENS.notifier).toConstantValue(host.notifier);
+    bind(TOKENS.warn).toConstantValue(host.warn);
+    bind(TOKENS.taskConfig).toConstantValue(host.config);
+    bind(TOKENS.launchPlanner).toConstantValue(host.planLaunch);
+  });
+}
