@@ -1,0 +1,130 @@
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { writeIsolatedAgentDir } from "../../fake/isolated-agent-dir.ts";
+import { startScriptedModelServer, type ResponderInput, type ScriptedModelServer, type ScriptedReply } from "../../fake/scripted-model-server.ts";
+import type { PiRecord } from "./pi-cli.ts";
+import { startPiRpc, type PiRpcClient } from "./rpc-client.ts";
+import { PACKAGE_ROOT } from "./sdk-session.ts";
+
+const LEAN = ["--no-session", "--no-extensions", "--no-skills", "--no-prompt-templates", "--no-themes", "--no-context-files", "--offline"];
+const CRITICAL = { severity: "critical", location: "store.ts:3 save()", evidence: "save() writes without fsync", impact: "a crash loses data", summary: "save() is not durable" };
+
+let server: ScriptedModelServer;
+let pi: PiRpcClient;
+let cwd: string;
+let reviewsGiven = 0;
+
+const systemOf = (input: ResponderInput) => JSON.stringify((input.body.messages ?? []).find((m) => m.role === "system")?.content ?? "");
+const lastUser = (input: ResponderInput) => input.lastUserText ?? "";
+
+/** The JSON document between a section's marker lines in a rendered prompt. */
+function section(prompt: string, title: string): { host_findings?: { id: string }[] } {
+  const start = prompt.indexOf(`<<<${title}>>>\n`);
+  const end = prompt.indexOf(`\n<<<END ${title}>>>`);
+  return JSON.parse(prompt.slice(start + title.length + 7, end));
+}
+
+function respond(input: ResponderInput): ScriptedReply {
+  const system = systemOf(input);
+  if (system.includes("independent reviewer")) {
+    // Only the first reviewer to answer sees the defect: a single-source critical finding.
+    const findings = reviewsGiven++ === 0 ? [CRITICAL] : [];
+    return { text: JSON.stringify({ schema_version: "pi-background-tasks.fusion-validation-candidate.v1", findings, verified: ["read store.ts"], limitations: [] }) };
+  }
+  if (system.includes("strict, blind evaluator of three anonymous reviews")) {
+    const findings = section(lastUser(input), "BLIND CANDIDATES").host_findings ?? [];
+    const assess = (id: string) => ({ candidate_id: id, summary: `review ${id}`, strengths: [], limitations: [], useful_contributions: [], risks: [] });
+    return {
+      text: JSON.stringify({
+        schema_version: "pi-background-tasks.fusion-evaluation.v1",
+        candidate_assessments: ["A", "B", "C"].map(assess),
+        agreements: [],
+        conflicts: [],
+        synthesis_plan: { must_include: [], must_resolve: [], must_avoid: [] },
+        validation_accounting: { findings, decisions: findings.map((f) => ({ source_id: f.id, disposition: "include", rationale: "The evidence holds.", group_id: "g1" })) },
+      }),
+    };
+  }
+  if (system.includes("consolidated review")) {
+    const ids = [...lastUser(input).matchAll(/"source_id":"([A-C]-F\d{3})"/g)].map((m) => m[1]);
+    return { text: `Consolidated: ${[...new Set(ids)].map((id) => `[${id}]`).join(" ")} save() is not durable.` };
+  }
+  if (input.lastMessageRole === "tool") return { text: "ok" };
+  const call = /^call (\w+) (.*)$/s.exec(lastUser(input));
+  return call ? { toolCalls: [{ name: call[1] ?? "", arguments: JSON.parse(call[2] ?? "{}") }] } : { text: "noted" };
+}
+
+const callTool = async (name: string, args: unknown) => {
+  const events = await pi.promptAndWait(`call ${name} ${JSON.stringify(args)}`, 120_000);
+  const end = events.find((e) => e.type === "tool_execution_end") as PiRecord & { isError: boolean; result: { content: { text: string }[]; details: Record<string, unknown> } };
+  return { isError: end.isError, text: end.result.content.map((c) => c.text).join(""), details: end.result.details };
+};
+
+const validArgs = {
+  objective: "Make the store durable",
+  background: [],
+  changeSummary: "Rewrote save()",
+  scope: ["store.ts"],
+  acceptanceCriteria: ["save() survives a crash"],
+  verification: { status: "not_run", reason: "no test harness yet" },
+};
+
+beforeAll(async () => {
+  server = await startScriptedModelServer();
+  server.setResponder(respond);
+  cwd = mkdtempSync(join(tmpdir(), "validate-rpc-"));
+  writeFileSync(join(cwd, "store.ts"), "export function save(data) {\n  // no fsync\n  writeFile(data);\n}\n");
+  const agent = await writeIsolatedAgentDir({ dir: join(cwd, ".agent"), baseUrl: server.baseUrl, defaultModel: "scripted-c", extraSettings: { retry: { enabled: false } } });
+  pi = startPiRpc({ args: [...LEAN, "-e", PACKAGE_ROOT], env: agent.env, cwd });
+});
+
+afterAll(async () => {
+  const closed = await pi?.close();
+  await server?.close();
+  expect(closed?.groupSurvivors).toBe(false);
+});
+
+describe("fusion_validate through `pi --mode rpc` with real pi children", () => {
+  it("refuses what an LLM gets wrong before any child exists", async () => {
+    const before = server.requests.length;
+    const legacy = await callTool("fusion_validate", { prompt: "review my change" });
+    expect(legacy.isError).toBe(true);
+    expect(legacy.text).toContain("invalid_arguments");
+    const capability = await callTool("fusion_validate", { ...validArgs, capability: "reason" });
+    expect(capability.text).toMatch(/capability/);
+    const provided = await callTool("fusion_validate", { ...validArgs, verification: { status: "provided" } });
+    expect(provided.text).toContain("verification.evidence");
+    expect(server.requests.length - before).toBe(6); // three tool calls and three replies, no reviewer
+  });
+
+  it("returns a receipt at once, wakes the agent, and bg_result returns the host report with a single-source critical finding", async () => {
+    const launched = await callTool("fusion_validate", validArgs);
+    expect(launched.isError, launched.text).toBe(false);
+    const taskId = String(launched.details.task);
+    expect(launched.text).toContain("bg_result");
+    const early = await callTool("bg_result", { taskId });
+    expect(JSON.stringify(early.details)).toMatch(/"state":"(running|completed)"/);
+    const notice = await pi.waitFor((e) => e.type === "message_end" && JSON.stringify(e.message).includes(`<task-id>${taskId}</task-id>`), 120_000);
+    expect(JSON.stringify(notice.message)).toContain("<status>completed</status>");
+    await pi.waitFor((e) => e.type === "agent_end", 30_000, pi.events.indexOf(notice));
+    const result = await callTool("bg_result", { taskId });
+    expect(result.isError, result.text).toBe(false);
+    expect(result.text).toContain("save() is not durable");
+    expect(result.text.toLowerCase()).toContain("critical");
+    // Tampering with the committed report is caught before a byte is returned.
+    const runDir = String((launched.details as { artifact_dir: string }).artifact_dir);
+    const merged = join(runDir, "merged.md");
+    writeFileSync(merged, readFileSync(merged, "utf8").replace("critical", "minor"));
+    const tampered = await callTool("bg_result", { taskId });
+    expect(tampered.isError).toBe(true);
+    expect(tampered.text).toContain("hash_mismatch");
+  });
+
+  it("bg_result on an unknown task is a typed error", async () => {
+    const unknown = await callTool("bg_result", { taskId: "v-nope" });
+    expect(unknown.isError).toBe(true);
+    expect(unknown.text).toContain("task_unknown");
+  });
+});
