@@ -13,6 +13,7 @@ import { conservativeEstimator } from "../domain/fusion/model/fusion-budget-plan
 import { agentHostBindings } from "./agent-host.ts";
 import { budgetGateFor } from "./fusion-runs.ts";
 import { registerFusion } from "./register-fusion.ts";
+import { registerDelegatesAndResults } from "./register-results.ts";
 import { piHostModule } from "./pi-host-module.ts";
 import { taskRuntimeModule } from "./task-runtime-module.ts";
 import { TOKENS } from "./tokens.ts";
@@ -86,4 +87,5 @@ export default function piBackgroundTasks(pi: ExtensionAPI): void {
   registerTaskUi(pi, runtime);
   registerEventBusApi(pi, runtime);
   registerFusion(pi, budgetGateFor(conservativeEstimator, "conservative-v1"), runtime);
+  registerDelegatesAndResults(pi, runtime);
 }

@@ -39,6 +39,9 @@ function summaryOf(task: TaskSnapshot, tail: string): string {
 }
 
 function guidanceOf(task: TaskSnapshot): string {
+  if ((task.fusion !== undefined || task.delegate !== undefined) && task.status === "completed") {
+    return `This state is final and durable. Call bg_result {"taskId":"${task.id}"} once to get the verified result; do not re-check with bg_status.`;
+  }
   return [
     `This ${task.status} state is final and durable; do not re-check it with bg_status.`,
     `Read more output with bg_logs {"taskId":"${task.id}"} only if you need it.`,

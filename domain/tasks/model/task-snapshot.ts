@@ -99,6 +99,14 @@ export interface TaskSnapshot extends TaskTelemetry {
   readonly attestationPath?: string;
   /** Set on tasks that run a Fusion workflow in the host process (fusion_validate). */
   readonly fusion?: FusionTaskFacts;
+  /** Set on delegated background agents (bg_delegate). */
+  readonly delegate?: DelegateTaskFacts;
+}
+
+export interface DelegateTaskFacts {
+  readonly artifactDir: string;
+  readonly route: string;
+  readonly childSessionId: string;
 }
 
 export interface FusionTaskFacts {

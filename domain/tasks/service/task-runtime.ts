@@ -53,7 +53,7 @@ export interface LaunchPlan {
   readonly stderrFilter?: StreamFilter;
   readonly completion?: TaskCompletion;
   /** Kind-specific snapshot fields known at launch (e.g. `attestedPi`). */
-  readonly facets?: Pick<TaskSnapshot, "attestedPi" | "fusion">;
+  readonly facets?: Pick<TaskSnapshot, "attestedPi" | "fusion" | "delegate">;
   /** Work that runs in this process instead of a child (Fusion runs); default: the launcher starts `command`. */
   readonly start?: () => Result<RunningProcess, LaunchError>;
 }

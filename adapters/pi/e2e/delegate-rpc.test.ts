@@ -1,0 +1,84 @@
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { writeIsolatedAgentDir } from "../../fake/isolated-agent-dir.ts";
+import { startScriptedModelServer, type ResponderInput, type ScriptedModelServer, type ScriptedReply } from "../../fake/scripted-model-server.ts";
+import type { PiRecord } from "./pi-cli.ts";
+import { startPiRpc, type PiRpcClient } from "./rpc-client.ts";
+import { PACKAGE_ROOT } from "./sdk-session.ts";
+
+const LEAN = ["--no-session", "--no-extensions", "--no-skills", "--no-prompt-templates", "--no-themes", "--no-context-files", "--offline"];
+const CANARY = "CANARY-7f3a9c-only-in-tool-output";
+const VISIBLE = "VISIBLE-user-fact-42";
+
+let server: ScriptedModelServer;
+let pi: PiRpcClient;
+let cwd: string;
+
+const isChild = (input: ResponderInput) => JSON.stringify(input.body.tools ?? []).includes("delegate_read_artifact");
+
+function respond(input: ResponderInput): ScriptedReply {
+  if (isChild(input)) return { text: "DELEGATE ANSWER: the store needs an fsync." };
+  if (input.lastMessageRole === "tool") return { text: "ok" };
+  const call = /^call (\w+) (.*)$/s.exec(input.lastUserText ?? "");
+  return call ? { toolCalls: [{ name: call[1] ?? "", arguments: JSON.parse(call[2] ?? "{}") }] } : { text: "noted" };
+}
+
+async function callTool(name: string, args: unknown) {
+  const events = await pi.promptAndWait(`call ${name} ${JSON.stringify(args)}`, 60_000);
+  const end = events.find((e) => e.type === "tool_execution_end") as PiRecord & { isError: boolean; result: { content: { text: string }[]; details: Record<string, unknown> } };
+  return { isError: end.isError, text: end.result.content.map((c) => c.text).join(""), details: end.result.details };
+}
+
+beforeAll(async () => {
+  server = await startScriptedModelServer();
+  server.setResponder(respond);
+  cwd = mkdtempSync(join(tmpdir(), "delegate-rpc-"));
+  writeFileSync(join(cwd, "secret.txt"), `${CANARY}\n`);
+  const agent = await writeIsolatedAgentDir({ dir: join(cwd, ".agent"), baseUrl: server.baseUrl, defaultModel: "scripted-c", extraSettings: { retry: { enabled: false } } });
+  pi = startPiRpc({ args: [...LEAN, "-e", PACKAGE_ROOT], env: agent.env, cwd });
+});
+
+afterAll(async () => {
+  const closed = await pi?.close();
+  await server?.close();
+  expect(closed?.groupSurvivors).toBe(false);
+});
+
+describe("bg_delegate through `pi --mode rpc` with a real child pi", () => {
+  it("seeds the child with the visible conversation but never omitted tool output, and bg_result returns the verified answer", async () => {
+    await pi.promptAndWait(`Remember this: ${VISIBLE}`, 30_000);
+    const read = await callTool("read", { path: "secret.txt" });
+    expect(read.text).toContain(CANARY);
+    const launched = await callTool("bg_delegate", { name: "store review", prompt: "Check whether the store is durable." });
+    expect(launched.isError, launched.text).toBe(false);
+    const taskId = String(launched.details.task_id);
+    const notice = await pi.waitFor((e) => e.type === "message_end" && JSON.stringify(e.message).includes(`<task-id>${taskId}</task-id>`), 60_000);
+    expect(JSON.stringify(notice.message)).toContain("<status>completed</status>");
+    await pi.waitFor((e) => e.type === "agent_end", 30_000, pi.events.indexOf(notice));
+    const childRequests = server.requests.filter((r) => isChild(r as never));
+    expect(childRequests.length).toBeGreaterThan(0);
+    const seen = JSON.stringify(childRequests.map((r) => r.body.messages));
+    expect(seen).toContain(VISIBLE);
+    expect(seen).toContain("Check whether the store is durable.");
+    expect(seen).not.toContain(CANARY);
+    const result = await callTool("bg_result", { taskId });
+    expect(result.isError, result.text).toBe(false);
+    expect(result.text).toContain("DELEGATE ANSWER: the store needs an fsync.");
+    // A corrupted byte in the committed package is caught before anything is returned.
+    const pkg = join(String(launched.details.artifact_dir), "result.json");
+    const bytes = readFileSync(pkg, "utf8");
+    writeFileSync(pkg, bytes.replace(/"sha256":"([0-9a-f])/, (_m, c: string) => `"sha256":"${c === "0" ? "1" : "0"}`));
+    const tampered = await callTool("bg_result", { taskId });
+    expect(tampered.isError).toBe(true);
+  });
+
+  it("refuses bad arguments with nothing on disk and no child", async () => {
+    const before = server.requests.filter((r) => isChild(r as never)).length;
+    const bad = await callTool("bg_delegate", { name: "x", prompt: "  ", capability: "write" });
+    expect(bad.isError).toBe(true);
+    expect(bad.text).toContain("invalid_arguments");
+    expect(server.requests.filter((r) => isChild(r as never)).length).toBe(before);
+  });
+});

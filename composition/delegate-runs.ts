@@ -1,0 +1,76 @@
+import type { ExtensionContext } from "@mariozechner/pi-coding-agent";
+import { launchDelegate, retrieveDelegateResult, type DelegateHandle, type DelegateLaunchReceipt, type DelegateResultView, type Delivery } from "../domain/delegate/service/index.ts";
+import { err, ok, type Result, type TypedError } from "../domain/shared/model/result.ts";
+import { InProcessWork } from "../domain/tasks/service/in-process-work.ts";
+import type { TaskRuntime } from "../domain/tasks/service/task-runtime.ts";
+import { CryptoRandomSource } from "../adapters/node/crypto-random-source.ts";
+import { nodeDelegateHost, nodeDelegatePorts } from "../adapters/node/delegate-node-host.ts";
+import { NodeFileCommitter } from "../adapters/node/node-file-committer.ts";
+import { createPiConversationSource } from "../adapters/pi/pi-conversation-source.ts";
+
+/**
+ * Delegated background agents of one Pi session. Each delegate is a tracked task whose work is the
+ * supervised child: the task ends when the child's outcome is adjudicated, stopping the task cancels
+ * the child, and bg_result reads the verified package through the handle kept here.
+ */
+export class DelegateRuns {
+  private readonly handles = new Map<string, DelegateHandle>();
+  private readonly files = new NodeFileCommitter();
+  private readonly random = new CryptoRandomSource();
+
+  async launch(rawArguments: unknown, toolCallId: string, ctx: ExtensionContext, runtime: TaskRuntime): Promise<Result<DelegateLaunchReceipt, TypedError>> {
+    const ports = nodeDelegatePorts({ conversation: createPiConversationSource(ctx) });
+    const launched = await launchDelegate(ports, {
+      rawArguments,
+      toolCallId,
+      location: { baseDir: ctx.cwd, sessionId: ctx.sessionManager.getSessionId(), pid: process.pid },
+      currentRoute: ctx.model === undefined ? undefined : { provider: ctx.model.provider, model: ctx.model.id },
+      availableModels: ctx.modelRegistry.getAvailable().map((m) => ({ provider: m.provider, model: m.id, contextWindow: m.contextWindow > 0 ? m.contextWindow : undefined })),
+      host: nodeDelegateHost(),
+      taskId: `d${this.random.hex(16)}`,
+    });
+    if (!launched.ok) return launched;
+    const { receipt, handle } = launched.value;
+    this.handles.set(handle.taskId, handle);
+    const work = new InProcessWork(handle.pid, async (signal, log) => {
+      signal.addEventListener("abort", () => void handle.cancel(), { once: true });
+      log(`delegate ${handle.taskId} running on ${receipt.route.provider}/${receipt.route.model} (child pid ${handle.pid})`);
+      const outcome = await handle.whenDone();
+      log(`delegate ended: ${outcome.state}`);
+      return outcome.state === "completed" ? ok({}) : err({ message: outcome.error === null ? `the delegate ended ${outcome.state}` : `${outcome.error.message} (${outcome.error.code})` });
+    });
+    const request = {
+      name: receipt.name,
+      command: `bg_delegate: ${receipt.name}`,
+      isAgent: true,
+      notifyOnCompletion: receipt.notify_on_completion,
+      triggerOnCompletion: receipt.trigger_on_completion,
+      onOutputCap: "keep_head_and_tail" as const,
+    };
+    const started = await runtime.start(request, {
+      command: { kind: "shell", command: request.command },
+      id: handle.taskId,
+      start: () => ok(work),
+      completion: work.completion(),
+      facets: { delegate: { artifactDir: handle.artifactDir, route: `${receipt.route.provider}/${receipt.route.model}`, childSessionId: receipt.child_session_id } },
+    });
+    if (!started.ok) {
+      await handle.cancel();
+      return started;
+    }
+    return ok(receipt);
+  }
+
+  /** True when the task id belongs to a delegate of this session. */
+  owns(taskId: string): boolean {
+    return this.handles.has(taskId);
+  }
+
+  result(taskId: string, delivery: Delivery | undefined): Promise<Result<DelegateResultView, TypedError>> {
+    return retrieveDelegateResult(this.files, taskId, this.handles.get(taskId), delivery);
+  }
+
+  async shutdown(): Promise<void> {
+    await Promise.all([...this.handles.values()].filter((h) => h.isRunning()).map((h) => h.cancel()));
+  }
+}
