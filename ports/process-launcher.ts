@@ -63,6 +63,12 @@ export interface RunningProcess {
    * this launch started, the leader included; resolves with the pids that were found and stopped.
    */
   sweep(options: KillOptions): Promise<readonly number[]>;
+  /**
+   * Lets go of the process without stopping it: the host's ends of its pipes are closed and the host no
+   * longer waits for it (it may exit while the process runs on). Optional: launchers without it cannot
+   * leave a task running across a reload.
+   */
+  detach?(): void;
 }
 
 export type LaunchError = TypedError<"spawn_failed">;

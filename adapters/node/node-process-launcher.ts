@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { closeSync, openSync } from "node:fs";
 import type { Readable, Writable } from "node:stream";
 import { err, ok, typedError } from "../../domain/shared/model/result.ts";
 import type { Result } from "../../domain/shared/model/result.ts";
@@ -10,6 +11,7 @@ import type {
   ProcessLauncher,
   RunningProcess,
 } from "../../ports/process-launcher.ts";
+import { errnoCode } from "./errno.ts";
 import { commandLine, launchProblem } from "./launch-precheck.ts";
 import { processStartTicks } from "./process-census.ts";
 import { newProcessTag, taggedEnv } from "./process-tag.ts";
@@ -47,6 +49,8 @@ export class NodeProcessLauncher implements ProcessLauncher {
     const problem = launchProblem(spec);
     if (problem !== undefined) return err(typedError("spawn_failed", `cannot start the process: ${problem}`));
     const { file, args } = commandLine(spec);
+    const shortage = descriptorShortage();
+    if (shortage !== undefined) return err(typedError("spawn_failed", `cannot start ${JSON.stringify(file)}: ${shortage}`));
     const tag = newProcessTag();
     let child: ChildProcess;
     try {
@@ -63,7 +67,7 @@ export class NodeProcessLauncher implements ProcessLauncher {
     const pid = child.pid;
     if (pid === undefined) {
       abandon(child);
-      return err(typedError("spawn_failed", `cannot start ${JSON.stringify(file)}: not found or not executable`));
+      return err(typedError("spawn_failed", `cannot start ${JSON.stringify(file)}: ${spawnRefusal()}`));
     }
     return ok(new NodeRunningProcess(child, pid, tag, spec.stdin, { drainGraceMs: this.#drainGraceMs, strayKillGraceMs: this.#strayKillGraceMs }));
   }
@@ -139,6 +143,36 @@ function feedStdin(stream: Writable, bytes: Uint8Array): void {
   // input is its own business and shows in its exit status; this must never crash the host.
   stream.on("error", () => undefined);
   stream.end(bytes);
+}
+
+/**
+ * Why spawn gave no pid. Node reports the errno only later, as an event; the pre-checks already ruled
+ * out a missing cwd or program path, so the likely causes are a bare name not on PATH or exhausted
+ * resources. Descriptor exhaustion is probed directly, since every later step needs descriptors too.
+ */
+function spawnRefusal(): string {
+  return descriptorShortage() ?? "not found or not executable, or the system is out of processes or memory";
+}
+
+/** A spawn with three pipes needs about this many descriptors at once. */
+const SPAWN_DESCRIPTORS = 8;
+
+/**
+ * Whether the process is out of file descriptors, by opening as many as a spawn needs. Checked before
+ * spawning too: a spawn that fails with EMFILE half-way leaks the pipes it had already made (Node 20).
+ */
+function descriptorShortage(): string | undefined {
+  const probes: number[] = [];
+  try {
+    while (probes.length < SPAWN_DESCRIPTORS) probes.push(openSync("/dev/null", "r"));
+    return undefined;
+  } catch (error) {
+    const code = errnoCode(error);
+    if (code === "EMFILE" || code === "ENFILE") return `too many open files (${code}): not enough descriptors left for the child's pipes`;
+    return undefined;
+  } finally {
+    for (const fd of probes) closeSync(fd);
+  }
 }
 
 function abandon(child: ChildProcess): void {

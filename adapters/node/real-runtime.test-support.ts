@@ -6,6 +6,7 @@ import type { TaskNotification } from "../../domain/tasks/model/notification.ts"
 import { normalizeRunArguments, type RunRequest } from "../../domain/tasks/model/run-request.ts";
 import { TaskRuntime, type TaskRuntimeConfig } from "../../domain/tasks/service/task-runtime.ts";
 import type { FileCommitter } from "../../ports/file-committer.ts";
+import type { ProcessLauncher } from "../../ports/process-launcher.ts";
 import { CryptoRandomSource } from "./crypto-random-source.ts";
 import { NodeFileCommitter } from "./node-file-committer.ts";
 import { NodeProcessLauncher, type NodeProcessLauncherOptions } from "./node-process-launcher.ts";
@@ -17,6 +18,8 @@ export interface RealRuntime {
   readonly warnings: string[];
   /** An environment variable every task process inherits, for independent /proc checks. */
   readonly mark: string;
+  /** How many launches the runtime asked for. */
+  readonly launches: () => number;
 }
 
 /** The task runtime on the real adapters, with a marker in the task environment that only these tasks carry. */
@@ -27,9 +30,17 @@ export function realRuntime(
   const delivered: TaskNotification[] = [];
   const warnings: string[] = [];
   const mark = `TEST_MARK_${randomBytes(8).toString("hex")}`;
+  const real = new NodeProcessLauncher(options.launcher);
+  let launches = 0;
+  const launcher: ProcessLauncher = {
+    launch: (spec) => {
+      launches++;
+      return real.launch(spec);
+    },
+  };
   const runtime = new TaskRuntime(
     {
-      launcher: new NodeProcessLauncher(options.launcher),
+      launcher,
       files: options.files ?? new NodeFileCommitter(),
       clock: new SystemClock(),
       random: new CryptoRandomSource(),
@@ -48,7 +59,7 @@ export function realRuntime(
       ...options.config,
     },
   );
-  return { runtime, delivered, warnings, mark };
+  return { runtime, delivered, warnings, mark, launches: () => launches };
 }
 
 export function runRequest(command: string, extra: Record<string, unknown> = {}): RunRequest {

@@ -52,6 +52,19 @@ describe("the real runtime leaves nothing running", () => {
     await eventually(() => markedProcesses(mark).length === 0);
   });
 
+  it("a daemon a finished command left behind is stopped at shutdown", async () => {
+    const { runtime, mark, warnings } = realRuntime(join(dir, "daemon"));
+    marks.push(mark);
+    const started = await runtime.start(runRequest("nohup sleep 300 >/dev/null 2>&1 & echo started"));
+    if (!started.ok) throw new Error(started.error.message);
+    const done = await runtime.waitForTerminal(started.value.id);
+    expect(done.ok && done.value).toMatchObject({ status: "completed", exitCode: 0 });
+    expect(markedProcesses(mark).map((p) => p.comm)).toEqual(["sleep"]);
+    await runtime.shutdown();
+    await eventually(() => markedProcesses(mark).length === 0);
+    expect(warnings.join("\n")).toMatch(/1 process\(es\) it left running were stopped at shutdown/);
+  });
+
   it("shutdown stops running trees and their escapees", async () => {
     const { runtime, mark } = realRuntime(join(dir, "shutdown"));
     marks.push(mark);

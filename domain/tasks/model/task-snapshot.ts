@@ -101,6 +101,32 @@ export interface TaskSnapshot extends TaskTelemetry {
   readonly fusion?: FusionTaskFacts;
   /** Set on delegated background agents (bg_delegate). */
   readonly delegate?: DelegateTaskFacts;
+  /** The Pi process that launched the task, so a later one can tell whether it still runs. */
+  readonly hostPid?: number;
+  /** Opaque start stamp of that process (Linux: boot id and start ticks), compared for equality against pid reuse. */
+  readonly hostStartedAt?: string;
+  /** Carried by every process of the task (PI_BG_PROCESS_TAG): a later host finds and stops them by it. */
+  readonly processTag?: string;
+  /** Opt-in: left running at session shutdown or reload and reattached by the next session. */
+  readonly surviveReload?: boolean;
+  /** When the host let go of this surviveReload task at shutdown (the output file was complete then). */
+  readonly detachedAt?: number;
+  /** Set once a later host took over this task after the host that started it had ended. */
+  readonly recovery?: TaskRecovery;
+}
+
+/** How a later host took over a task whose host had ended (crash, or a surviveReload shutdown). */
+export interface TaskRecovery {
+  /** When the later host took the task over. */
+  readonly at: number;
+  /** `died`: the host ended without letting go; `detached`: it let go on purpose (surviveReload). */
+  readonly hostEnded: "died" | "detached";
+  /** Display path of the file the supervisor saved output to once the host was gone. */
+  readonly spillPath: string;
+  /** Output saved there. */
+  readonly spilledBytes: number;
+  /** Output after the host was gone that was not kept (spill cap, write failure); unknown until the task ends. */
+  readonly lostOutputBytes: number | Unavailable;
 }
 
 export interface DelegateTaskFacts {

@@ -20,6 +20,8 @@ export class OutputSink {
   private flushQueued: Promise<void> | undefined;
   private producedBytes = 0;
   private writtenBytes = 0;
+  /** Logical bytes known to be in the file (or deliberately not stored past a kill cap): the end of the last write that succeeded. */
+  private confirmedBytes = 0;
   private settled = false;
   private failure: FileError | undefined;
   private capHit = false;
@@ -53,15 +55,15 @@ export class OutputSink {
     return this.failure;
   }
 
+  /** produced = kept + elided (by the cap) + unwritten (after a write failure, never claimed as kept). */
   accounting(): OutputAccounting {
-    const keep = this.action === "kill";
-    return {
-      producedBytes: this.producedBytes,
-      keptBytes: keep ? Math.min(this.producedBytes, this.layout.cap) : keptBytes(this.layout, this.producedBytes),
-      elidedBytes: keep ? Math.max(0, this.producedBytes - this.layout.cap) : elidedBytes(this.layout, this.producedBytes),
-      capBytes: this.layout.cap,
-      capAction: this.action,
-    };
+    const cap = this.layout.cap;
+    const produced = this.producedBytes;
+    const reached = this.failure === undefined ? produced : this.confirmedBytes;
+    const kept = this.action === "kill" ? Math.min(reached, cap) : keptBytes(this.layout, reached);
+    const elided = this.action === "kill" ? Math.max(0, produced - cap) : elidedBytes(this.layout, reached);
+    const unwritten = produced - kept - elided;
+    return { producedBytes: produced, keptBytes: kept, elidedBytes: elided, capBytes: cap, capAction: this.action, ...(unwritten > 0 ? { unwrittenBytes: unwritten } : {}) };
   }
 
   append(chunk: Uint8Array): Promise<void> {
@@ -107,7 +109,8 @@ export class OutputSink {
 
   /** Bytes on disk so far, as logical bytes; with the kill action nothing past the cap is ever stored. */
   private storedBytes(): number {
-    return this.action === "kill" ? Math.min(this.writtenBytes, this.layout.cap) : this.writtenBytes;
+    const reached = this.failure === undefined ? this.writtenBytes : this.confirmedBytes;
+    return this.action === "kill" ? Math.min(reached, this.layout.cap) : reached;
   }
 
   private activeLayout(): OutputLayout {
@@ -140,20 +143,34 @@ export class OutputSink {
     for (const span of placeWrite(this.layout, start, chunk.length)) {
       const from = span.logicalStart - start;
       const written = await this.file.write(span.physical, chunk.subarray(from, from + span.length));
-      if (!written.ok) return void (this.failure = written.error);
+      if (!written.ok) return this.failed(written.error, span);
+      this.confirmedBytes = span.logicalStart + span.length;
     }
   }
 
   private async writeUntilCap(start: number, chunk: Uint8Array): Promise<void> {
     const room = Math.max(0, this.layout.cap - start);
     if (room > 0) {
-      const written = await this.file.write(start, chunk.subarray(0, Math.min(room, chunk.length)));
-      if (!written.ok) return void (this.failure = written.error);
+      const length = Math.min(room, chunk.length);
+      const written = await this.file.write(start, chunk.subarray(0, length));
+      if (!written.ok) return this.failed(written.error, { logicalStart: start, physical: start, length });
     }
+    this.confirmedBytes = start + chunk.length;
     if (chunk.length > room && !this.capHit) {
       this.capHit = true;
       this.onCapReached();
     }
+  }
+
+  /**
+   * Latches the failure. A write into the plain prefix of the file (physical = logical) may have
+   * stored part of its bytes before failing (disk full); the file size says how many.
+   */
+  private async failed(error: FileError, span: { readonly logicalStart: number; readonly physical: number; readonly length: number }): Promise<void> {
+    this.failure = error;
+    if (span.physical !== span.logicalStart) return;
+    const size = await this.files.size(this.file.path);
+    if (size.ok && size.value > span.logicalStart && size.value <= span.logicalStart + span.length) this.confirmedBytes = size.value;
   }
 
   private async settleRing(): Promise<Result<void, FileError>> {

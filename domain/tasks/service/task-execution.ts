@@ -10,6 +10,7 @@ import { terminalOutcome } from "../model/terminal-outcome.ts";
 import type { ExecutionHooks, StreamFilter } from "./execution-hooks.ts";
 import type { OutputSink } from "./output-sink.ts";
 import type { TaskMetadataWriter } from "./task-metadata-writer.ts";
+import type { TrackedTask } from "./tracked-task.ts";
 import type { FileError } from "../../../ports/file-committer.ts";
 
 export interface ExecutionDeps {
@@ -25,8 +26,11 @@ export type StdoutFilter = StreamFilter;
  * One task from launch to its durable terminal state. The terminal snapshot is published only after
  * the output is closed (fsynced) and the terminal metadata is durable.
  */
-export class TaskExecution {
+export class TaskExecution implements TrackedTask {
+  readonly wakesAgent = true;
   private current: TaskSnapshot;
+  /** Set once the host let go of the task (surviveReload at shutdown): nothing more is read or decided here. */
+  private detached = false;
   private killKind: KillKind | undefined;
   private timer: TimerHandle | undefined;
   private readonly terminal: Promise<TaskSnapshot>;
@@ -83,6 +87,27 @@ export class TaskExecution {
     return this.terminal;
   }
 
+  /** Stops what the command left running after it ended (a daemon with its own stdio); resolves with their pids. */
+  sweepLeftovers(): Promise<readonly number[]> {
+    return this.child === undefined ? Promise.resolve([]) : this.child.sweep({ graceMs: this.deps.killGraceMs });
+  }
+
+  /**
+   * Lets go of a running task without stopping it: the host's ends of the pipes are closed (the supervisor
+   * then keeps the output), the output file is closed in order, and the metadata, still "running", records
+   * when and how much output there was, for the session that reattaches it.
+   */
+  async detach(): Promise<Result<void, FileError>> {
+    if (!this.isRunning || this.detached) return { ok: true, value: undefined };
+    this.detached = true;
+    this.timer?.cancel();
+    this.child?.detach?.();
+    const closed = await this.sink.close();
+    this.current = { ...this.snapshot, detachedAt: this.deps.clock.now() };
+    const saved = await this.metadata.write(this.current);
+    return closed.ok ? saved : closed;
+  }
+
   readLog(plan: (produced: number, layout: OutputLayout) => LogReadPlan): Promise<Result<{ plan: LogReadPlan; bytes: Uint8Array[] }, FileError>> {
     return this.sink.read(plan);
   }
@@ -92,12 +117,18 @@ export class TaskExecution {
   }
 
   private async pump(stream: AsyncIterable<Uint8Array>, filter?: StreamFilter): Promise<void> {
-    for await (const chunk of stream) {
-      const pieces = filter === undefined ? [chunk] : await filter.push(chunk);
-      for (const piece of pieces) await this.sink.append(piece);
-      if (filter !== undefined) this.afterFilter(filter);
+    try {
+      for await (const chunk of stream) {
+        if (this.detached) return;
+        const pieces = filter === undefined ? [chunk] : await filter.push(chunk);
+        for (const piece of pieces) await this.sink.append(piece);
+        if (filter !== undefined) this.afterFilter(filter);
+      }
+    } catch (error) {
+      if (this.detached) return; // the pipes were closed on purpose
+      throw error;
     }
-    if (filter === undefined) return;
+    if (filter === undefined || this.detached) return;
     // The trailing telemetry is consumed here, before `finish` can decide the terminal state.
     for (const piece of await filter.flush()) await this.sink.append(piece);
     this.afterFilter(filter);
@@ -135,6 +166,7 @@ export class TaskExecution {
   }
 
   private async finish(exit: ProcessExit, spawnError: string | undefined): Promise<TaskSnapshot> {
+    if (this.detached) return this.current; // the session that reattaches the task decides its end
     this.timer?.cancel();
     const closed = await this.sink.close();
     const writeProblem = this.sink.error ?? (closed.ok ? undefined : closed.error);

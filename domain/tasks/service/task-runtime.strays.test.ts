@@ -16,11 +16,12 @@ function setup(script: FakeScript) {
   const launcher = new FakeProcessLauncher({ clock, script: () => script, drainGraceMs: DRAIN_MS, strayKillGraceMs: STRAY_GRACE_MS });
   const files = new InMemoryFileCommitter();
   const delivered: TaskNotification[] = [];
+  const warnings: string[] = [];
   const runtime = new TaskRuntime(
-    { launcher, files, clock, random: new SeededRandomSource(3), notifier: { deliver: async (n) => (delivered.push(n), ok(undefined)) }, warn: () => undefined },
+    { launcher, files, clock, random: new SeededRandomSource(3), notifier: { deliver: async (n) => (delivered.push(n), ok(undefined)) }, warn: (m) => warnings.push(m) },
     { cwd: "/w", taskDir: "/w/t", displayDir: "t", env: {}, outputCapBytes: 1 << 20, killGraceMs: 3_000, retainTasks: 100 },
   );
-  return { clock, launcher, files, delivered, runtime };
+  return { clock, launcher, files, delivered, warnings, runtime };
 }
 
 async function start(runtime: TaskRuntime) {
@@ -74,6 +75,18 @@ describe("TaskRuntime and descendants that outlive the command", () => {
     const done = await runtime.waitForTerminal(task.id);
     expect(done.ok && done.value).toMatchObject({ status: "completed" });
     expect(done.ok && (done.value.strays ?? done.value.error)).toBeUndefined();
+  });
+
+  it("a daemon with its own stdio outlives its finished command, but not the session", async () => {
+    const { runtime, launcher, warnings } = setup({ exit: { code: 0 }, escapee: {} });
+    const task = await start(runtime);
+    const done = await runtime.waitForTerminal(task.id);
+    expect(done.ok && done.value).toMatchObject({ status: "completed" });
+    const daemon = launcher.processes[0]?.pids.escapee ?? 0;
+    expect(launcher.alive(daemon)).toBe(true);
+    await runtime.shutdown();
+    expect(launcher.alive(daemon)).toBe(false);
+    expect(warnings.join("\n")).toContain(`pids ${daemon}`);
   });
 
   it("bg_kill reaches a descendant that left the process group", async () => {
