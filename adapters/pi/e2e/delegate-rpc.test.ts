@@ -4,11 +4,10 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeIsolatedAgentDir } from "../../fake/isolated-agent-dir.ts";
 import { startScriptedModelServer, type ResponderInput, type ScriptedModelServer, type ScriptedReply } from "../../fake/scripted-model-server.ts";
-import type { PiRecord } from "./pi-cli.ts";
 import { startPiRpc, type PiRpcClient } from "./rpc-client.ts";
+import { callTool as callToolVia, LEAN_PI_ARGS, scriptedParent } from "./scripted-parent.ts";
 import { PACKAGE_ROOT } from "./sdk-session.ts";
 
-const LEAN = ["--no-session", "--no-extensions", "--no-skills", "--no-prompt-templates", "--no-themes", "--no-context-files", "--offline"];
 const CANARY = "CANARY-7f3a9c-only-in-tool-output";
 const VISIBLE = "VISIBLE-user-fact-42";
 
@@ -20,16 +19,10 @@ const isChild = (input: ResponderInput) => JSON.stringify(input.body.tools ?? []
 
 function respond(input: ResponderInput): ScriptedReply {
   if (isChild(input)) return { text: "DELEGATE ANSWER: the store needs an fsync." };
-  if (input.lastMessageRole === "tool") return { text: "ok" };
-  const call = /^call (\w+) (.*)$/s.exec(input.lastUserText ?? "");
-  return call ? { toolCalls: [{ name: call[1] ?? "", arguments: JSON.parse(call[2] ?? "{}") }] } : { text: "noted" };
+  return scriptedParent(input);
 }
 
-async function callTool(name: string, args: unknown) {
-  const events = await pi.promptAndWait(`call ${name} ${JSON.stringify(args)}`, 60_000);
-  const end = events.find((e) => e.type === "tool_execution_end") as PiRecord & { isError: boolean; result: { content: { text: string }[]; details: Record<string, unknown> } };
-  return { isError: end.isError, text: end.result.content.map((c) => c.text).join(""), details: end.result.details };
-}
+const callTool = (name: string, args: unknown) => callToolVia(pi, name, args);
 
 beforeAll(async () => {
   server = await startScriptedModelServer();
@@ -37,7 +30,7 @@ beforeAll(async () => {
   cwd = mkdtempSync(join(tmpdir(), "delegate-rpc-"));
   writeFileSync(join(cwd, "secret.txt"), `${CANARY}\n`);
   const agent = await writeIsolatedAgentDir({ dir: join(cwd, ".agent"), baseUrl: server.baseUrl, defaultModel: "scripted-c", extraSettings: { retry: { enabled: false } } });
-  pi = startPiRpc({ args: [...LEAN, "-e", PACKAGE_ROOT], env: agent.env, cwd });
+  pi = startPiRpc({ args: [...LEAN_PI_ARGS, "-e", PACKAGE_ROOT], env: agent.env, cwd });
 });
 
 afterAll(async () => {

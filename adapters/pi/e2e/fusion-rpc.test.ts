@@ -5,9 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeIsolatedAgentDir } from "../../fake/isolated-agent-dir.ts";
 import { startScriptedModelServer, type ResponderInput, type ScriptedModelServer, type ScriptedReply } from "../../fake/scripted-model-server.ts";
 import { startPiRpc, type PiRpcClient } from "./rpc-client.ts";
+import { LEAN_PI_ARGS } from "./scripted-parent.ts";
 import { PACKAGE_ROOT } from "./sdk-session.ts";
 
-const LEAN = ["--no-session", "--no-extensions", "--no-skills", "--no-prompt-templates", "--no-themes", "--no-context-files", "--offline"];
 const CANDIDATE_USAGE = { input: 1000, output: 200 };
 
 /** A valid blind evaluation of three candidates. */
@@ -50,7 +50,7 @@ beforeAll(async () => {
   const agent = await writeIsolatedAgentDir({ dir: join(cwd, ".agent"), baseUrl: server.baseUrl, defaultModel: "scripted-c", extraSettings: { retry: { enabled: false } } });
   const slots = { schema_version: "pi-background-tasks.fusion-models.v1", candidates: ["scripted/scripted-c", "scripted/scripted-b", "scripted/scripted-c"], evaluator: "$current", merger: "$current" };
   writeFileSync(join(agent.dir, "fusion-models.json"), JSON.stringify(slots));
-  pi = startPiRpc({ args: [...LEAN, "-e", PACKAGE_ROOT], env: agent.env, cwd });
+  pi = startPiRpc({ args: [...LEAN_PI_ARGS, "-e", PACKAGE_ROOT], env: agent.env, cwd });
 });
 
 afterAll(async () => {

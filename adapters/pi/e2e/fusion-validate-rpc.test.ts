@@ -4,11 +4,10 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeIsolatedAgentDir } from "../../fake/isolated-agent-dir.ts";
 import { startScriptedModelServer, type ResponderInput, type ScriptedModelServer, type ScriptedReply } from "../../fake/scripted-model-server.ts";
-import type { PiRecord } from "./pi-cli.ts";
 import { startPiRpc, type PiRpcClient } from "./rpc-client.ts";
+import { callTool as callToolVia, LEAN_PI_ARGS, scriptedParent } from "./scripted-parent.ts";
 import { PACKAGE_ROOT } from "./sdk-session.ts";
 
-const LEAN = ["--no-session", "--no-extensions", "--no-skills", "--no-prompt-templates", "--no-themes", "--no-context-files", "--offline"];
 const CRITICAL = { severity: "critical", location: "store.ts:3 save()", evidence: "save() writes without fsync", impact: "a crash loses data", summary: "save() is not durable" };
 
 let server: ScriptedModelServer;
@@ -51,16 +50,10 @@ function respond(input: ResponderInput): ScriptedReply {
     const ids = [...lastUser(input).matchAll(/"source_id":"([A-C]-F\d{3})"/g)].map((m) => m[1]);
     return { text: `Consolidated: ${[...new Set(ids)].map((id) => `[${id}]`).join(" ")} save() is not durable.` };
   }
-  if (input.lastMessageRole === "tool") return { text: "ok" };
-  const call = /^call (\w+) (.*)$/s.exec(lastUser(input));
-  return call ? { toolCalls: [{ name: call[1] ?? "", arguments: JSON.parse(call[2] ?? "{}") }] } : { text: "noted" };
+  return scriptedParent(input);
 }
 
-const callTool = async (name: string, args: unknown) => {
-  const events = await pi.promptAndWait(`call ${name} ${JSON.stringify(args)}`, 120_000);
-  const end = events.find((e) => e.type === "tool_execution_end") as PiRecord & { isError: boolean; result: { content: { text: string }[]; details: Record<string, unknown> } };
-  return { isError: end.isError, text: end.result.content.map((c) => c.text).join(""), details: end.result.details };
-};
+const callTool = (name: string, args: unknown) => callToolVia(pi, name, args);
 
 const validArgs = {
   objective: "Make the store durable",
@@ -77,7 +70,7 @@ beforeAll(async () => {
   cwd = mkdtempSync(join(tmpdir(), "validate-rpc-"));
   writeFileSync(join(cwd, "store.ts"), "export function save(data) {\n  // no fsync\n  writeFile(data);\n}\n");
   const agent = await writeIsolatedAgentDir({ dir: join(cwd, ".agent"), baseUrl: server.baseUrl, defaultModel: "scripted-c", extraSettings: { retry: { enabled: false } } });
-  pi = startPiRpc({ args: [...LEAN, "-e", PACKAGE_ROOT], env: agent.env, cwd });
+  pi = startPiRpc({ args: [...LEAN_PI_ARGS, "-e", PACKAGE_ROOT], env: agent.env, cwd });
 });
 
 afterAll(async () => {

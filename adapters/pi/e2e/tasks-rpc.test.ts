@@ -6,10 +6,9 @@ import { writeIsolatedAgentDir } from "../../fake/isolated-agent-dir.ts";
 import { startScriptedModelServer, type ScriptedModelServer, type ScriptedReply } from "../../fake/scripted-model-server.ts";
 import type { PiRecord } from "./pi-cli.ts";
 import { startPiRpc, type PiRpcClient } from "./rpc-client.ts";
+import { LEAN_PI_ARGS } from "./scripted-parent.ts";
 import { PACKAGE_ROOT } from "./sdk-session.ts";
 
-// One pi process serves every scenario: each start costs ~1 s on 2 cores.
-const LEAN = ["--no-session", "--no-extensions", "--no-skills", "--no-prompt-templates", "--no-themes", "--no-context-files", "--offline"];
 
 let server: ScriptedModelServer;
 let pi: PiRpcClient;
@@ -52,7 +51,7 @@ beforeAll(async () => {
   server = await startScriptedModelServer();
   cwd = mkdtempSync(join(tmpdir(), "bg-rpc-"));
   const agent = await writeIsolatedAgentDir({ dir: join(cwd, ".agent"), baseUrl: server.baseUrl });
-  pi = startPiRpc({ args: [...LEAN, "-e", PACKAGE_ROOT], env: agent.env, cwd });
+  pi = startPiRpc({ args: [...LEAN_PI_ARGS, "-e", PACKAGE_ROOT], env: agent.env, cwd });
 });
 
 afterAll(async () => {
