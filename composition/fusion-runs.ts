@@ -1,19 +1,19 @@
 import { getAgentDir, type ExtensionAPI, type ExtensionContext } from "@mariozechner/pi-coding-agent";
 import { fusionBudgetGate, type TokenEstimator } from "../domain/fusion/model/fusion-budget-plan.ts";
 import { resolveFusionModels, type ResolvedFusionModels, type ResolvedFusionRoute } from "../domain/fusion/model/fusion-model-resolution.ts";
-import { BRAINSTORM_PROFILE, describeFusionError, runFusion, type FusionBudgetGate, type FusionModelRoutes, type FusionRunOutcome } from "../domain/fusion/service/index.ts";
+import { BRAINSTORM_PROFILE, runFusion, type FusionBudgetGate, type FusionModelRoutes, type FusionRunOutcome } from "../domain/fusion/service/index.ts";
 import { buildFusionInput } from "../domain/projection/model/fusion-input.ts";
 import { FUSION_COMMAND_POLICY, FUSION_TOOL_POLICY } from "../domain/projection/model/projection-policy.ts";
-import { err, ok, type Result, type TypedError } from "../domain/shared/model/result.ts";
-import { InProcessWork } from "../domain/tasks/service/in-process-work.ts";
+import { err, type Result, type TypedError } from "../domain/shared/model/result.ts";
 import type { TaskRuntime } from "../domain/tasks/service/task-runtime.ts";
-import { startValidateRun, validateLaunchReceipt } from "../domain/validation/service/index.ts";
+import { startValidateTask, type ValidateTaskReceipt } from "../domain/validation/service/validate-task.ts";
 import { CryptoRandomSource } from "../adapters/node/crypto-random-source.ts";
 import { FusionModelsStore } from "../adapters/node/fusion-models-store.ts";
 import { NodeFileCommitter } from "../adapters/node/node-file-committer.ts";
 import { PiChildRunner } from "../adapters/node/pi-child-runner.ts";
 import { SystemClock } from "../adapters/node/system-clock.ts";
 import { anthropicSanitizerExtensionPath, fusionChildExtensionPath } from "../adapters/pi/child/child-extension-paths.ts";
+import { fusionWebFetchExtensionPath, toolAuditExtensionPath } from "../adapters/pi/child/research-extension-paths.ts";
 import type { FusionLaunch } from "../adapters/pi/fusion/fusion-launcher.ts";
 import { createPiConversationSource } from "../adapters/pi/pi-conversation-source.ts";
 
@@ -33,7 +33,10 @@ export function budgetGateFor(estimate: TokenEstimator, calibrationVersion: stri
 
 const toRef = (route: ResolvedFusionRoute) => ({ provider: route.provider, model: route.model });
 
-function routesOf(models: ResolvedFusionModels): FusionModelRoutes {
+/** The package's candidate child extensions; the orchestrator picks them by capability. */
+export const candidateExtensions = () => ({ webFetch: fusionWebFetchExtensionPath(), toolAudit: toolAuditExtensionPath() });
+
+export function routesOf(models: ResolvedFusionModels): FusionModelRoutes {
   const [a, b, c] = models.candidates;
   return { candidates: [toRef(a), toRef(b), toRef(c)], evaluator: toRef(models.evaluator), merger: toRef(models.merger) };
 }
@@ -102,6 +105,7 @@ export class FusionRuns {
         thinkingLevel: this.pi.getThinkingLevel(),
         budget: this.budgetGate(models.value),
         location: locationOf(ctx),
+        candidateExtensions: candidateExtensions(),
         signal,
       },
     );
@@ -111,13 +115,11 @@ export class FusionRuns {
    * Starts `fusion_validate` as a background task: preflight is durable and the task tracked before
    * this returns; the run goes on in this process and its end notifies (and wakes) the agent.
    */
-  async validate(rawArguments: unknown, ctx: ExtensionContext, runtime: TaskRuntime): Promise<Result<ReturnType<typeof validateLaunchReceipt>, TypedError>> {
+  async validate(rawArguments: unknown, ctx: ExtensionContext, runtime: TaskRuntime): Promise<Result<ValidateTaskReceipt, TypedError>> {
     const models = await this.models(ctx);
     if (!models.ok) return models;
-    const controller = new AbortController();
-    const progress = new ProgressLog();
-    const launched = await startValidateRun(
-      { ...this.ports(), onProgress: (p) => progress.write(p.status) },
+    return startValidateTask(
+      { ports: this.ports(), runtime, pid: process.pid, live: this.live, delivery: "agent_turn" },
       {
         arguments: rawArguments,
         cwd: ctx.cwd,
@@ -125,33 +127,9 @@ export class FusionRuns {
         thinkingLevel: this.pi.getThinkingLevel(),
         budget: this.budgetGate(models.value),
         location: locationOf(ctx),
-        signal: controller.signal,
+        candidateExtensions: candidateExtensions(),
       },
     );
-    if (!launched.ok) return err({ ...launched.error, message: "tool" in launched.error ? launched.error.message : describeFusionError(launched.error) });
-    const { runId, artifactDir, completion } = launched.value;
-    this.live.add(controller);
-    const work = new InProcessWork(process.pid, async (signal, log) => {
-      signal.addEventListener("abort", () => controller.abort(), { once: true });
-      progress.attach(log);
-      const done = await completion;
-      this.live.delete(controller);
-      if (!done.ok) return err({ message: "stage" in done.error ? describeFusionError(done.error) : `${done.error.message} (${done.error.code})` });
-      return ok({ fusion: { runId, workflow: "validate" as const, artifactDir, resultSha256: done.value.result.sha256 } });
-    });
-    const request = { name: "fusion validate", command: `fusion_validate (run ${runId})`, isAgent: false, notifyOnCompletion: true, triggerOnCompletion: true, onOutputCap: "keep_head_and_tail" as const };
-    const started = await runtime.start(request, {
-      command: { kind: "shell", command: request.command },
-      id: runId,
-      start: () => ok(work),
-      completion: work.completion(),
-      facets: { fusion: { runId, workflow: "validate", artifactDir } },
-    });
-    if (!started.ok) {
-      controller.abort();
-      return started;
-    }
-    return ok(validateLaunchReceipt(started.value.id, runId, artifactDir));
   }
 
   private ports() {
@@ -170,20 +148,3 @@ export class FusionRuns {
 }
 
 const locationOf = (ctx: ExtensionContext) => ({ baseDir: ctx.cwd, sessionId: ctx.sessionManager.getSessionId(), pid: process.pid });
-
-/** Progress lines that arrive before the task's output exists are kept and written once it does. */
-class ProgressLog {
-  private pending: string[] = [];
-  private sink: ((line: string) => void) | undefined;
-
-  write(line: string): void {
-    if (this.sink === undefined) this.pending.push(line);
-    else this.sink(line);
-  }
-
-  attach(sink: (line: string) => void): void {
-    this.sink = sink;
-    for (const line of this.pending) sink(line);
-    this.pending = [];
-  }
-}

@@ -5,6 +5,8 @@ import type { TaskNotifier } from "../ports/task-notifier.ts";
 import { CryptoRandomSource } from "../adapters/node/crypto-random-source.ts";
 import { NodeFileCommitter } from "../adapters/node/node-file-committer.ts";
 import { NodeProcessLauncher } from "../adapters/node/node-process-launcher.ts";
+import { processIdentity } from "../adapters/node/node-survivor-probe.ts";
+import { NodeTaskSupervisor } from "../adapters/node/node-task-supervisor.ts";
 import { TOKENS } from "./tokens.ts";
 
 export interface McpHostBindings {
@@ -29,5 +31,6 @@ export function mcpHostModule(host: McpHostBindings): ContainerModule {
     bind(TOKENS.warn).toConstantValue(host.warn);
     bind(TOKENS.taskConfig).toConstantValue(host.config);
     bind(TOKENS.launchPlanner).toConstantValue(host.planLaunch);
+    bind(TOKENS.survival).toConstantValue({ supervisor: new NodeTaskSupervisor(), host: processIdentity(process.pid) });
   });
 }

@@ -11,11 +11,13 @@ import { taskToolSpecs, type RuntimeAccess } from "../domain/tasks/service/task-
 import { waitToolSpec } from "../domain/tasks/service/task-wait-spec.ts";
 import type { Clock } from "../ports/clock.ts";
 import { agentLaunchPlanner } from "../adapters/node/agent-launch-planner.ts";
-import { locatePiCli, PI_CLI_OVERRIDE_ENV, type PiCliLocation, type PiCliNotFound } from "../adapters/node/pi-cli-locator.ts";
+import { locatePiCli, type PiCliLocation, type PiCliNotFound } from "../adapters/node/pi-cli-locator.ts";
 import { SystemClock } from "../adapters/node/system-clock.ts";
 import { McpTaskNotifier } from "../adapters/mcp/mcp-task-notifier.ts";
 import { serveToolSpecs } from "../adapters/mcp/mcp-tool-server.ts";
+import { McpFusion } from "./mcp-fusion.ts";
 import { mcpHostModule } from "./mcp-host-module.ts";
+import { piInstallHint } from "./pi-install-hint.ts";
 import { taskRuntimeModule } from "./task-runtime-module.ts";
 import { TOKENS } from "./tokens.ts";
 
@@ -25,7 +27,10 @@ export interface McpSpecContext {
   readonly clock: Clock;
   readonly cwd: string;
   readonly env: Readonly<Record<string, string>>;
+  readonly pid: number;
   readonly piCli: Result<PiCliLocation, PiCliNotFound>;
+  /** Runs `hook` when the session closes, after every task was stopped and before the transport closes. */
+  readonly onClose: (hook: () => Promise<void>) => void;
 }
 
 export interface McpServeOptions {
@@ -51,7 +56,8 @@ const PACKAGE = JSON.parse(readFileSync(new URL("../package.json", import.meta.u
 
 const INSTRUCTIONS =
   "Background tasks: start long shell commands with bg_run and keep working; inspect them with bg_status and bg_logs, stop them with bg_kill. " +
-  "When you need a task's result, call bg_wait (it blocks, bounded) instead of polling. Each task's end is also sent as a notifications/message with logger 'pi-background-tasks'.";
+  "When you need a task's result, call bg_wait (it blocks, bounded) instead of polling. Each task's end is also sent as a notifications/message with logger 'pi-background-tasks'. " +
+  "Fusion (when the server offers it): fusion_brainstorm returns one answer merged from three independent models; fusion_validate starts a background review whose verified report bg_result returns after bg_wait.";
 
 /** Serves the task tools (plus `extraSpecs`) over MCP on the given stdio streams until the client goes away. */
 export async function serveMcp(options: McpServeOptions): Promise<Result<McpSession, SettingsError>> {
@@ -85,13 +91,14 @@ export async function serveMcp(options: McpServeOptions): Promise<Result<McpSess
   await container.load(mcpHostModule({ config, clock, notifier: new McpTaskNotifier(server), warn, planLaunch }), taskRuntimeModule);
   const runtime = await container.getAsync(TOKENS.taskRuntime);
   const access: RuntimeAccess = () => runtime;
+  const closeHooks: Array<() => Promise<void>> = [];
   const specs = [
     ...taskToolSpecs({ runtime: access, now: () => clock.now(), delivery: "notification_and_wait" }),
     waitToolSpec({ runtime: access, clock }),
-    ...(options.extraSpecs?.({ runtime: access, clock, cwd: options.cwd, env, piCli }) ?? []),
+    ...(options.extraSpecs?.({ runtime: access, clock, cwd: options.cwd, env, pid: options.pid, piCli, onClose: (hook) => closeHooks.push(hook) }) ?? []),
   ];
   serveToolSpecs(server, specs, warn);
-  const session = closeOnce(runtime, container, server, options.log);
+  const session = closeOnce(runtime, container, server, closeHooks, options.log);
   server.onclose = () => void session.close("the MCP transport closed");
   options.stdin.once("end", () => void session.close("stdin ended"));
   options.stdout.on("error", (error: Error) => void session.close(`stdout failed: ${error.message}`));
@@ -100,7 +107,7 @@ export async function serveMcp(options: McpServeOptions): Promise<Result<McpSess
   return { ok: true, value: session };
 }
 
-function closeOnce(runtime: TaskRuntime, container: Container, server: Server, log: (line: string) => void): McpSession {
+function closeOnce(runtime: TaskRuntime, container: Container, server: Server, hooks: ReadonlyArray<() => Promise<void>>, log: (line: string) => void): McpSession {
   let closing: Promise<void> | undefined;
   let markClosed: () => void = () => undefined;
   const closed = new Promise<void>((resolve) => (markClosed = resolve));
@@ -109,6 +116,8 @@ function closeOnce(runtime: TaskRuntime, container: Container, server: Server, l
       const running = runtime.list().filter((t) => t.status === "running").length;
       log(`Shutting down (${reason}); stopping ${running} running task${running === 1 ? "" : "s"}`);
       await container.unbindAllAsync();
+      const failed = (await Promise.allSettled(hooks.map((hook) => hook()))).filter((r): r is PromiseRejectedResult => r.status === "rejected");
+      for (const failure of failed) log(`A shutdown step failed: ${failure.reason instanceof Error ? failure.reason.message : String(failure.reason)}`);
       await server.close();
       markClosed();
     })();
@@ -117,19 +126,19 @@ function closeOnce(runtime: TaskRuntime, container: Container, server: Server, l
   return { runtime, close, closed };
 }
 
-export function piInstallHint(reason: string): string {
-  return [
-    `No Pi CLI found: ${reason}.`,
-    "The bg_* tools work without it; agent telemetry for isAgent tasks and the Fusion tools need a `pi` CLI.",
-    `Install it with \`npm install -g @mariozechner/pi-coding-agent\`, or set ${PI_CLI_OVERRIDE_ENV} to Pi's cli.js.`,
-  ].join(" ");
+/** Fusion and bg_result, sharing the session's runtime; live runs end with the session. */
+function fusionSpecs(context: McpSpecContext): readonly AnyHostToolSpec[] {
+  const fusion = new McpFusion(context);
+  context.onClose(() => fusion.shutdown());
+  return fusion.specs();
 }
 
 function definedEnv(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
   return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
 }
 
-const USAGE = `Usage: pi-background-tasks mcp    Serve background tasks over MCP on stdio (bg_run, bg_status, bg_logs, bg_kill, bg_wait)
+const USAGE = `Usage: pi-background-tasks mcp    Serve background tasks and Fusion over MCP on stdio
+                                   (bg_run, bg_status, bg_logs, bg_kill, bg_wait, bg_result, fusion_validate, fusion_brainstorm)
        pi-background-tasks --version`;
 
 /** The command line of the package's bin; resolves with the exit code. */
@@ -144,7 +153,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     process.stderr.write(`${USAGE}\n`);
     return 2;
   }
-  const served = await serveMcp({ cwd: process.cwd(), env: process.env, pid: process.pid, stdin: process.stdin, stdout: process.stdout, log });
+  const served = await serveMcp({ cwd: process.cwd(), env: process.env, pid: process.pid, stdin: process.stdin, stdout: process.stdout, log, extraSpecs: fusionSpecs });
   if (!served.ok) {
     log(served.error.message);
     return 2;

@@ -5,6 +5,8 @@ import { CryptoRandomSource } from "../adapters/node/crypto-random-source.ts";
 import { GitWorktreeInspector } from "../adapters/node/git-worktree-inspector.ts";
 import { NodeFileCommitter } from "../adapters/node/node-file-committer.ts";
 import { NodeProcessLauncher } from "../adapters/node/node-process-launcher.ts";
+import { processIdentity } from "../adapters/node/node-survivor-probe.ts";
+import { NodeTaskSupervisor } from "../adapters/node/node-task-supervisor.ts";
 import { SystemClock } from "../adapters/node/system-clock.ts";
 import { PiTaskNotifier } from "../adapters/pi/pi-task-notifier.ts";
 import type { AgentHostBindings } from "./agent-host.ts";
@@ -23,5 +25,6 @@ export function piHostModule(pi: ExtensionAPI, config: TaskRuntimeConfig, warn: 
     bind(TOKENS.launchPlanner).toConstantValue(agent.planLaunch);
     bind(TOKENS.worktree).toConstantValue(new GitWorktreeInspector());
     bind(TOKENS.attestedConfig).toConstantValue(agent.attested);
+    bind(TOKENS.survival).toConstantValue({ supervisor: new NodeTaskSupervisor(), host: processIdentity(process.pid) });
   });
 }

@@ -7,8 +7,19 @@ import { TOKENS } from "./tokens.ts";
 export const taskRuntimeModule = new ContainerModule(({ bind }) => {
   bind(TOKENS.taskRuntime)
     .toResolvedValue(
-      (launcher, files, clock, random, notifier, warn, config, planLaunch) => new TaskRuntime({ launcher, files, clock, random, notifier, warn, planLaunch }, config),
-      [TOKENS.launcher, TOKENS.files, TOKENS.clock, TOKENS.random, TOKENS.notifier, TOKENS.warn, TOKENS.taskConfig, TOKENS.launchPlanner],
+      (launcher, files, clock, random, notifier, warn, config, planLaunch, survival) =>
+        new TaskRuntime({ launcher, files, clock, random, notifier, warn, planLaunch, supervisor: survival.supervisor, host: survival.host }, config),
+      [
+        TOKENS.launcher,
+        TOKENS.files,
+        TOKENS.clock,
+        TOKENS.random,
+        TOKENS.notifier,
+        TOKENS.warn,
+        TOKENS.taskConfig,
+        TOKENS.launchPlanner,
+        TOKENS.survival,
+      ],
     )
     .inSingletonScope()
     .onDeactivation((runtime) => runtime.shutdown());

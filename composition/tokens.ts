@@ -6,6 +6,7 @@ import type { FileCommitter } from "../ports/file-committer.ts";
 import type { ProcessLauncher } from "../ports/process-launcher.ts";
 import type { RandomSource } from "../ports/random-source.ts";
 import type { TaskNotifier } from "../ports/task-notifier.ts";
+import type { HostIdentity, TaskSupervisor } from "../ports/task-survival.ts";
 import type { WorktreeInspector } from "../ports/worktree-inspector.ts";
 
 /** Service identifiers of the container; one per port or service. */
@@ -22,4 +23,11 @@ export const TOKENS = {
   worktree: Symbol("WorktreeInspector") as ServiceIdentifier<WorktreeInspector>,
   attestedConfig: Symbol("AttestedRunnerConfig") as ServiceIdentifier<AttestedRunnerConfig>,
   attestedRunner: Symbol("AttestedPiRunner") as ServiceIdentifier<AttestedPiRunner>,
+  /** The task supervisor and this host's identity, recorded in every task for crash recovery. */
+  survival: Symbol("TaskSurvival") as ServiceIdentifier<TaskSurvival>,
 } as const;
+
+export interface TaskSurvival {
+  readonly supervisor: TaskSupervisor;
+  readonly host: HostIdentity;
+}

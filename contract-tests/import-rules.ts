@@ -28,7 +28,8 @@ export function layerOf(file: string): Layer {
   return "free";
 }
 
-const isTest = (file: string) => /\.test\.ts$/.test(file);
+/** Test files and their test-only support modules. */
+const isTest = (file: string) => /\.test(-support)?\.ts$/.test(file);
 const adapterTech = (file: string) => file.split("/")[1] ?? "";
 
 /** Returns why the import breaks a rule, or undefined when it is allowed. */

@@ -20,6 +20,13 @@ export interface ChildStageSpec {
   readonly cwd: string;
   /** Extra environment for the child's private protocol (audit log path, research flag, …). */
   readonly env?: Readonly<Record<string, string>>;
+  /**
+   * Extra private child extensions (absolute paths), loaded in this order AFTER the runner's own: the
+   * metadata extension stays first and the Anthropic sanitizer (anthropic routes only) second, so these
+   * come last. Inspect candidates pass the tool-audit extension; research candidates the web-fetch
+   * extension and then the audit one, which must be the very last. Absent or empty: argv unchanged.
+   */
+  readonly extensions?: readonly string[];
 }
 
 /** One metadata frame per finalised assistant message, as the private child extension reports it. */
@@ -30,6 +37,8 @@ export interface ChildMessageFrame {
   readonly errorMessage?: string;
   readonly textBytes: number;
   readonly textSha256: string;
+  /** Tool calls the message asked for; Pi executes each one exactly once unless the message errored or was aborted. */
+  readonly toolCalls: number;
   readonly usage: Usage;
 }
 

@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { ZERO_USAGE } from "../../domain/fusion/model/usage.ts";
 import type { ChildStageSpec } from "../../ports/fusion-child-runner.ts";
+import { verifyToolAuditLog } from "../../domain/fusion/model/tool-audit-log.ts";
 import { FakeFusionChildRunner } from "./fake-fusion-child-runner.ts";
+import { InMemoryFileCommitter } from "./in-memory-file-committer.ts";
 
 const spec = (prefix: string): ChildStageSpec => ({
   runDir: "/run", prefix, route: { provider: "p", model: "m", thinking: "off" }, tools: [], systemPrompt: "s", cwd: "/",
@@ -32,6 +34,19 @@ describe("FakeFusionChildRunner", () => {
     const result = await prepared(runner, "x").send("p", never);
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.error).toMatchObject({ code: "child_timeout", partial: { usage } });
+  });
+
+  it("writes an audited child's tool-call log like the audit extension, and reports the calls in its frames", async () => {
+    const files = new InMemoryFileCommitter();
+    await files.ensureDir("/run");
+    const runner = new FakeFusionChildRunner({ c: { answer: "a", toolCalls: 2 } }, { files });
+    const child = runner.prepare({ ...spec("c"), env: { PI_FUSION_TOOL_CALL_LOG_PATH: "/run/c.tool-calls.jsonl" } });
+    if (!child.ok) throw new Error(child.error.message);
+    const result = await child.value.send("p", never);
+    expect(result.ok && result.value.frames.map((f) => [f.stopReason, f.toolCalls])).toEqual([["toolUse", 2], ["stop", 0]]);
+    const verified = verifyToolAuditLog(files.contents("/run/c.tool-calls.jsonl"), { expectedCalls: 2 });
+    expect(verified.ok && verified.value.map((r) => r.ordinal)).toEqual([1, 2]);
+    expect(() => new FakeFusionChildRunner({ c: {} }).prepare({ ...spec("c"), env: { PI_FUSION_TOOL_CALL_LOG_PATH: "/run/x" } })).toThrow(/construct the fake with \{ files \}/);
   });
 
   it("fails loudly for an unscripted prefix", async () => {

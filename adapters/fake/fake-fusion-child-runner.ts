@@ -1,6 +1,9 @@
 import { createHash } from "node:crypto";
 import { err, ok, type Result } from "../../domain/shared/model/result.ts";
+import { TOOL_CALL_LOG_ENV } from "../../domain/fusion/model/candidate-launch.ts";
+import { buildToolAuditRecord, toolAuditLine } from "../../domain/fusion/model/tool-audit-record.ts";
 import { ZERO_USAGE, type Usage } from "../../domain/fusion/model/usage.ts";
+import type { FileCommitter } from "../../ports/file-committer.ts";
 import type {
   ChildError,
   ChildErrorCode,
@@ -26,6 +29,20 @@ export interface FakeStageScript {
   readonly hang?: boolean;
   /** Usage reported when the attempt is cancelled mid-flight. */
   readonly cancelUsage?: Usage;
+  /** Tool calls an audited child makes: that many valid audit lines are written, and its frame reports them. */
+  readonly toolCalls?: number;
+  /** The count the frame reports, when it should differ from `toolCalls`. */
+  readonly reportedToolCalls?: number;
+  /** Replaces the audit log an audited child writes: these exact bytes, or no file at all. */
+  readonly auditLog?: { readonly bytes: string } | { readonly missing: true };
+}
+
+export interface FakeRunnerOptions {
+  /**
+   * Where an audited child (its spec env names `PI_FUSION_TOOL_CALL_LOG_PATH`) writes its tool-call log,
+   * as the real audit extension would: the same committer the orchestrator reads from.
+   */
+  readonly files?: FileCommitter;
 }
 
 export type FakeRunnerEvent =
@@ -49,8 +66,11 @@ export class FakeFusionChildRunner implements FusionChildRunner {
   readonly #prepareFailures = new Map<string, number>();
   readonly #sentWaiters = new Map<string, Array<(prompt: string) => void>>();
 
-  constructor(scripts: Readonly<Record<string, FakeStageScript>> = {}) {
+  readonly files: FileCommitter | undefined;
+
+  constructor(scripts: Readonly<Record<string, FakeStageScript>> = {}, options: FakeRunnerOptions = {}) {
     for (const [prefix, script] of Object.entries(scripts)) this.script(prefix, script);
+    this.files = options.files;
   }
 
   script(prefix: string, script: FakeStageScript): this {
@@ -65,6 +85,9 @@ export class FakeFusionChildRunner implements FusionChildRunner {
       return err({ code: script.prepareFail.code, message: `scripted prepare failure for ${spec.prefix}` });
     }
     if (this.specs.has(spec.prefix)) throw new Error(`child ${spec.prefix} prepared twice`);
+    if (spec.env?.[TOOL_CALL_LOG_ENV] !== undefined && this.files === undefined) {
+      throw new Error(`FakeFusionChildRunner: ${spec.prefix} must write a tool-call audit log; construct the fake with { files }`);
+    }
     this.events.push({ kind: "prepare", prefix: spec.prefix });
     this.specs.set(spec.prefix, spec);
     this.#live.add(spec.prefix);
@@ -138,6 +161,7 @@ class FakePreparedChild implements PreparedChild {
     this.#used = true;
     const script = this.runner.recordSend(this.spec, prompt);
     const finished = await waitFor(script, signal);
+    if (finished) await writeAuditLog(this.runner.files, this.spec, script);
     const outcome = finished ? answer(this.spec, prompt, script) : cancelled(this.spec, script);
     this.runner.recordSettled(this.spec.prefix, outcome.ok ? "answered" : outcome.error.code);
     return outcome;
@@ -175,7 +199,31 @@ function answer(spec: ChildStageSpec, prompt: string, script: FakeStageScript | 
     return err({ code: script.fail.code, message: script.fail.message ?? `scripted ${script.fail.code} for ${spec.prefix}`, partial });
   }
   const text = typeof script.answer === "function" ? script.answer(prompt, spec) : script.answer ?? "";
-  return ok(stageResult(spec, text, script.usage ?? ZERO_USAGE, "stop"));
+  const calls = script.reportedToolCalls ?? script.toolCalls ?? 0;
+  const done = stageResult(spec, text, script.usage ?? ZERO_USAGE, "stop");
+  if (calls === 0) return ok(done);
+  // As Pi would: one `toolUse` message with the calls (no usage of its own here), then the answer.
+  const asked: ChildMessageFrame = { ...frameOf(spec, "", ZERO_USAGE, "toolUse"), toolCalls: calls };
+  return ok({ ...done, frames: [asked, ...done.frames] });
+}
+
+/** What the real audit extension leaves for an audited child: one valid line per call, unless scripted otherwise. */
+async function writeAuditLog(files: FileCommitter | undefined, spec: ChildStageSpec, script: FakeStageScript | undefined): Promise<void> {
+  const path = spec.env?.[TOOL_CALL_LOG_ENV];
+  if (path === undefined || files === undefined) return;
+  const scripted = script?.auditLog;
+  if (scripted !== undefined && "missing" in scripted) return;
+  const lines = Array.from({ length: script?.toolCalls ?? 0 }, (_, i) => toolAuditLine(buildToolAuditRecord(i + 1, {
+    toolName: "read",
+    toolCallId: `call_${spec.prefix}_${i + 1}`,
+    arguments: { value: { path: `file-${i + 1}.ts` } },
+    resultContent: [{ type: "text", text: `contents ${i + 1}` }],
+    resultDetails: undefined,
+    isError: false,
+    durationMs: 1,
+  })));
+  const written = await files.replaceAtomic(path, new TextEncoder().encode(scripted?.bytes ?? lines.join("")));
+  if (!written.ok) throw new Error(`FakeFusionChildRunner: cannot write ${path}: ${written.error.message}`);
 }
 
 function cancelled(spec: ChildStageSpec, script: FakeStageScript | undefined): Result<ChildStageResult, ChildError> {
@@ -183,14 +231,18 @@ function cancelled(spec: ChildStageSpec, script: FakeStageScript | undefined): R
   return err({ code: "child_cancelled", message: `${spec.prefix} was cancelled`, partial });
 }
 
-function stageResult(spec: ChildStageSpec, text: string, usage: Usage, stopReason: string): ChildStageResult {
-  const frame: ChildMessageFrame = {
+function frameOf(spec: ChildStageSpec, text: string, usage: Usage, stopReason: string): ChildMessageFrame {
+  return {
     provider: spec.route.provider,
     model: spec.route.model,
     stopReason,
     textBytes: Buffer.byteLength(text, "utf8"),
     textSha256: createHash("sha256").update(text).digest("hex"),
+    toolCalls: 0,
     usage,
   };
-  return { text, frames: [frame], usage, exitCode: stopReason === "stop" ? 0 : 1, durationMs: 0 };
+}
+
+function stageResult(spec: ChildStageSpec, text: string, usage: Usage, stopReason: string): ChildStageResult {
+  return { text, frames: [frameOf(spec, text, usage, stopReason)], usage, exitCode: stopReason === "stop" ? 0 : 1, durationMs: 0 };
 }

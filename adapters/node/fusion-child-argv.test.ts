@@ -58,7 +58,28 @@ describe("buildFusionChildArgv", () => {
     }
   });
 
+  it("stage extensions come after the metadata extension and the sanitizer, in the order given", () => {
+    const extra = ["/pkg/composition/fusion-web-fetch-child-extension.ts", "/pkg/adapters/pi/child/tool-audit-extension.ts"];
+    const args = argv({ tools: ["read", "fusion_web_fetch"], extensions: extra });
+    const at = args.indexOf("--extension");
+    expect(args.slice(at, at + 6)).toEqual(["--extension", base.childExtensionPath, "--extension", extra[0], "--extension", extra[1]]);
+    expect(args[at + 6]).toBe("--provider");
+    const anthropic = argv({ route: { provider: "anthropic", model: "c", thinking: "off" }, extensions: extra });
+    const from = anthropic.indexOf("--extension");
+    expect(anthropic.slice(from, from + 8)).toEqual(["--extension", base.childExtensionPath, "--extension", base.anthropicSanitizerPath, "--extension", extra[0], "--extension", extra[1]]);
+  });
+
+  it("a reason stage's argv is byte-identical with no extensions field, an empty one, or before the field existed", () => {
+    const reason = argv({});
+    expect(argv({ extensions: [] })).toEqual(reason);
+    expect(argv({ extensions: undefined })).toEqual(reason);
+    expect(Buffer.from(reason.join("\0")).equals(Buffer.from(argv({ extensions: [] }).join("\0")))).toBe(true);
+  });
+
   const refused: Array<[string, Partial<FusionChildArgvInput>, RegExp]> = [
+    ["a relative extension path", { extensions: ["ext.ts"] }, /not absolute/],
+    ["a repeated extension", { extensions: ["/x/audit.ts", "/x/audit.ts"] }, /repeats an extension/],
+    ["the metadata extension again", { extensions: [base.childExtensionPath] }, /repeats an extension/],
     ["a denied tool", { tools: ["read", "bash"] }, /grants bash/],
     ["a Fusion tool", { tools: ["fusion_brainstorm"] }, /grants fusion_brainstorm/],
     ["a comma in a tool name", { tools: ["read,bash"] }, /not a plain tool name/],

@@ -33,19 +33,32 @@ export interface FusionChildArgvInput {
   readonly childExtensionPath: string;
   /** Added (second) only for the `anthropic` provider. */
   readonly anthropicSanitizerPath: string;
+  /** The stage's own extra extensions (ChildStageSpec.extensions), appended after the runner's, in order. */
+  readonly extensions?: readonly string[];
 }
 
 /**
  * The child's argv after `process.execPath`:
  * `<cli> --mode text --no-session <tool policy> --no-extensions --no-skills --no-prompt-templates --no-themes
- *  --no-context-files --offline --extension <child> [--extension <sanitizer>] --provider P --model M
- *  --thinking T --system-prompt S`. The prompt itself goes over stdin.
+ *  --no-context-files --offline --extension <child> [--extension <sanitizer>] [--extension <stage extra>…]
+ *  --provider P --model M --thinking T --system-prompt S`. The prompt itself goes over stdin.
+ *
+ * Extension order: the metadata extension first (its frames describe every message), the Anthropic
+ * sanitizer second (anthropic routes only), then the stage's extras as given — for research candidates
+ * the web-fetch extension and then the tool-audit extension, which must be last so its `tool_result`
+ * handler sees each result after any other extension's patch. No extras: argv is byte-identical to a
+ * build without the field.
  */
 export function buildFusionChildArgv(input: FusionChildArgvInput): Result<string[], ChildError> {
   const policy = toolPolicy(input.tools, input.piVersion);
   if (!policy.ok) return policy;
   const extensions = ["--extension", input.childExtensionPath];
   if (input.route.provider === "anthropic") extensions.push("--extension", input.anthropicSanitizerPath);
+  const extra = input.extensions ?? [];
+  const relative = extra.find((path) => !path.startsWith("/"));
+  if (relative !== undefined) return refuse(`extension path ${JSON.stringify(relative)} is not absolute`);
+  if (new Set([input.childExtensionPath, ...extra]).size !== extra.length + 1) return refuse(`the extension list ${extra.join(", ")} repeats an extension`);
+  for (const path of extra) extensions.push("--extension", path);
   const args = [
     input.cliPath,
     "--mode",

@@ -9,9 +9,9 @@ const route = { provider: "p", model: "m", thinking: "off" };
 function frame(blocks: string[], over: Record<string, unknown> = {}): string {
   const text = blocks.join("\n");
   return JSON.stringify({
-    schema_version: "pi-background-tasks.fusion-child-result.v2", provider: "p", model: "m", stop_reason: "stop",
+    schema_version: "pi-background-tasks.fusion-child-result.v3", provider: "p", model: "m", stop_reason: "stop",
     text_blocks: blocks.map((b) => ({ utf8_bytes: Buffer.byteLength(b), sha256: sha(b) })),
-    text_sha256: sha(text), text_bytes: Buffer.byteLength(text), usage, ...over,
+    text_sha256: sha(text), text_bytes: Buffer.byteLength(text), tool_calls: 0, usage, ...over,
   });
 }
 

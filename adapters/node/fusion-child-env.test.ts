@@ -37,6 +37,18 @@ describe("fusionChildEnv", () => {
     });
   });
 
+  it("never inherits the candidate protocol variables, keeps the test seam, and lets the stage set them", () => {
+    const parent = {
+      PI_FUSION_TOOL_CALL_LOG_PATH: "/stray.jsonl",
+      PI_FUSION_RESEARCH_ENABLED: "1",
+      PI_FUSION_WEB_FETCH_TEST_SEAM: "1",
+      PI_FUSION_WEB_FETCH_TEST_ADMIT_CIDR: "127.0.0.0/8",
+    };
+    expect(fusionChildEnv(parent)).toEqual({ PI_FUSION_WEB_FETCH_TEST_SEAM: "1", PI_FUSION_WEB_FETCH_TEST_ADMIT_CIDR: "127.0.0.0/8", PI_SKIP_VERSION_CHECK: "1" });
+    const stage = { PI_FUSION_TOOL_CALL_LOG_PATH: "/run/c.jsonl", PI_FUSION_RESEARCH_ENABLED: "1" };
+    expect(fusionChildEnv(parent, stage)).toMatchObject(stage);
+  });
+
   it("PI_SKIP_VERSION_CHECK is forced to 1", () => {
     expect(fusionChildEnv({ PI_SKIP_VERSION_CHECK: "0" }).PI_SKIP_VERSION_CHECK).toBe("1");
   });

@@ -2,6 +2,9 @@
  * The environment of a Fusion child: the parent's, minus credential- and session-bearing variables
  * (reference §2.8; matched case-insensitively), plus `PI_SKIP_VERSION_CHECK=1` and the stage's private
  * protocol variables. `PI_CODING_AGENT_DIR` stays: the child reads models.json and its auth from there.
+ * The candidate protocol variables (audit log path, research flag) are never inherited: only the stage
+ * that owns them sets them, so an evaluator or merger cannot pick up a stray one from the parent. The
+ * web-fetch TEST SEAM variables are inherited like any other (end-to-end tests set them on the parent).
  */
 const STRIPPED_EXACT = new Set([
   "PI_SESSION_ID",
@@ -19,6 +22,9 @@ const STRIPPED_EXACT = new Set([
 
 const STRIPPED_PREFIXES = ["OPENAI_", "OPENROUTER_", "AZURE_OPENAI_"];
 
+/** Set per stage by the orchestrator (domain/fusion/model/candidate-launch.ts), never inherited. */
+const STAGE_ONLY = new Set(["PI_FUSION_TOOL_CALL_LOG_PATH", "PI_FUSION_RESEARCH_ENABLED"]);
+
 export function isStrippedFromChild(name: string): boolean {
   const upper = name.toUpperCase();
   return STRIPPED_EXACT.has(upper) || STRIPPED_PREFIXES.some((prefix) => upper.startsWith(prefix));
@@ -30,7 +36,7 @@ export function fusionChildEnv(
 ): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(parent)) {
-    if (value !== undefined && !isStrippedFromChild(name)) env[name] = value;
+    if (value !== undefined && !isStrippedFromChild(name) && !STAGE_ONLY.has(name.toUpperCase())) env[name] = value;
   }
   env.PI_SKIP_VERSION_CHECK = "1";
   for (const [name, value] of Object.entries(extra)) {

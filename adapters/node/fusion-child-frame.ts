@@ -10,7 +10,7 @@ import type { ChildMessageFrame } from "../../ports/fusion-child-runner.ts";
  * real-Pi runner tests hold them together.
  */
 export const FUSION_CHILD_RESULT_MARKER = "\x1ePI_FUSION_CHILD_RESULT ";
-export const FUSION_CHILD_RESULT_SCHEMA = "pi-background-tasks.fusion-child-result.v2";
+export const FUSION_CHILD_RESULT_SCHEMA = "pi-background-tasks.fusion-child-result.v3";
 
 const closed = { additionalProperties: false } as const;
 const Tokens = Type.Integer({ minimum: 0 });
@@ -27,6 +27,7 @@ const FrameSchema = Type.Object(
     text_blocks: Type.Array(Type.Object({ utf8_bytes: Tokens, sha256: Sha256 }, closed)),
     text_sha256: Sha256,
     text_bytes: Tokens,
+    tool_calls: Tokens,
     usage: Type.Object(
       {
         input: Tokens,
@@ -57,7 +58,7 @@ export interface ParsedFrame {
 
 const MAX_REPORTED = 300;
 
-/** Checks one frame's JSON against the closed v2 schema. The error is a human-readable reason. */
+/** Checks one frame's JSON against the closed v3 schema. The error is a human-readable reason. */
 export function parseFrameJson(raw: string): Result<ParsedFrame, string> {
   let value: unknown;
   try {
@@ -80,6 +81,7 @@ function toParsed(json: FrameJson, raw: string): ParsedFrame {
     ...(json.error_message !== undefined ? { errorMessage: json.error_message } : {}),
     textBytes: json.text_bytes,
     textSha256: json.text_sha256,
+    toolCalls: json.tool_calls,
     usage: { ...json.usage, cost: { ...json.usage.cost } },
   };
   return { frame, blocks: json.text_blocks.map((b) => ({ utf8Bytes: b.utf8_bytes, sha256: b.sha256 })), raw };

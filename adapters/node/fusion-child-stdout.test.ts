@@ -9,13 +9,14 @@ const usage = { input: 1, output: 2, cacheRead: 0, cacheWrite: 0, totalTokens: 3
 function frameFor(blocks: readonly string[], over: Record<string, unknown> = {}): Record<string, unknown> {
   const text = blocks.join("\n");
   return {
-    schema_version: "pi-background-tasks.fusion-child-result.v2",
+    schema_version: "pi-background-tasks.fusion-child-result.v3",
     provider: "p",
     model: "m",
     stop_reason: "stop",
     text_blocks: blocks.map((b) => ({ utf8_bytes: Buffer.byteLength(b), sha256: sha(b) })),
     text_sha256: sha(text),
     text_bytes: Buffer.byteLength(text),
+    tool_calls: 2,
     usage,
     ...over,
   };
@@ -30,16 +31,20 @@ function parsed(value: Record<string, unknown>): ParsedFrame {
 const out = (text: string): Uint8Array => Buffer.from(text, "utf8");
 
 describe("parseFrameJson", () => {
-  it("maps the v2 frame onto the port's frame", () => {
+  it("maps the v3 frame onto the port's frame", () => {
     const frame = parsed(frameFor(["a"], { error_message: "e" })).frame;
-    expect(frame).toEqual({ provider: "p", model: "m", stopReason: "stop", errorMessage: "e", textBytes: 1, textSha256: sha("a"), usage });
+    expect(frame).toEqual({ provider: "p", model: "m", stopReason: "stop", errorMessage: "e", textBytes: 1, textSha256: sha("a"), toolCalls: 2, usage });
   });
 
   it("rejects unknown keys, a wrong schema, missing usage fields and non-JSON", () => {
     expect(parseFrameJson(JSON.stringify(frameFor([], { reasoning: "secret" }))).ok).toBe(false);
     expect(parseFrameJson(JSON.stringify(frameFor([], { schema_version: "x.v1" }))).ok).toBe(false);
+    // A v2 frame (no tool-call count) is refused: the audit check needs the count.
+    const { tool_calls: _dropped, ...v2 } = frameFor([], { schema_version: "pi-background-tasks.fusion-child-result.v2" });
+    expect(parseFrameJson(JSON.stringify(v2)).ok).toBe(false);
+    expect(parseFrameJson(JSON.stringify(frameFor([], { tool_calls: -1 }))).ok).toBe(false);
     expect(parseFrameJson(JSON.stringify(frameFor([], { usage: { ...usage, cost: { total: 1 } } }))).ok).toBe(false);
-    expect(parseFrameJson(JSON.stringify({ schema_version: "pi-background-tasks.fusion-child-result.v2", invalid: "why" }))).toMatchObject({ ok: false });
+    expect(parseFrameJson(JSON.stringify({ schema_version: "pi-background-tasks.fusion-child-result.v3", invalid: "why" }))).toMatchObject({ ok: false });
     const bad = parseFrameJson("{nope");
     expect(bad.ok ? "" : bad.error).toMatch(/^not JSON/);
   });

@@ -80,6 +80,7 @@ class NodeRunningProcess implements RunningProcess {
   readonly #tree: TreeTarget;
   #leaderReaped = false;
   #killing: Promise<void> | undefined;
+  readonly #child: ChildProcess;
 
   constructor(
     child: ChildProcess,
@@ -88,6 +89,7 @@ class NodeRunningProcess implements RunningProcess {
     stdin: Uint8Array | undefined,
     graces: Required<NodeProcessLauncherOptions>,
   ) {
+    this.#child = child;
     this.stdout = bytesOf(required(child.stdout, "stdout"));
     this.stderr = bytesOf(required(child.stderr, "stderr"));
     const leaderExit = new Promise<void>((resolve) => {
@@ -112,6 +114,13 @@ class NodeRunningProcess implements RunningProcess {
 
   sweep(options: KillOptions): Promise<readonly number[]> {
     return stopTree(this.#tree, options.graceMs);
+  }
+
+  /** Closes the host's ends of the pipes and stops holding the host's event loop open for this child. */
+  detach(): void {
+    const child = this.#child;
+    child.unref();
+    for (const stream of [child.stdin, child.stdout, child.stderr]) stream?.destroy();
   }
 
   /**

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -97,7 +97,7 @@ describe("PiChildRunner (stand-in CLI)", () => {
     expect(artifact(s, "stderr.txt")).toBe("some warning\n");
     const events = artifact(s, "events.jsonl").split("\n");
     expect(events).toHaveLength(2);
-    expect(JSON.parse(events[0] ?? "")).toMatchObject({ schema_version: "pi-background-tasks.fusion-child-result.v2", stop_reason: "stop" });
+    expect(JSON.parse(events[0] ?? "")).toMatchObject({ schema_version: "pi-background-tasks.fusion-child-result.v3", stop_reason: "stop" });
     expect(hasArtifact(s, "response.partial.txt")).toBe(false);
   });
 
@@ -269,5 +269,20 @@ describe("PiChildRunner (stand-in CLI)", () => {
     expect(noCwd.ok ? undefined : noCwd.error.code).toBe("child_spawn_failed");
     const bash = s.runner.prepare({ ...s.spec, tools: ["read", "bash"] });
     expect(bash.ok ? "" : bash.error.message).toContain("grants bash");
+    const absent = s.runner.prepare({ ...s.spec, extensions: [join(s.dir, "no-such-audit-extension.ts")] });
+    expect(absent.ok ? "" : absent.error.message).toMatch(/stage extension .*no-such-audit-extension\.ts is missing/);
+  });
+
+  it("passes a stage's extensions after its own, in order, with the stage env", async () => {
+    const s = setup("ok");
+    const first = join(s.dir, "web-fetch.ts");
+    const last = join(s.dir, "audit.ts");
+    writeFileSync(first, "");
+    writeFileSync(last, "");
+    const result = await prepared({ ...s, spec: { ...s.spec, tools: ["read"], extensions: [first, last] } }).send("p", never());
+    expect(result.ok).toBe(true);
+    const rec = await recorded(s);
+    const at = rec.argv.indexOf("--extension");
+    expect(rec.argv.slice(at, at + 7)).toEqual(["--extension", FAKE_CLI, "--extension", first, "--extension", last, "--provider"]);
   });
 });

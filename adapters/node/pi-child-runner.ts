@@ -79,6 +79,7 @@ export class PiChildRunner implements FusionChildRunner {
       systemPrompt: spec.systemPrompt,
       childExtensionPath: this.#options.childExtensionPath,
       anthropicSanitizerPath: this.#options.anthropicSanitizerPath,
+      ...(spec.extensions === undefined ? {} : { extensions: spec.extensions }),
     });
     if (!args.ok) return args;
     const env = fusionChildEnv(this.#options.baseEnv ?? process.env, spec.env);
@@ -115,6 +116,8 @@ export class PiChildRunner implements FusionChildRunner {
 
   #missingExtension(spec: ChildStageSpec): string | undefined {
     if (!existsSync(this.#options.childExtensionPath)) return `the Fusion child extension ${this.#options.childExtensionPath} is missing`;
+    const absent = (spec.extensions ?? []).find((path) => !existsSync(path));
+    if (absent !== undefined) return `the stage extension ${absent} is missing`;
     if (spec.route.provider === "anthropic" && !existsSync(this.#options.anthropicSanitizerPath)) {
       return `the Anthropic sanitizer extension ${this.#options.anthropicSanitizerPath} is missing; an anthropic child would be rejected by the provider`;
     }

@@ -1,5 +1,7 @@
 import type { ExtensionContext, ToolDefinition } from "@mariozechner/pi-coding-agent";
-import { DELEGATE_TOOL, DelegateArgumentsSchema, parseDelegateArguments, type DelegateLaunchReceipt } from "../../domain/delegate/service/index.ts";
+// The model modules, not the service barrel: registration must not load the delegate runner.
+import { DELEGATE_TOOL, DelegateArgumentsSchema, parseDelegateArguments } from "../../domain/delegate/model/delegate-arguments.ts";
+import type { DelegateLaunchReceipt } from "../../domain/delegate/model/launch-receipt.ts";
 import type { Result, TypedError } from "../../domain/shared/model/result.ts";
 import { unwrap } from "./typed-error.ts";
 

@@ -13,6 +13,7 @@ import {
 } from "../../domain/tasks/model/event-bus-frames.ts";
 import { isTerminal, type TaskSnapshot } from "../../domain/tasks/model/task-snapshot.ts";
 import type { TaskRuntime } from "../../domain/tasks/service/task-runtime.ts";
+import type { RuntimeLifecycle } from "./runtime-lifecycle.ts";
 import type { RuntimeAccess } from "./task-tools.ts";
 
 /** The part of Pi's `pi.events` the API uses. */
@@ -45,6 +46,8 @@ export class EventBusApi {
     private readonly bus: EventBusLike,
     private readonly runtime: RuntimeAccess,
     private readonly warn: (message: string) => void = (message) => process.stderr.write(`[pi-background-tasks] ${message}\n`),
+    /** When given, the runtime is built on first need: by the first request, or attached when something else builds it. */
+    private readonly lifecycle?: RuntimeLifecycle,
   ) {}
 
   /** Answers requests from now on (before open they are refused with session_not_started). */
@@ -52,14 +55,25 @@ export class EventBusApi {
     this.stopRequests ??= this.bus.on(BUS_CHANNELS.request, (raw) => void this.onRequest(raw));
   }
 
-  /** Call at session_start, after the runtime exists. */
+  /** Call at session_start, after the runtime exists (or, with a lifecycle, once the session can build it). */
   open(): void {
     this.listen();
-    this.stopTerminal?.();
-    // Subscribe first: if the session's runtime could not be built, requests keep getting session_not_started.
-    this.stopTerminal = this.runtime().subscribe((snapshot) => this.onSnapshot(snapshot));
+    if (this.lifecycle === undefined) {
+      this.stopTerminal?.();
+      // Subscribe first: if the session's runtime could not be built, requests keep getting session_not_started.
+      this.stopTerminal = this.runtime().subscribe((snapshot) => this.onSnapshot(snapshot));
+    } else {
+      const built = this.lifecycle.built();
+      if (built !== undefined) this.attach(built);
+    }
     this.ledger = new RequestIdLedger();
     this.state = "open";
+  }
+
+  /** Publishes the terminal frames of this runtime's tasks (called with each runtime its lifecycle builds). */
+  attach(runtime: TaskRuntime): void {
+    this.stopTerminal?.();
+    this.stopTerminal = runtime.subscribe((snapshot) => this.onSnapshot(snapshot));
   }
 
   /** Call at session_shutdown, after the runtime stopped: nothing is answered, retried or published afterwards. */
@@ -77,7 +91,13 @@ export class EventBusApi {
     const parsed = parseRequestFrame(raw);
     if (!parsed.ok) return this.respond(errorResponse(parsed.error.requestId, parsed.error.operation, parsed.error));
     const { requestId, operation } = parsed.value;
-    const runtime = this.activeRuntime();
+    let runtime: Result<TaskRuntime, TypedError>;
+    try {
+      runtime = await this.sessionRuntime();
+    } catch (error) {
+      this.respond(errorResponse(requestId, operation, internalError(operation, error)));
+      throw error;
+    }
     if (!runtime.ok) return this.respond(errorResponse(requestId, operation, runtime.error));
     if (!this.ledger.accept(requestId)) {
       return this.respond(errorResponse(requestId, operation, { code: "duplicate_request_id", message: `Request id '${requestId}' was already used in this session; use a new id for every request (duplicate_request_id)` }));
@@ -88,11 +108,24 @@ export class EventBusApi {
       const result = await this.execute(parsed.value, runtime.value, barrier);
       this.respond(result.ok ? okResponse(requestId, operation, result.value) : errorResponse(requestId, operation, result.error));
     } catch (error) {
-      this.respond(errorResponse(requestId, operation, { code: "internal_error", message: `pi-background-tasks failed to handle '${operation}': ${error instanceof Error ? error.message : String(error)} (internal_error)` }));
+      this.respond(errorResponse(requestId, operation, internalError(operation, error)));
       throw error;
     } finally {
       release();
     }
+  }
+
+  /** The active runtime; a lifecycle builds it first if the session has not needed it yet. */
+  private async sessionRuntime(): Promise<Result<TaskRuntime, TypedError>> {
+    if (this.state === "open" && this.lifecycle !== undefined && this.lifecycle.built() === undefined) {
+      const failure = await this.lifecycle.ready().then(
+        () => undefined,
+        (error: unknown) => ({ error }),
+      );
+      // A session that ended meanwhile is answered below from the state; any other failure is a bug.
+      if (failure !== undefined && (failure.error as { code?: unknown }).code !== "session_not_started") throw failure.error;
+    }
+    return this.activeRuntime();
   }
 
   private activeRuntime(): Result<TaskRuntime, TypedError> {
@@ -171,9 +204,17 @@ export class EventBusApi {
   }
 }
 
-/** Registers the EventBus API on `pi.events`. Call after the runtime's own session hooks. */
-export function registerEventBusApi(pi: ExtensionAPI, runtime: RuntimeAccess): EventBusApi {
-  const api = new EventBusApi(pi.events, runtime);
+function internalError(operation: string, error: unknown): TypedError {
+  return { code: "internal_error", message: `pi-background-tasks failed to handle '${operation}': ${error instanceof Error ? error.message : String(error)} (internal_error)` };
+}
+
+/**
+ * Registers the EventBus API on `pi.events`. Call after the runtime's own session hooks. With a lifecycle the
+ * session's runtime is built by the first request that needs it, and terminal frames follow it from then on.
+ */
+export function registerEventBusApi(pi: ExtensionAPI, runtime: RuntimeAccess, lifecycle?: RuntimeLifecycle): EventBusApi {
+  const api = new EventBusApi(pi.events, runtime, undefined, lifecycle);
+  lifecycle?.onBuilt((built) => api.attach(built));
   api.listen();
   pi.on("session_start", async () => api.open());
   pi.on("session_shutdown", async () => api.close());

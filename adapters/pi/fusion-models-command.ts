@@ -2,7 +2,7 @@ import type { ExtensionAPI, ExtensionCommandContext, Theme } from "@mariozechner
 import { Key, matchesKey, type Component } from "@mariozechner/pi-tui";
 import type { FusionModelsConfig, LoadedFusionModels } from "../../domain/fusion/model/fusion-models-config.ts";
 import type { Result, TypedError } from "../../domain/shared/model/result.ts";
-import { FusionModelsSelector, type SelectorKey, type SelectorOutcome } from "./fusion-models-selector.ts";
+import type { FusionModelsSelector, SelectorKey, SelectorOutcome } from "./fusion-models-selector.ts";
 
 /** Where `/fusion-models` reads and writes the global configuration (adapters/node FusionModelsStore fits). */
 export interface FusionModelsCommandDeps {
@@ -32,6 +32,8 @@ export async function runFusionModelsCommand(ctx: ExtensionCommandContext, deps:
   if (!loaded.ok) return show(ctx, loaded.error.message, "error");
   const available = ctx.modelRegistry.getAvailable().map((m) => `${m.provider}/${m.id}`);
   const current = ctx.model === undefined ? undefined : `${ctx.model.provider}/${ctx.model.id}`;
+  // Loaded with the first /fusion-models, not with the extension.
+  const { FusionModelsSelector } = await import("./fusion-models-selector.ts");
   const selector = new FusionModelsSelector(loaded.value.config, available, current);
   const outcome = await ctx.ui.custom<SelectorOutcome>((tui, theme, _keys, done) => selectorComponent(selector, theme, () => tui.requestRender(), done), {
     overlay: true,

@@ -89,9 +89,9 @@ describe("pi-background-tasks mcp over stdio, driven by the SDK client", { timeo
     rmSync(cwd, { recursive: true, force: true });
   });
 
-  it("lists bg_run, bg_status, bg_logs, bg_kill and bg_wait with their JSON Schemas", async () => {
+  it("lists bg_run, bg_status, bg_logs, bg_kill, bg_wait (and the Fusion tools) with their JSON Schemas", async () => {
     const { tools } = await mcp.client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(["bg_kill", "bg_logs", "bg_run", "bg_status", "bg_wait"]);
+    expect(tools.map((t) => t.name).sort()).toEqual(["bg_kill", "bg_logs", "bg_result", "bg_run", "bg_status", "bg_wait", "fusion_brainstorm", "fusion_validate"]);
     const run = tools.find((t) => t.name === "bg_run");
     expect(run?.inputSchema).toMatchObject({ type: "object", required: ["command", "isAgent"], additionalProperties: false, properties: { isAgent: { type: "boolean" } } });
     expect(tools.find((t) => t.name === "bg_wait")?.inputSchema).toMatchObject({ required: ["taskId"], properties: { timeoutSeconds: { maximum: 600 } } });

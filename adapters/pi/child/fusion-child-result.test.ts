@@ -23,7 +23,7 @@ const message = (over: Partial<AssistantMessageView> = {}): AssistantMessageView
 describe("buildResultFrame", () => {
   it("describes text blocks by size and digest, the answer as the blocks joined by newline, and the full usage", () => {
     expect(buildResultFrame(message())).toEqual({
-      schema_version: "pi-background-tasks.fusion-child-result.v2",
+      schema_version: "pi-background-tasks.fusion-child-result.v3",
       provider: "scripted",
       model: "scripted-a",
       stop_reason: "stop",
@@ -33,6 +33,7 @@ describe("buildResultFrame", () => {
       ],
       text_sha256: sha("Hello ✓\nsecond"),
       text_bytes: 16,
+      tool_calls: 1,
       usage,
     });
   });
@@ -43,6 +44,12 @@ describe("buildResultFrame", () => {
     expect(line.endsWith("}\n")).toBe(true);
     expect(line.split("\n")).toHaveLength(2);
     for (const secret of ["SECRET", "Hello", "second", "/etc"]) expect(line).not.toContain(secret);
+  });
+
+  it("counts every tool-call block, and none in a text-only message", () => {
+    const call = (id: string) => ({ type: "toolCall", id, name: "read", arguments: {} });
+    expect(buildResultFrame(message({ content: [call("a"), call("b"), call("c")], stopReason: "toolUse" }))).toMatchObject({ tool_calls: 3, text_blocks: [] });
+    expect(buildResultFrame(message({ content: [{ type: "text", text: "x" }] }))).toMatchObject({ tool_calls: 0 });
   });
 
   it("keeps the error message of a failed call", () => {

@@ -8,10 +8,13 @@ import { createHash } from "node:crypto";
  * `text` is the message's text blocks joined by "\n": Pi's text mode prints each text block followed
  * by "\n", so the child's stdout is exactly `text + "\n"` (or empty when there is no text block).
  *
+ * `tool_calls` (v3) counts the message's tool-call blocks: Pi executes each exactly once (an unknown tool
+ * or invalid arguments end as an error result), so the parent can check the tool-call audit log against it.
+ *
  * Runs inside the child Pi: imports node builtins only.
  */
 export const FUSION_CHILD_RESULT_MARKER = "\x1ePI_FUSION_CHILD_RESULT ";
-export const FUSION_CHILD_RESULT_SCHEMA = "pi-background-tasks.fusion-child-result.v2";
+export const FUSION_CHILD_RESULT_SCHEMA = "pi-background-tasks.fusion-child-result.v3";
 
 export interface ChildUsage {
   readonly input: number;
@@ -31,6 +34,7 @@ export interface FusionChildResultFrame {
   readonly text_blocks: readonly { readonly utf8_bytes: number; readonly sha256: string }[];
   readonly text_sha256: string;
   readonly text_bytes: number;
+  readonly tool_calls: number;
   readonly usage: ChildUsage;
 }
 
@@ -52,6 +56,10 @@ export interface AssistantMessageView {
 }
 
 const sha256 = (text: string): string => createHash("sha256").update(text, "utf8").digest("hex");
+
+function toolCallCount(content: readonly unknown[]): number {
+  return content.filter((block) => typeof block === "object" && block !== null && (block as { type?: unknown }).type === "toolCall").length;
+}
 
 function textBlocksOf(content: readonly unknown[]): string[] {
   return content.flatMap((block) => {
@@ -96,6 +104,7 @@ export function buildResultFrame(message: AssistantMessageView): FusionChildResu
     text_blocks: blocks.map((block) => ({ utf8_bytes: Buffer.byteLength(block, "utf8"), sha256: sha256(block) })),
     text_sha256: sha256(text),
     text_bytes: Buffer.byteLength(text, "utf8"),
+    tool_calls: toolCallCount(message.content ?? []),
     usage,
   };
 }

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeIsolatedAgentDir } from "../../fake/isolated-agent-dir.ts";
 import { startScriptedModelServer, type ResponderInput, type ScriptedModelServer, type ScriptedReply } from "../../fake/scripted-model-server.ts";
 import { startPiRpc, type PiRpcClient } from "./rpc-client.ts";
-import { callTool as callToolVia, LEAN_PI_ARGS, scriptedParent } from "./scripted-parent.ts";
+import { callTool as callToolVia, LEAN_PI_ARGS, scriptedParent } from "./scripted-parent.test-support.ts";
 import { PACKAGE_ROOT } from "./sdk-session.ts";
 
 const CANARY = "CANARY-7f3a9c-only-in-tool-output";

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeIsolatedAgentDir } from "../../fake/isolated-agent-dir.ts";
 import { startScriptedModelServer, type ResponderInput, type ScriptedModelServer, type ScriptedReply } from "../../fake/scripted-model-server.ts";
 import { startPiRpc, type PiRpcClient } from "./rpc-client.ts";
-import { LEAN_PI_ARGS } from "./scripted-parent.ts";
+import { LEAN_PI_ARGS } from "./scripted-parent.test-support.ts";
 import { PACKAGE_ROOT } from "./sdk-session.ts";
 
 const CANDIDATE_USAGE = { input: 1000, output: 200 };

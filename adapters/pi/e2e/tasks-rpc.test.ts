@@ -6,7 +6,7 @@ import { writeIsolatedAgentDir } from "../../fake/isolated-agent-dir.ts";
 import { startScriptedModelServer, type ScriptedModelServer, type ScriptedReply } from "../../fake/scripted-model-server.ts";
 import type { PiRecord } from "./pi-cli.ts";
 import { startPiRpc, type PiRpcClient } from "./rpc-client.ts";
-import { LEAN_PI_ARGS } from "./scripted-parent.ts";
+import { LEAN_PI_ARGS } from "./scripted-parent.test-support.ts";
 import { PACKAGE_ROOT } from "./sdk-session.ts";
 
 

@@ -5,14 +5,14 @@ import { NOTIFICATION_CUSTOM_TYPE } from "../../../domain/tasks/model/notificati
 import { normalizeRunArguments } from "../../../domain/tasks/model/run-request.ts";
 import type { TaskSnapshot } from "../../../domain/tasks/model/task-snapshot.ts";
 import type { TaskRuntime } from "../../../domain/tasks/service/task-runtime.ts";
+import type { RuntimeLifecycle } from "../runtime-lifecycle.ts";
 import type { RuntimeAccess } from "../task-tools.ts";
 import { TypedFailure } from "../typed-error.ts";
 import { dockShortcutFromEnv, type DockShortcut } from "./dock-shortcut.ts";
 import { FOOTER_STATUS_KEY, FooterStatus } from "./footer-status.ts";
 import { notificationRenderer } from "./notification-renderer.ts";
-import { tailReader } from "./output-tail.ts";
 import { SeenTasks } from "./seen-tasks.ts";
-import { type DockHost, TaskDock } from "./task-dock.ts";
+import type { DockHost } from "./task-dock.ts";
 
 const NO_TUI = "The task dock needs Pi's interactive terminal UI. Use /jobs to list tasks, /logs <id> to read output and /kill <id> to stop one.";
 
@@ -56,34 +56,41 @@ export async function rerunTask(runtime: TaskRuntime, task: TaskSnapshot): Promi
 /** UI state of one Pi session: which tasks were seen, the footer, and whether the dock is open. */
 class UiSession {
   readonly seen = new SeenTasks();
-  private readonly footer: FooterStatus | undefined;
+  private footer: FooterStatus | undefined;
   private dockOpen = false;
 
   constructor(
-    private readonly runtime: TaskRuntime,
-    ctx: ExtensionContext,
-    shortcut: DockShortcut | undefined,
-  ) {
-    this.footer = ctx.hasUI
-      ? new FooterStatus({
-          list: () => runtime.list(),
-          subscribe: (listener) => runtime.subscribe(() => listener()),
-          seen: this.seen,
-          now: Date.now,
-          every,
-          setStatus: (text) => ctx.ui.setStatus(FOOTER_STATUS_KEY, text),
-          get theme() {
-            return ctx.ui.theme;
-          },
-          shortcutLabel: shortcut?.label,
-        })
-      : undefined;
+    private readonly runtime: RuntimeAccess,
+    private readonly ctx: ExtensionContext,
+    private readonly shortcut: DockShortcut | undefined,
+  ) {}
+
+  /** Starts the footer (when there is a UI) on the session's runtime; until it exists there is no task to show. */
+  attach(runtime: TaskRuntime): void {
+    const { ctx, shortcut } = this;
+    if (!ctx.hasUI) return;
+    this.footer?.dispose();
+    this.footer = new FooterStatus({
+      list: () => runtime.list(),
+      subscribe: (listener) => runtime.subscribe(() => listener()),
+      seen: this.seen,
+      now: Date.now,
+      every,
+      setStatus: (text) => ctx.ui.setStatus(FOOTER_STATUS_KEY, text),
+      get theme() {
+        return ctx.ui.theme;
+      },
+      shortcutLabel: shortcut?.label,
+    });
+    if (this.dockOpen) this.footer.setDockOpen(true);
   }
 
   async openDock(ctx: ExtensionContext, taskId: string | undefined): Promise<void> {
     if (!ctx.hasUI) return say(ctx, NO_TUI, "error");
+    // The dock's views load with the first dock, not with the extension.
+    const [{ TaskDock }, { tailReader }] = await Promise.all([import("./task-dock.ts"), import("./output-tail.ts")]);
     if (this.dockOpen) return ctx.ui.notify("The task dock is already open.", "info");
-    const runtime = this.runtime;
+    const runtime = this.runtime();
     const host: DockHost = {
       list: () => runtime.list(),
       readTail: tailReader((id, request) => runtime.readLog(id, request)),
@@ -123,10 +130,11 @@ class UiSession {
 
 /**
  * The task UI: footer status, the dock (/tasks, /bg-tasks and a shortcut), /bg-clear and the
- * completion-notice renderer. Call after the runtime's own session hooks so the runtime exists first.
+ * completion-notice renderer. Call after the runtime's own session hooks so the runtime exists first, or pass
+ * the lifecycle that builds it on first need (the footer then starts with the runtime).
  * An invalid PI_BG_DOCK_SHORTCUT fails the extension load with pi_bg_config_invalid.
  */
-export function registerTaskUi(pi: ExtensionAPI, runtime: RuntimeAccess, env: Readonly<Record<string, string | undefined>> = process.env): void {
+export function registerTaskUi(pi: ExtensionAPI, runtime: RuntimeAccess, env: Readonly<Record<string, string | undefined>> = process.env, lifecycle?: RuntimeLifecycle): void {
   const shortcut = dockShortcutFromEnv(env);
   if (!shortcut.ok) throw new TypedFailure(shortcut.error);
   let session: UiSession | undefined;
@@ -174,9 +182,12 @@ export function registerTaskUi(pi: ExtensionAPI, runtime: RuntimeAccess, env: Re
     });
   }
 
+  lifecycle?.onBuilt((built) => session?.attach(built));
   pi.on("session_start", async (_event, ctx) => {
     session?.dispose();
-    session = new UiSession(runtime(), ctx, shortcut.value);
+    const built = lifecycle === undefined ? runtime() : lifecycle.built();
+    session = new UiSession(runtime, ctx, shortcut.value);
+    if (built !== undefined) session.attach(built);
   });
   pi.on("session_shutdown", async () => {
     session?.dispose();

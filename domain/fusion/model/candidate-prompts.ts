@@ -24,6 +24,6 @@ export function candidateSystemPrompt(capability: FusionCapability): string {
 }
 
 /** The candidate's stdin: the guide and the canonical input. Identical for the three slots. */
-export function candidatePrompt(canonicalInputJson: string): string {
-  return renderPrompt([INPUT_GUIDE], [{ title: CANONICAL_INPUT_TITLE, json: canonicalInputJson }], "Now answer the request.");
+export function candidatePrompt(canonicalInputJson: string, inputGuide: string = INPUT_GUIDE): string {
+  return renderPrompt([inputGuide], [{ title: CANONICAL_INPUT_TITLE, json: canonicalInputJson }], "Now answer the request.");
 }

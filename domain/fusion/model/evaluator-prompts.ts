@@ -51,11 +51,11 @@ export function evaluationContract(expectation: EvaluationExpectation): string {
   ].join("\n");
 }
 
-export function evaluatorPrompt(canonicalInputJson: string, blind: BlindCandidatesDocument): string {
+export function evaluatorPrompt(canonicalInputJson: string, blind: BlindCandidatesDocument, inputGuide: string = INPUT_GUIDE): string {
   const expectation = blind.host_findings === undefined ? {} : { hostFindings: blind.host_findings };
   const guides = blind.host_findings === undefined ? BLIND_GUIDE : `${BLIND_GUIDE} ${HOST_FINDINGS_GUIDE}`;
   return renderPrompt(
-    [INPUT_GUIDE, guides, evaluationContract(expectation)],
+    [inputGuide, guides, evaluationContract(expectation)],
     [
       { title: CANONICAL_INPUT_TITLE, json: canonicalInputJson },
       { title: BLIND_CANDIDATES_TITLE, json: canonicalJsonOf(blind) },
@@ -64,13 +64,13 @@ export function evaluatorPrompt(canonicalInputJson: string, blind: BlindCandidat
   );
 }
 
-export function repairPrompt(canonicalInputJson: string, repair: RepairInputDocument): string {
+export function repairPrompt(canonicalInputJson: string, repair: RepairInputDocument, inputGuide: string = INPUT_GUIDE): string {
   const blind = repair.blind_candidates;
   const expectation = blind.host_findings === undefined ? {} : { hostFindings: blind.host_findings };
   const guide =
     `The ${REPAIR_INPUT_TITLE} section (schema pi-background-tasks.fusion-evaluation-repair-input.v1) holds blind_candidates (answers A, B and C to the request), invalid_output (your rejected reply) and validation_errors; validation_errors_omitted counts errors not listed.`;
   return renderPrompt(
-    [INPUT_GUIDE, guide, evaluationContract(expectation)],
+    [inputGuide, guide, evaluationContract(expectation)],
     [
       { title: CANONICAL_INPUT_TITLE, json: canonicalInputJson },
       { title: REPAIR_INPUT_TITLE, json: canonicalJsonOf(repair) },

@@ -33,3 +33,6 @@ export function responseFile(prefix: string, stage: FusionStage): string {
 }
 
 export const calibrationViolationFile = (prefix: string): string => `${prefix}.calibration-violation.json`;
+
+/** The tool-call audit log an inspect or research candidate attempt writes (`candidate-<slot>.attempt-<n>.tool-calls.jsonl`). */
+export const toolCallLogFile = (prefix: string): string => `${prefix}.tool-calls.jsonl`;

@@ -11,6 +11,14 @@ export interface ObservedMessage {
   readonly stop_reason: string;
 }
 
+/** A candidate's verified tool-call audit log: which file, how many calls, and its digest. */
+export interface ToolAuditSummary {
+  readonly file: string;
+  readonly calls: number;
+  readonly bytes: number;
+  readonly sha256: string;
+}
+
 /** One child invocation as the manifest records it; usage is `unavailable` when the child reported none. */
 export interface AttemptRecord {
   readonly prefix: string;
@@ -36,6 +44,8 @@ export interface AttemptRecord {
   readonly response_bytes?: number;
   readonly usage: Usage | "unavailable";
   readonly observed: readonly ObservedMessage[];
+  /** Inspect and research candidates: the audit log, once verified. */
+  readonly tool_audit?: ToolAuditSummary;
   readonly error_code?: string;
   readonly error_message?: string;
 }
@@ -49,6 +59,8 @@ export interface AttemptEnd {
   readonly response_bytes?: number;
   readonly usage: Usage | "unavailable";
   readonly observed: readonly ObservedMessage[];
+  /** Inspect and research candidates: the audit log, once verified. */
+  readonly tool_audit?: ToolAuditSummary;
   readonly error_code?: string;
   readonly error_message?: string;
 }

@@ -1,7 +1,11 @@
 import type { TypedError } from "../../shared/model/result.ts";
 import type { CandidateSlot, FusionStage } from "./fusion-workflow.ts";
 
-/** The spec's Fusion error codes, plus `output_contract_violated` for an oversized or blank stage answer. */
+/**
+ * The spec's Fusion error codes, plus `output_contract_violated` for an oversized or blank stage answer
+ * and `tool_audit_invalid` for a candidate's tool-call audit log that is missing, cut short, has a gap or
+ * a duplicate, the wrong schema, or fewer/more calls than the child reported.
+ */
 export type FusionErrorCode =
   | "config_invalid"
   | "config_conflict"
@@ -22,7 +26,8 @@ export type FusionErrorCode =
   | "artifact_error"
   | "state_transition_invalid"
   | "orchestration_failed"
-  | "output_contract_violated";
+  | "output_contract_violated"
+  | "tool_audit_invalid";
 
 /** Where in the run a failure happened; `preflight` is everything before the first child. */
 export type FusionErrorStage = "preflight" | FusionStage;

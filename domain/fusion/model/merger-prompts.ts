@@ -17,9 +17,9 @@ export const MERGER_SYSTEM_PROMPT = [
 const MERGE_GUIDE =
   `The ${MERGE_INPUT_TITLE} section (schema pi-background-tasks.fusion-merge-input.v1) holds blind_candidates (the drafts A, B and C) and evaluation (schema pi-background-tasks.fusion-evaluation.v1) with its synthesis_plan.`;
 
-export function mergerPrompt(canonicalInputJson: string, merge: MergeInputDocument): string {
+export function mergerPrompt(canonicalInputJson: string, merge: MergeInputDocument, inputGuide: string = INPUT_GUIDE): string {
   return renderPrompt(
-    [INPUT_GUIDE, MERGE_GUIDE],
+    [inputGuide, MERGE_GUIDE],
     [
       { title: CANONICAL_INPUT_TITLE, json: canonicalInputJson },
       { title: MERGE_INPUT_TITLE, json: canonicalJsonOf(merge) },

@@ -2,7 +2,8 @@ import type { TimerHandle } from "../../../ports/clock.ts";
 import { err, ok, type Result } from "../../shared/model/result.ts";
 import type { MeasuredPrompt } from "../model/fusion-budget-gate.ts";
 import { fusionError, type FusionError, type FusionErrorCode } from "../model/fusion-error.ts";
-import { CANDIDATE_SLOTS, candidateTools, STAGE_TOOLS_NONE, type CandidateSlot } from "../model/fusion-workflow.ts";
+import { candidateLaunch } from "../model/candidate-launch.ts";
+import { attemptPrefix, CANDIDATE_SLOTS, STAGE_TOOLS_NONE, type CandidateSlot } from "../model/fusion-workflow.ts";
 import { checkOutputContract } from "../model/output-contracts.ts";
 import type { PooledChild } from "./child-pool.ts";
 import { emit, type RunContext } from "./run-context.ts";
@@ -60,17 +61,21 @@ export async function runCandidates(ctx: RunContext): Promise<Result<CandidateAn
   return ok({ 1: a, 2: b, 3: c });
 }
 
+/** A candidate attempt with its capability's tools, extensions and environment (audit log per attempt). */
 function candidatePlan(ctx: RunContext, slot: CandidateSlot, signal: AbortSignal): AttemptPlan {
+  const launch = candidateLaunch(ctx.capability, ctx.candidateExtensions, ctx.artifacts.dir, attemptPrefix("candidate", 1, slot), ctx.candidateEnv);
   return {
     stage: "candidate",
     slot,
     attempt: 1,
     budgetStage: `candidate-${slot}`,
     route: ctx.routes.candidates[slot - 1] ?? unreachable(slot),
-    tools: candidateTools(ctx.capability),
+    tools: launch.tools,
     systemPrompt: ctx.profile.candidateSystemPrompt(ctx.capability),
     prompt: ctx.profile.prompts.candidate(ctx.inputJson),
-    ...(ctx.candidateEnv === undefined ? {} : { env: ctx.candidateEnv }),
+    ...(Object.keys(launch.env).length === 0 ? {} : { env: launch.env }),
+    ...(launch.extensions.length === 0 ? {} : { extensions: launch.extensions }),
+    ...(launch.auditLog === undefined ? {} : { auditLog: launch.auditLog }),
     signal,
   };
 }
@@ -85,7 +90,8 @@ function acceptCandidate(ctx: RunContext, text: string): Result<string, Rejectio
 /**
  * Starts the evaluator and merger once every candidate has its prompt, after `preStartDelayMs` (so
  * their start-up need not compete with the candidates' own on a small machine), and at the latest
- * when the candidates are done. Never after a candidate failure.
+ * when the candidates are done. Never after a candidate failure, and never when pre-starting is off
+ * (each stage then launches its child when its prompt exists).
  */
 function laterStagePreStarter(ctx: RunContext): { arm(): void; settle(succeeded: boolean): void } {
   let done = false;
@@ -98,11 +104,12 @@ function laterStagePreStarter(ctx: RunContext): { arm(): void; settle(succeeded:
   };
   return {
     arm: () => {
+      if (!ctx.preStart) return;
       if (ctx.preStartDelayMs <= 0) start();
       else timer = ctx.ports.clock.after(ctx.preStartDelayMs, start);
     },
     settle: (succeeded) => {
-      if (succeeded) start();
+      if (succeeded && ctx.preStart) start();
       done = true;
       timer?.cancel();
     },

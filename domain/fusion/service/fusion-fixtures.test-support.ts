@@ -42,6 +42,9 @@ export function canonicalInputFixture(requestText = "Compare two caching strateg
   return { json: built.value.inputJson, ledgerJson: built.value.ledgerJson };
 }
 
+/** Stand-in paths of the host's candidate extensions (the fake runner never loads them). */
+export const TEST_CANDIDATE_EXTENSIONS = { webFetch: "/pkg/composition/fusion-web-fetch-child-extension.ts", toolAudit: "/pkg/adapters/pi/child/tool-audit-extension.ts" } as const;
+
 /** Provider and model names that must never reach an evaluator or merger prompt. */
 export const CANARY_ROUTES: FusionModelRoutes = {
   candidates: [
@@ -171,6 +174,7 @@ export function fusionHarness(deps: HarnessPorts): FusionHarness {
       thinkingLevel: "medium",
       budget: deps.budget,
       location: { baseDir: "/work/project", sessionId: "sess:1", pid: 4242 },
+      candidateExtensions: TEST_CANDIDATE_EXTENSIONS,
       ...overrides,
     }),
   };

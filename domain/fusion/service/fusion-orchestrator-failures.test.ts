@@ -26,8 +26,8 @@ interface Harness extends FusionHarness {
 }
 
 function harness(changes: Record<string, FakeStageScript> = {}, budget = recordingBudgetGate()): Harness {
-  const runner = new FakeFusionChildRunner({ ...happyScripts(), ...changes });
   const files = new InMemoryFileCommitter();
+  const runner = new FakeFusionChildRunner({ ...happyScripts(), ...changes }, { files });
   return { runner, files, budget, ...fusionHarness({ runner, files, clock: new FakeClock(), random: new SeededRandomSource(11), budget }) };
 }
 

@@ -26,8 +26,8 @@ interface Harness extends FusionHarness {
 }
 
 function harness(scripts: Record<string, FakeStageScript> = happyScripts(), budget = recordingBudgetGate(), seed = 7): Harness {
-  const runner = new FakeFusionChildRunner(scripts);
   const files = new InMemoryFileCommitter();
+  const runner = new FakeFusionChildRunner(scripts, { files });
   const clock = new FakeClock();
   return { runner, files, clock, ...fusionHarness({ runner, files, clock, random: new SeededRandomSource(seed), budget }) };
 }

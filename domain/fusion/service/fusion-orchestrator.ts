@@ -1,5 +1,6 @@
 import { err, ok, type Result } from "../../shared/model/result.ts";
 import { anonymise } from "../model/anonymisation.ts";
+import { checkCandidateWiring } from "../model/candidate-launch.ts";
 import type { CheckedInput } from "../model/canonical-input-check.ts";
 import { ARTIFACT, fusionRunDir } from "../model/fusion-artifacts.ts";
 import type { FusionBudgetSummary } from "../model/fusion-budget-gate.ts";
@@ -35,6 +36,8 @@ export async function runFusion(ports: FusionPorts, request: FusionRunRequest): 
   if (callerSignal.aborted) return err(fusionError("child_cancelled", "the run was cancelled before it started; nothing was written", { stage: "preflight" }));
   const input = request.profile.checkInput(request.canonicalInputJson, request.ledgerJson);
   if (!input.ok) return err(fusionError(input.error.code, input.error.message, { stage: "preflight" }));
+  const wiring = checkCandidateWiring(capability.value, request.candidateExtensions, request.candidateEnv);
+  if (!wiring.ok) return err(fusionError(wiring.error.code, wiring.error.message, { stage: "preflight" }));
 
   const runId = runIdFor(request.profile.workflow, ports.random.hex(16));
   const artifacts = new RunArtifacts(ports.files, fusionRunDir(request.location, runId));
@@ -58,7 +61,9 @@ export async function runFusion(ports: FusionPorts, request: FusionRunRequest): 
   const ctx: RunContext = {
     ports, profile: request.profile, capability: capability.value, runId, routes, inputJson: request.canonicalInputJson,
     cwd: input.value.cwd, ...(request.candidateEnv === undefined ? {} : { candidateEnv: request.candidateEnv }),
-    budget: request.budget, preStartDelayMs: request.preStartDelayMs ?? 0, artifacts, manifest, pool: new ChildPool(ports.runner), signal: run.signal,
+    ...(request.candidateExtensions === undefined ? {} : { candidateExtensions: request.candidateExtensions }),
+    budget: request.budget, preStart: request.preStartLaterStages ?? true, preStartDelayMs: request.preStartDelayMs ?? 0,
+    artifacts, manifest, pool: new ChildPool(ports.runner), signal: run.signal,
   };
   try {
     const outcome = await execute(ctx, request, input.value);

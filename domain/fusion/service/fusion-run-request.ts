@@ -2,6 +2,7 @@ import type { Clock } from "../../../ports/clock.ts";
 import type { FileCommitter } from "../../../ports/file-committer.ts";
 import type { FusionChildRunner } from "../../../ports/fusion-child-runner.ts";
 import type { RandomSource } from "../../../ports/random-source.ts";
+import type { CandidateExtensionPaths } from "../model/candidate-launch.ts";
 import type { RunDirLocation } from "../model/fusion-artifacts.ts";
 import type { FusionBudgetGate } from "../model/fusion-budget-gate.ts";
 import type { FusionProgress } from "../model/fusion-progress.ts";
@@ -36,14 +37,24 @@ export interface FusionRunRequest {
   readonly thinkingLevel: string;
   readonly budget: FusionBudgetGate;
   readonly location: RunDirLocation;
-  /** Extra child environment for candidates only (research source policy, audit paths, …). */
+  /**
+   * Extra child environment for candidates only. It may not set the capability protocol variables
+   * (`PI_FUSION_TOOL_CALL_LOG_PATH`, `PI_FUSION_RESEARCH_ENABLED`): the orchestrator sets those.
+   */
   readonly candidateEnv?: Readonly<Record<string, string>>;
+  /**
+   * The host's candidate child extensions. Required for `inspect` (tool-call audit) and `research` (web
+   * fetch + audit): the orchestrator picks by capability and never gives any to the evaluator or merger.
+   */
+  readonly candidateExtensions?: CandidateExtensionPaths;
   /**
    * Milliseconds to wait after the last candidate has its prompt before starting the evaluator and
    * merger children (default 0). A tuning knob for small machines where five simultaneous Pi
    * start-ups would slow the candidates' own; they still start no later than the candidates' end.
    */
   readonly preStartDelayMs?: number;
+  /** `false` starts the evaluator and merger children only when their prompt exists (a baseline for the latency bench). Default true. */
+  readonly preStartLaterStages?: boolean;
   readonly signal?: AbortSignal;
 }
 

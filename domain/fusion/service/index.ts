@@ -1,6 +1,7 @@
 /** What the Pi adapter (and any other host) needs to run Fusion workflows. */
 export { runFusion } from "./fusion-orchestrator.ts";
 export type { FusionPorts, FusionRunRequest, FusionRunOutcome } from "./fusion-run-request.ts";
+export type { CandidateExtensionPaths } from "../model/candidate-launch.ts";
 export { BRAINSTORM_PROFILE, resolveCapability, type FusionWorkflowProfile, type CapabilityPolicy, type ProfileError } from "../model/workflow-profile.ts";
 export { describeFusionError, type FusionError, type FusionErrorCode } from "../model/fusion-error.ts";
 export type { FusionProgress, FusionProgressEvent } from "../model/fusion-progress.ts";

@@ -1,3 +1,4 @@
+import type { CandidateExtensionPaths } from "../model/candidate-launch.ts";
 import type { FusionBudgetGate } from "../model/fusion-budget-gate.ts";
 import type { ManifestRoutes } from "../model/fusion-manifest.ts";
 import { progressOf, type FusionProgressEvent } from "../model/fusion-progress.ts";
@@ -19,7 +20,11 @@ export interface RunContext {
   /** The child's working directory: the canonical input's cwd. */
   readonly cwd: string;
   readonly candidateEnv?: Readonly<Record<string, string>>;
+  /** Checked before the run started: present whenever the capability grants tools. */
+  readonly candidateExtensions?: CandidateExtensionPaths;
   readonly budget: FusionBudgetGate;
+  /** Whether the evaluator and merger children start while the candidates run. */
+  readonly preStart: boolean;
   /** Delay between the last candidate send and the evaluator/merger pre-start. */
   readonly preStartDelayMs: number;
   readonly artifacts: RunArtifacts;

@@ -10,6 +10,7 @@ import { boundRepairErrors } from "../model/repair-errors.ts";
 import { attemptPrefix, type CandidateSlot, type FusionRoute, type FusionStage } from "../model/fusion-workflow.ts";
 import { ZERO_USAGE, type Usage } from "../model/usage.ts";
 import type { PooledChild } from "./child-pool.ts";
+import { verifyAttemptAudit } from "./tool-audit-check.ts";
 import { emit, isoNow, type RunContext } from "./run-context.ts";
 
 export interface AttemptPlan {
@@ -22,6 +23,10 @@ export interface AttemptPlan {
   readonly systemPrompt: string;
   readonly prompt: string;
   readonly env?: Readonly<Record<string, string>>;
+  /** Extra child extensions (absolute paths, argv order); candidates of tool-granting capabilities only. */
+  readonly extensions?: readonly string[];
+  /** The tool-call audit log (file name in the run dir) this attempt's child writes and the parent verifies. */
+  readonly auditLog?: string;
   readonly signal: AbortSignal;
 }
 
@@ -37,7 +42,7 @@ export type AttemptOutcome<T> =
   | { readonly kind: "rejected"; readonly text: string; readonly rejection: Rejection; readonly error: FusionError; readonly prefix: string }
   | { readonly kind: "failed"; readonly error: FusionError };
 
-export function specFor(ctx: RunContext, plan: Omit<AttemptPlan, "prompt" | "signal" | "budgetStage">): ChildStageSpec {
+export function specFor(ctx: RunContext, plan: Omit<AttemptPlan, "prompt" | "signal" | "budgetStage" | "auditLog">): ChildStageSpec {
   return {
     runDir: ctx.artifacts.dir,
     prefix: attemptPrefix(plan.stage, plan.attempt, plan.slot),
@@ -46,6 +51,7 @@ export function specFor(ctx: RunContext, plan: Omit<AttemptPlan, "prompt" | "sig
     systemPrompt: plan.systemPrompt,
     cwd: ctx.cwd,
     ...(plan.env === undefined ? {} : { env: plan.env }),
+    ...(plan.extensions === undefined ? {} : { extensions: plan.extensions }),
   };
 }
 
@@ -131,11 +137,19 @@ async function settleSuccess<T>(
     await ctx.manifest.update((m) => endAttempt(m, prefix, end), plan.stage);
     return failed(written.error);
   }
+  // Every tool call the child made must be in its audit log before its answer counts.
+  const audit = await verifyAttemptAudit(ctx, plan, prefix, result);
+  if (!audit.ok) {
+    const end = { ...answered, status: "failed" as const, error_code: audit.error.code, error_message: audit.error.message };
+    const ended = await ctx.manifest.update((m) => endAttempt(m, prefix, end), plan.stage);
+    return failed(ended.ok ? audit.error : ended.error);
+  }
+  const audited = audit.value === undefined ? answered : { ...answered, tool_audit: audit.value };
   // The answer is durable: only now is it judged.
   const verdict = accept(result.text);
   const judged = verdict.ok
-    ? { ...answered, status: "completed" as const }
-    : { ...answered, status: "rejected" as const, error_code: verdict.error.code, error_message: verdict.error.message };
+    ? { ...audited, status: "completed" as const }
+    : { ...audited, status: "rejected" as const, error_code: verdict.error.code, error_message: verdict.error.message };
   const ended = await ctx.manifest.update((m) => endAttempt(m, prefix, judged), plan.stage);
   if (!ended.ok) return failed(ended.error);
   const calibrated = await checkCalibration(ctx, plan, prefix, measured, result.usage);

@@ -6,15 +6,18 @@ export interface BgCommandLine {
   readonly command: string;
   readonly isAgent: boolean;
   readonly name?: string;
+  /** `--survive-reload`: keep the task running across /reload and restarts (shell tasks only). */
+  readonly surviveReload?: true;
 }
 
-export const BG_USAGE = "Usage: /bg [--agent|--no-agent] [--name NAME] [--] <command>";
+export const BG_USAGE = "Usage: /bg [--agent|--no-agent] [--name NAME] [--survive-reload] [--] <command>";
 
 /** Parses `/bg` arguments. Options come first; `--` or the first non-option word starts the command. */
 export function parseBgCommandLine(input: string): Result<BgCommandLine, InvalidArguments> {
   let rest = input.trimStart();
   let isAgent = false;
   let name: string | undefined;
+  let surviveReload = false;
   for (;;) {
     const word = /^(\S+)/.exec(rest)?.[1];
     if (word === undefined) break;
@@ -24,6 +27,7 @@ export function parseBgCommandLine(input: string): Result<BgCommandLine, Invalid
     }
     if (word === "--agent" || word === "--llm-agent") isAgent = true;
     else if (word === "--no-agent" || word === "--script") isAgent = false;
+    else if (word === "--survive-reload") surviveReload = true;
     else if (word.startsWith("--name=")) name = word.slice("--name=".length);
     else if (word === "--name" || word === "-n") {
       const value = takeValue(rest.slice(word.length));
@@ -39,7 +43,7 @@ export function parseBgCommandLine(input: string): Result<BgCommandLine, Invalid
   }
   const command = rest.trim();
   if (command.length === 0) return err(invalidArguments("/bg", [`no command given. ${BG_USAGE}`]));
-  return ok({ command, isAgent, ...(name === undefined || name.trim() === "" ? {} : { name: name.trim() }) });
+  return ok({ command, isAgent, ...(name === undefined || name.trim() === "" ? {} : { name: name.trim() }), ...(surviveReload ? { surviveReload: true as const } : {}) });
 }
 
 function takeValue(text: string): { value: string; rest: string } | undefined {

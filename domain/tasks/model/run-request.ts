@@ -28,6 +28,11 @@ export const RunArgumentsSchema = Type.Object(
         description: "At the output cap: keep the head and a rolling tail (default) or kill the task",
       }),
     ),
+    surviveReload: Type.Optional(
+      Type.Boolean({
+        description: "Keep the task running across /reload and Pi restarts; the next session reattaches it (default false; only for isAgent: false shell commands such as dev servers)",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -43,6 +48,8 @@ export interface RunRequest {
   readonly notifyOnCompletion: boolean;
   readonly triggerOnCompletion: boolean;
   readonly onOutputCap: OutputCapAction;
+  /** Opt-in survival of session shutdown and reload; present only when true. */
+  readonly surviveReload?: true;
 }
 
 const HINTS = {
@@ -51,6 +58,7 @@ const HINTS = {
   timeoutSeconds: `a positive number of seconds up to ${MAX_TIMEOUT_SECONDS}, or omit it for no timeout`,
   name: `a short label of at most ${MAX_NAME_CHARS} characters, or omit it to derive one from the command`,
   onOutputCap: `"keep_head_and_tail" or "kill"`,
+  surviveReload: "true to keep a shell task (isAgent: false) running across /reload and restarts, or omit it",
 };
 
 /** Validates and normalises bg_run arguments. Idempotent: normalised output validates again. */
@@ -61,6 +69,9 @@ export function normalizeRunArguments(raw: unknown): Result<RunRequest, InvalidA
   const command = args.command.trim();
   if (Buffer.byteLength(command, "utf8") > MAX_COMMAND_BYTES) {
     return err(invalidArguments("bg_run", [`'command' is longer than ${MAX_COMMAND_BYTES} bytes — write a script file and run that instead`]));
+  }
+  if (args.surviveReload === true && args.isAgent) {
+    return err(invalidArguments("bg_run", ["'surviveReload' is only for shell tasks (isAgent: false): an agent run cannot be reattached with its telemetry, so leave surviveReload out or set isAgent: false"]));
   }
   const description = args.description?.trim() || undefined;
   const name = args.name?.trim() || deriveTaskName(command, description);
@@ -73,6 +84,7 @@ export function normalizeRunArguments(raw: unknown): Result<RunRequest, InvalidA
     notifyOnCompletion: args.notifyOnCompletion ?? true,
     triggerOnCompletion: args.triggerOnCompletion ?? true,
     onOutputCap: args.onOutputCap ?? "keep_head_and_tail",
+    ...(args.surviveReload === true ? { surviveReload: true as const } : {}),
   });
 }
 

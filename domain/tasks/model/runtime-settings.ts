@@ -6,11 +6,16 @@ export const MAX_OUTPUT_CAP_BYTES = 64 * 1024 * 1024 * 1024;
 export const KILL_GRACE_MS = 3000;
 export const RETAINED_TASKS = 100;
 
+/** What a new session does with tasks an ended host left running: take them over, or stop them. */
+export type OrphanPolicy = "reattach" | "kill";
+
 export interface TaskSettings {
   readonly outputCapBytes: number;
   readonly killGraceMs: number;
   readonly retainTasks: number;
   readonly telemetryDisabled: boolean;
+  /** `PI_BG_ORPHANS`, default reattach. */
+  readonly orphanPolicy: OrphanPolicy;
 }
 
 export type SettingsError = TypedError<"pi_bg_config_invalid">;
@@ -29,7 +34,12 @@ export function taskSettingsFromEnv(env: Readonly<Record<string, string | undefi
     }
     outputCapBytes = cap;
   }
-  return ok({ outputCapBytes, killGraceMs: KILL_GRACE_MS, retainTasks: RETAINED_TASKS, telemetryDisabled: env.PI_BG_DISABLE_PI_TELEMETRY === "1" });
+  const rawOrphans = env.PI_BG_ORPHANS?.trim() ?? "";
+  if (rawOrphans !== "" && rawOrphans !== "reattach" && rawOrphans !== "kill") {
+    return err({ code: "pi_bg_config_invalid", message: `PI_BG_ORPHANS must be "reattach" or "kill"; got '${rawOrphans}' (pi_bg_config_invalid)` });
+  }
+  const orphanPolicy: OrphanPolicy = rawOrphans === "kill" ? "kill" : "reattach";
+  return ok({ outputCapBytes, killGraceMs: KILL_GRACE_MS, retainTasks: RETAINED_TASKS, telemetryDisabled: env.PI_BG_DISABLE_PI_TELEMETRY === "1", orphanPolicy });
 }
 
 /** Session ids become directory names: keep `[A-Za-z0-9_.-]`, replace the rest. */

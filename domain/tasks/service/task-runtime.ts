@@ -3,9 +3,11 @@ import type { FileCommitter } from "../../../ports/file-committer.ts";
 import type { LaunchCommand, LaunchError, ProcessLauncher, RunningProcess } from "../../../ports/process-launcher.ts";
 import type { RandomSource } from "../../../ports/random-source.ts";
 import type { TaskNotifier } from "../../../ports/task-notifier.ts";
+import type { HostIdentity, SupervisedLaunch, TaskSupervisor } from "../../../ports/task-survival.ts";
 import { err, ok, type Result, type TypedError } from "../../shared/model/result.ts";
 import { planLogRead, type LogReadPlan, type LogReadRequest } from "../model/log-read.ts";
 import { renderNotification, shortTail } from "../model/notification.ts";
+import { exitRecordFile, spillFile } from "../model/orphan-recovery.ts";
 import type { RunRequest } from "../model/run-request.ts";
 import { resolveTaskId, type LookupError } from "../model/task-lookup.ts";
 import type { TaskSnapshot } from "../model/task-snapshot.ts";
@@ -13,6 +15,8 @@ import { OutputSink } from "./output-sink.ts";
 import type { StreamFilter, TaskCompletion } from "./execution-hooks.ts";
 import { TaskExecution, type StdoutFilter } from "./task-execution.ts";
 import { TaskMetadataWriter } from "./task-metadata-writer.ts";
+import type { RecoveredTask } from "./recovered-task.ts";
+import type { TrackedTask } from "./tracked-task.ts";
 
 export interface TaskRuntimeDeps {
   readonly launcher: ProcessLauncher;
@@ -24,6 +28,10 @@ export interface TaskRuntimeDeps {
   readonly warn: (message: string) => void;
   /** Decides how a request without an explicit plan is launched (agent telemetry); default: as given. */
   readonly planLaunch?: LaunchPlanner;
+  /** Runs each child-process task under a supervisor that records its exit durably; without one, none is. */
+  readonly supervisor?: TaskSupervisor;
+  /** This host process, recorded in every task so a later session can tell whether it still runs. */
+  readonly host?: HostIdentity;
 }
 
 export interface TaskRuntimeConfig {
@@ -61,7 +69,7 @@ export interface LaunchPlan {
 /** Plans the launch of a request; `shell` is how the command runs when nothing is wrapped. */
 export type LaunchPlanner = (request: RunRequest, shell: Extract<LaunchCommand, { kind: "shell" }>) => LaunchPlan;
 
-export type StartError = TypedError<"runtime_shutting_down" | "task_dir_unwritable" | "task_id_in_use">;
+export type StartError = TypedError<"runtime_shutting_down" | "task_dir_unwritable" | "task_id_in_use" | "survive_reload_unavailable">;
 export type KillError = LookupError | TypedError<"task_not_running">;
 export type LogError = LookupError | TypedError<"output_unreadable">;
 
@@ -76,7 +84,7 @@ type Listener = (snapshot: TaskSnapshot) => void;
 
 /** The background task registry: start, inspect, read, stop, and deliver exactly one notice per task. */
 export class TaskRuntime {
-  private readonly tasks = new Map<string, TaskExecution>();
+  private readonly tasks = new Map<string, TrackedTask>();
   private readonly listeners = new Set<Listener>();
   private shuttingDown = false;
 
@@ -96,17 +104,22 @@ export class TaskRuntime {
     if (!sink.ok) return err({ code: "task_dir_unwritable", message: `Output file for ${id} cannot be created (${sink.error.osCode ?? sink.error.code}): ${sink.error.message}; no task was started.` });
     const shell = { kind: "shell", command: request.command, ...(this.config.shell ? { shell: this.config.shell } : {}) } as const;
     const launch = plan ?? this.deps.planLaunch?.(request, shell) ?? { command: shell };
+    const supervised = launch.start === undefined ? this.supervise(id, launch) : undefined;
+    if (request.surviveReload === true && supervised === undefined) {
+      await sink.value.close();
+      return err({ code: "survive_reload_unavailable", message: "surviveReload needs the task supervisor, which this host does not run; no task was started (survive_reload_unavailable)." });
+    }
     const metadata = new TaskMetadataWriter(this.deps.files, `${this.config.taskDir}/${id}.json`);
-    const before = { ...this.initialSnapshot(id, request, undefined, launch.telemetryUnavailableReason), ...launch.facets };
+    const before = { ...this.initialSnapshot(id, request, undefined, launch.telemetryUnavailableReason), ...launch.facets, ...this.survivalFields(request, supervised) };
     const saved = await metadata.write(before);
     if (!saved.ok) {
       await sink.value.close(); // release its descriptor; the empty output file stays as evidence
       return err({ code: "task_dir_unwritable", message: `Metadata for ${id} cannot be written (${saved.error.osCode ?? saved.error.code}); no process was started.` });
     }
     const spawned = launch.start?.() ?? this.deps.launcher.launch({
-      command: launch.command,
+      command: supervised?.command ?? launch.command,
       cwd: this.config.cwd,
-      env: launch.env ?? this.config.env,
+      env: supervised?.env ?? launch.env ?? this.config.env,
       ...(launch.stdin === undefined ? {} : { stdin: launch.stdin }),
     });
     const initial = spawned.ok ? { ...before, pid: spawned.value.pid } : before;
@@ -129,6 +142,23 @@ export class TaskRuntime {
     this.tasks.set(id, current);
     this.emit(current.snapshot);
     return ok(current.snapshot);
+  }
+
+  /**
+   * Takes over tasks an ended host left behind (see task-recovery.ts): terminal ones are published (their
+   * notice delivered), running ones are watched until they end. An id already in use here is skipped.
+   */
+  adopt(recovered: readonly RecoveredTask[]): void {
+    for (const task of recovered) {
+      const id = task.snapshot.id;
+      if (this.tasks.has(id)) {
+        this.deps.warn(`Recovered task ${id} was not adopted: this session already has a task with that id`);
+        continue;
+      }
+      this.tasks.set(id, task);
+      if (task.isRunning) this.emit(task.snapshot);
+      task.begin((terminal) => this.afterTerminal(terminal), (snapshot) => this.emit(snapshot));
+    }
   }
 
   /** Newest first. */
@@ -171,16 +201,25 @@ export class TaskRuntime {
     return () => this.listeners.delete(listener);
   }
 
-  /** Stops every running task without notifications and waits until all are durable. */
+  /**
+   * Stops every running task without notifications and waits until all are durable. A surviveReload task is
+   * left running instead (the next session reattaches it), and so is what it started.
+   */
   async shutdown(): Promise<void> {
     this.shuttingDown = true;
     const all = [...this.tasks.values()];
-    await Promise.all(all.map((t) => (t.isRunning ? t.stop("shutdown") : t.whenTerminal().then(() => this.sweepLeftovers(t)))));
+    await Promise.all(all.map((t) => (t.snapshot.surviveReload === true ? this.leaveRunning(t) : t.isRunning ? t.stop("shutdown") : t.whenTerminal().then(() => this.sweepLeftovers(t)))));
     this.listeners.clear();
   }
 
+  private async leaveRunning(task: TrackedTask): Promise<void> {
+    if (!task.isRunning) return;
+    const detached = await task.detach();
+    if (!detached.ok) this.deps.warn(`Task ${task.snapshot.id} was left running (surviveReload), but its files could not be completed: ${detached.error.message}`);
+  }
+
   /** Nothing a task started outlives the session: a finished command's daemons are stopped too. */
-  private async sweepLeftovers(task: TaskExecution): Promise<void> {
+  private async sweepLeftovers(task: TrackedTask): Promise<void> {
     const stopped = await task.sweepLeftovers();
     if (stopped.length > 0) this.deps.warn(`Task ${task.snapshot.id}: ${stopped.length} process(es) it left running were stopped at shutdown (pids ${stopped.join(", ")})`);
   }
@@ -189,7 +228,7 @@ export class TaskRuntime {
     return this.shuttingDown;
   }
 
-  private execution(id: string): TaskExecution {
+  private execution(id: string): TrackedTask {
     const task = this.tasks.get(id);
     if (task === undefined) throw new Error(`task ${id} vanished from the registry`);
     return task;
@@ -200,6 +239,22 @@ export class TaskRuntime {
       const id = `b${this.deps.random.hex(4)}`;
       if (!this.tasks.has(id)) return id;
     }
+  }
+
+  private supervise(id: string, launch: LaunchPlan): SupervisedLaunch | undefined {
+    const dir = this.config.taskDir;
+    const files = { exitPath: `${dir}/${exitRecordFile(id)}`, spillPath: `${dir}/${spillFile(id)}`, spillCapBytes: this.config.outputCapBytes };
+    return this.deps.supervisor?.wrap(launch.command, launch.env ?? this.config.env, files);
+  }
+
+  /** What a later session needs to take the task over if this host ends while it runs. */
+  private survivalFields(request: RunRequest, supervised: SupervisedLaunch | undefined): Partial<TaskSnapshot> {
+    const host = this.deps.host;
+    return {
+      ...(host === undefined ? {} : { hostPid: host.pid, hostStartedAt: host.startedAt }),
+      ...(supervised === undefined ? {} : { processTag: supervised.processTag }),
+      ...(request.surviveReload === true ? { surviveReload: true } : {}),
+    };
   }
 
   private initialSnapshot(id: string, request: RunRequest, pid: number | undefined, telemetryUnavailableReason: string | undefined): TaskSnapshot {
@@ -237,7 +292,9 @@ export class TaskRuntime {
     const task = this.execution(terminal.id);
     const tail = await task.readLog((produced, layout) => planLogRead(layout, produced, { maxBytes: 2048, tail: true }));
     const excerpt = tail.ok ? shortTail(Buffer.concat(tail.value.bytes).toString("utf8")) : "(output could not be read)";
-    const delivered = await this.deps.notifier.deliver(renderNotification(terminal, excerpt));
+    const notice = renderNotification(terminal, excerpt);
+    // A task another conversation started (taken over after its host ended) is shown, but starts no turn here.
+    const delivered = await this.deps.notifier.deliver(task.wakesAgent ? notice : { ...notice, triggerTurn: false });
     if (!delivered.ok) {
       this.deps.warn(`Completion notice for ${terminal.id} was not delivered: ${delivered.error.message}`);
       return terminal;

@@ -1,5 +1,6 @@
 import { Type } from "typebox";
 import { Value } from "typebox/value";
+import { normalizeBrainstormArguments } from "../../fusion/model/brainstorm-arguments.ts";
 import type { CanonicalInputInvalid, CheckedInput } from "../../fusion/model/canonical-input-check.ts";
 import { canonicalJson, canonicalJsonOf, sha256Hex, utf8Bytes } from "../../shared/model/canonical-json.ts";
 import { err, ok, type Result } from "../../shared/model/result.ts";
@@ -8,50 +9,76 @@ import { normalizeValidateArguments, type ValidateRequest } from "./validate-arg
 export const CLEAN_INPUT_SCHEMA = "pi-background-tasks.fusion-clean-input.v1";
 export const CLEAN_TASK_POLICY_ID = "fusion-clean-task-v1";
 
+/** The workflows that take a clean task; `workflow` in the envelope says which request follows. */
+export type CleanTaskWorkflow = "validate" | "brainstorm";
+
+interface CleanTaskContext {
+  readonly kind: "clean_task";
+  readonly policy_id: typeof CLEAN_TASK_POLICY_ID;
+  readonly declared_sources: readonly [];
+}
+
 /**
- * `canonical-input.json` of a clean task: the normalised request and the directory the reviewers
+ * `canonical-input.json` of a clean task: the normalised request and the directory the children
  * read, nothing else. No parent transcript, system prompt, projection or omission ledger.
  */
 export interface CleanTaskInput {
   readonly schema_version: typeof CLEAN_INPUT_SCHEMA;
   readonly workflow: "validate";
   readonly cwd: string;
-  readonly context: { readonly kind: "clean_task"; readonly policy_id: typeof CLEAN_TASK_POLICY_ID; readonly declared_sources: readonly [] };
+  readonly context: CleanTaskContext;
   readonly request: ValidateRequest;
 }
 
-export interface BuiltCleanInput {
-  readonly input: CleanTaskInput;
+/** A brainstorm with no session behind it (hosts without a conversation, such as MCP): only the prompt. */
+export interface CleanBrainstormInput {
+  readonly schema_version: typeof CLEAN_INPUT_SCHEMA;
+  readonly workflow: "brainstorm";
+  readonly cwd: string;
+  readonly context: CleanTaskContext;
+  readonly request: { readonly text: string };
+}
+
+export interface BuiltCleanInput<Input = CleanTaskInput> {
+  readonly input: Input;
   readonly json: string;
   readonly sha256: string;
   readonly bytes: number;
 }
 
 /** The envelope; `request` is checked separately by re-normalising it (it must be a fixed point). */
-const CleanTaskEnvelopeSchema = Type.Object(
-  {
-    schema_version: Type.Literal(CLEAN_INPUT_SCHEMA),
-    workflow: Type.Literal("validate"),
-    cwd: Type.String({ pattern: "\\S" }),
-    context: Type.Object(
-      { kind: Type.Literal("clean_task"), policy_id: Type.Literal(CLEAN_TASK_POLICY_ID), declared_sources: Type.Array(Type.Never(), { maxItems: 0 }) },
-      { additionalProperties: false },
-    ),
-    request: Type.Object({}, { additionalProperties: true }),
-  },
-  { additionalProperties: false },
-);
+function envelopeSchema(workflow: CleanTaskWorkflow) {
+  return Type.Object(
+    {
+      schema_version: Type.Literal(CLEAN_INPUT_SCHEMA),
+      workflow: Type.Literal(workflow),
+      cwd: Type.String({ pattern: "\\S" }),
+      context: Type.Object(
+        { kind: Type.Literal("clean_task"), policy_id: Type.Literal(CLEAN_TASK_POLICY_ID), declared_sources: Type.Array(Type.Never(), { maxItems: 0 }) },
+        { additionalProperties: false },
+      ),
+      request: Type.Object({}, { additionalProperties: true }),
+    },
+    { additionalProperties: false },
+  );
+}
 
-export function buildValidateInput(request: ValidateRequest, cwd: string): BuiltCleanInput {
-  const input: CleanTaskInput = {
-    schema_version: CLEAN_INPUT_SCHEMA,
-    workflow: "validate",
-    cwd,
-    context: { kind: "clean_task", policy_id: CLEAN_TASK_POLICY_ID, declared_sources: [] },
-    request,
-  };
+const ENVELOPES = { validate: envelopeSchema("validate"), brainstorm: envelopeSchema("brainstorm") };
+
+const CLEAN_CONTEXT: CleanTaskContext = { kind: "clean_task", policy_id: CLEAN_TASK_POLICY_ID, declared_sources: [] };
+
+function built<Input>(input: Input): BuiltCleanInput<Input> {
   const json = canonicalJsonOf(input);
   return { input, json, sha256: sha256Hex(json), bytes: utf8Bytes(json) };
+}
+
+export function buildValidateInput(request: ValidateRequest, cwd: string): BuiltCleanInput {
+  return built<CleanTaskInput>({ schema_version: CLEAN_INPUT_SCHEMA, workflow: "validate", cwd, context: CLEAN_CONTEXT, request });
+}
+
+/** `prompt` as `normalizeBrainstormArguments` returns it (trimmed, non-blank). */
+export function buildBrainstormInput(prompt: string, cwd: string): BuiltCleanInput<CleanBrainstormInput> {
+  return built<CleanBrainstormInput>({ schema_version: CLEAN_INPUT_SCHEMA, workflow: "brainstorm", cwd, context: CLEAN_CONTEXT, request: { text: prompt } });
 }
 
 /**
@@ -60,7 +87,32 @@ export function buildValidateInput(request: ValidateRequest, cwd: string): Built
  * never see the parent conversation.
  */
 export function checkValidateInput(json: string, ledgerJson: string | undefined): Result<CheckedInput, CanonicalInputInvalid> {
-  if (ledgerJson !== undefined) return invalid("a clean-task input has no omission ledger; fusion_validate never carries the parent conversation");
+  return checkCleanInput("validate", json, ledgerJson, (request) => {
+    const normalized = normalizeValidateArguments(request);
+    if (!normalized.ok) return `clean-task request is not a valid fusion_validate request: ${normalized.error.problems.join("; ")}`;
+    return canonicalJsonOf(normalized.value) === canonicalJsonOf(request) ? undefined : "clean-task request is not in normalised form";
+  });
+}
+
+/** The clean brainstorm's input check: the same envelope, `request` exactly `{text}` with a normalised prompt. */
+export function checkBrainstormInput(json: string, ledgerJson: string | undefined): Result<CheckedInput, CanonicalInputInvalid> {
+  return checkCleanInput("brainstorm", json, ledgerJson, (request) => {
+    const keys = Object.keys(request as object);
+    const text = (request as { text?: unknown }).text;
+    if (keys.length !== 1 || typeof text !== "string") return "a clean brainstorm request holds exactly one string, text";
+    const normalized = normalizeBrainstormArguments({ prompt: text });
+    if (!normalized.ok) return `clean brainstorm request is not a valid fusion_brainstorm prompt: ${normalized.error.problems.join("; ")}`;
+    return normalized.value.prompt === text ? undefined : "clean-task request is not in normalised form";
+  });
+}
+
+function checkCleanInput(
+  workflow: CleanTaskWorkflow,
+  json: string,
+  ledgerJson: string | undefined,
+  requestProblem: (request: unknown) => string | undefined,
+): Result<CheckedInput, CanonicalInputInvalid> {
+  if (ledgerJson !== undefined) return invalid(`a clean-task input has no omission ledger; fusion_${workflow} on a clean task never carries the parent conversation`);
   let parsed: unknown;
   try {
     parsed = JSON.parse(json);
@@ -70,14 +122,14 @@ export function checkValidateInput(json: string, ledgerJson: string | undefined)
   const again = canonicalJson(parsed);
   if (!again.ok) return invalid(`clean-task input: ${again.error.message}`);
   if (again.value !== json) return invalid("clean-task input bytes do not re-canonicalise identically; the input was altered or built without canonical JSON");
-  if (!Value.Check(CleanTaskEnvelopeSchema, parsed)) {
-    const first = [...Value.Errors(CleanTaskEnvelopeSchema, parsed)][0];
-    return invalid(`input does not match ${CLEAN_INPUT_SCHEMA}${first === undefined ? "" : ` at ${first.instancePath || "/"}: ${first.message}`}`);
+  const schema = ENVELOPES[workflow];
+  if (!Value.Check(schema, parsed)) {
+    const first = [...Value.Errors(schema, parsed)][0];
+    return invalid(`input does not match ${CLEAN_INPUT_SCHEMA} (workflow ${workflow})${first === undefined ? "" : ` at ${first.instancePath || "/"}: ${first.message}`}`);
   }
   const envelope = parsed as { cwd: string; request: unknown };
-  const request = normalizeValidateArguments(envelope.request);
-  if (!request.ok) return invalid(`clean-task request is not a valid fusion_validate request: ${request.error.problems.join("; ")}`);
-  if (canonicalJsonOf(request.value) !== canonicalJsonOf(envelope.request)) return invalid("clean-task request is not in normalised form");
+  const problem = requestProblem(envelope.request);
+  if (problem !== undefined) return invalid(problem);
   return ok({
     schemaVersion: CLEAN_INPUT_SCHEMA,
     cwd: envelope.cwd,

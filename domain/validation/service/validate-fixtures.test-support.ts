@@ -6,7 +6,7 @@ import type { FusionEvaluation } from "../../fusion/model/evaluation-schema.ts";
 import type { FusionProgress } from "../../fusion/model/fusion-progress.ts";
 import type { MergeInputDocument } from "../../fusion/model/stage-inputs.ts";
 import type { Usage } from "../../fusion/model/usage.ts";
-import { CANARY_ROUTES, recordingBudgetGate, usageOf, type RecordingBudgetGate } from "../../fusion/service/fusion-fixtures.test-support.ts";
+import { CANARY_ROUTES, recordingBudgetGate, TEST_CANDIDATE_EXTENSIONS, usageOf, type RecordingBudgetGate } from "../../fusion/service/fusion-fixtures.test-support.ts";
 import type { FusionPorts } from "../../fusion/service/fusion-run-request.ts";
 import { evaluation, hostFindingsIn, includeAll, section, validArguments, type Decide } from "../model/validate-fixtures.test-support.ts";
 import { startValidateRun, type ValidateRunRequest } from "./validate-run.ts";
@@ -79,7 +79,7 @@ export function validateHarness<R extends FusionChildRunner, F extends FileCommi
     ports,
     progress,
     start: (args = validArguments(), overrides = {}) =>
-      startValidateRun(ports, { arguments: args, cwd: BASE_DIR, routes: CANARY_ROUTES, thinkingLevel: "medium", budget, location: LOCATION, ...overrides }),
+      startValidateRun(ports, { arguments: args, cwd: BASE_DIR, routes: CANARY_ROUTES, thinkingLevel: "medium", budget, location: LOCATION, candidateExtensions: TEST_CANDIDATE_EXTENSIONS, ...overrides }),
     text: (path) => {
       const bytes = deps.files.contents(path);
       return bytes === undefined ? undefined : decoder.decode(bytes);

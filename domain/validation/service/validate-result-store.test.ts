@@ -132,8 +132,9 @@ describe("bg_result for a background validate run", () => {
 
 describe("bg_result end to end with the orchestrator", () => {
   it("retrieves exactly the report a finished run committed, verified against the recorded hash", async () => {
-    const runner = new FakeFusionChildRunner(scripts([review([finding({ severity: "critical" })]), review([], ["Read it."]), review([], ["Read it too."])]));
-    const h = validateHarness({ runner, files: new InMemoryFileCommitter(), clock: new FakeClock(), random: new SeededRandomSource(3) });
+    const files = new InMemoryFileCommitter();
+    const runner = new FakeFusionChildRunner(scripts([review([finding({ severity: "critical" })]), review([], ["Read it."]), review([], ["Read it too."])]), { files });
+    const h = validateHarness({ runner, files, clock: new FakeClock(), random: new SeededRandomSource(3) });
     const launch = await h.start();
     if (!launch.ok) throw new Error(launch.error.message);
     const done = await launch.value.completion;

@@ -1,3 +1,4 @@
+import type { CandidateExtensionPaths } from "../../fusion/model/candidate-launch.ts";
 import { fusionRunDir, type RunDirLocation } from "../../fusion/model/fusion-artifacts.ts";
 import type { FusionBudgetGate } from "../../fusion/model/fusion-budget-gate.ts";
 import type { FusionError } from "../../fusion/model/fusion-error.ts";
@@ -24,6 +25,8 @@ export interface ValidateRunRequest {
   readonly budget: FusionBudgetGate;
   readonly location: RunDirLocation;
   readonly candidateEnv?: Readonly<Record<string, string>>;
+  /** The host's candidate extensions: reviewers run with `inspect`, so the tool-call audit is required. */
+  readonly candidateExtensions?: CandidateExtensionPaths;
   readonly preStartDelayMs?: number;
   readonly signal?: AbortSignal;
 }
@@ -81,6 +84,7 @@ export async function startValidateRun(ports: FusionPorts, request: ValidateRunR
     budget: request.budget,
     location: request.location,
     ...(request.candidateEnv === undefined ? {} : { candidateEnv: request.candidateEnv }),
+    ...(request.candidateExtensions === undefined ? {} : { candidateExtensions: request.candidateExtensions }),
     ...(request.preStartDelayMs === undefined ? {} : { preStartDelayMs: request.preStartDelayMs }),
     ...(request.signal === undefined ? {} : { signal: request.signal }),
   });

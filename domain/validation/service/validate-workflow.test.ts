@@ -18,7 +18,8 @@ import type { ValidateCompleted, ValidateRunError } from "./validate-run.ts";
 type ValidateHarness = Harness<FakeFusionChildRunner, InMemoryFileCommitter>;
 
 function validateHarness(stageScripts: Record<string, FakeStageScript>, seed = 11): ValidateHarness {
-  return harnessWith({ runner: new FakeFusionChildRunner(stageScripts), files: new InMemoryFileCommitter(), clock: new FakeClock(), random: new SeededRandomSource(seed) });
+  const files = new InMemoryFileCommitter();
+  return harnessWith({ runner: new FakeFusionChildRunner(stageScripts, { files }), files, clock: new FakeClock(), random: new SeededRandomSource(seed) });
 }
 
 const CLEAN = review([], ["Checked that persist() is awaited before the notice."]);

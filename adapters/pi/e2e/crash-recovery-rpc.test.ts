@@ -1,0 +1,165 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { writeIsolatedAgentDir, type IsolatedAgentDir } from "../../fake/isolated-agent-dir.ts";
+import { startScriptedModelServer, type ScriptedModelServer, type ScriptedReply } from "../../fake/scripted-model-server.ts";
+import { startPiRpc, type PiRpcClient } from "./rpc-client.ts";
+import { PACKAGE_ROOT } from "./sdk-session.ts";
+
+// A real crash: pi is SIGKILLed while its tasks run, and the next pi in the same project takes them over.
+const LEAN = ["--no-session", "--no-extensions", "--no-skills", "--no-prompt-templates", "--no-themes", "--no-context-files", "--offline"];
+
+interface Task {
+  readonly id: string;
+  readonly pid: number;
+  readonly status: string;
+  readonly exitCode?: number;
+  readonly error?: string;
+  readonly outputPath: string;
+  readonly processTag?: string;
+  readonly recovery?: { readonly hostEnded: string; readonly spilledBytes: number };
+}
+
+let server: ScriptedModelServer;
+let agent: IsolatedAgentDir;
+let cwd: string;
+const started: PiRpcClient[] = [];
+
+function startPi(): PiRpcClient {
+  const pi = startPiRpc({ args: [...LEAN, "-e", PACKAGE_ROOT], env: agent.env, cwd });
+  started.push(pi);
+  return pi;
+}
+
+/** Runs one prompt whose model reply calls one tool; returns the tool's result. */
+async function callTool(pi: PiRpcClient, name: string, args: Record<string, unknown>): Promise<{ text: string; isError: boolean; details: Record<string, unknown> }> {
+  const reply: ScriptedReply = { toolCalls: [{ name, arguments: args }] };
+  server.enqueue(reply, { text: "ok" });
+  const events = await pi.promptAndWait(`call ${name}`, 30_000);
+  const end = events.find((e) => e.type === "tool_execution_end");
+  if (end === undefined) throw new Error(`no tool ran: ${JSON.stringify(events.map((e) => e.type))}; stderr: ${pi.stderr().slice(-1500)}`);
+  const result = end.result as { content: { text: string }[]; details: Record<string, unknown> };
+  return { text: result.content.map((c) => c.text).join(""), isError: end.isError === true, details: result.details };
+}
+
+async function bgRun(pi: PiRpcClient, args: Record<string, unknown>): Promise<Task> {
+  const result = await callTool(pi, "bg_run", { isAgent: false, triggerOnCompletion: false, ...args });
+  expect(result.isError, result.text).toBe(false);
+  return (result.details as { task: Task }).task;
+}
+
+async function status(pi: PiRpcClient, id: string): Promise<Task> {
+  const result = await callTool(pi, "bg_status", { taskId: id });
+  expect(result.isError, result.text).toBe(false);
+  const [task] = (result.details as { tasks: Task[] }).tasks;
+  if (task === undefined) throw new Error(`bg_status returned no task for ${id}`);
+  return task;
+}
+
+const metadataOf = (task: Task): Task => JSON.parse(readFileSync(join(cwd, task.outputPath.replace(/\.output$/, ".json")), "utf8")) as Task;
+
+/** Live processes whose environment carries the tag (what the package itself uses to find a task's processes). */
+function tagged(tag: string): number[] {
+  return readdirSync("/proc")
+    .filter((d) => /^\d+$/.test(d))
+    .filter((pid) => {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+        if (stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z")) return false;
+        return readFileSync(`/proc/${pid}/environ`, "latin1").split("\0").some((v) => v.startsWith("PI_BG_PROCESS_TAG=") && v.slice(18).split(":").includes(tag));
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+function tagOf(task: Task): string {
+  const tag = metadataOf(task).processTag;
+  if (tag === undefined) throw new Error(`task ${task.id} has no process tag in its metadata`);
+  return tag;
+}
+
+beforeAll(async () => {
+  server = await startScriptedModelServer();
+  cwd = mkdtempSync(join(tmpdir(), "bg-crash-"));
+  agent = await writeIsolatedAgentDir({ dir: join(cwd, ".agent"), baseUrl: server.baseUrl });
+});
+
+afterAll(async () => {
+  for (const pi of started) await pi.close().catch(() => undefined);
+  await server?.close();
+});
+
+describe("a Pi host that dies while its tasks run", () => {
+  let finishing: Task;
+  let longRunning: Task;
+  let second: PiRpcClient;
+
+  it("the next pi in the project records the real exit code and reattaches the task that still runs", async () => {
+    const first = startPi();
+    finishing = await bgRun(first, { name: "finishes after the crash", command: "echo before-crash; sleep 2; echo after-crash; exit 7" });
+    longRunning = await bgRun(first, { name: "keeps running", command: "echo started-b; while true; do echo tick; sleep 0.2; done" });
+    expect(tagged(tagOf(longRunning)).length).toBeGreaterThan(0);
+    // The first host captured some output before it died.
+    await expect.poll(() => readFileSync(join(cwd, finishing.outputPath), "utf8"), { timeout: 10_000 }).toContain("before-crash");
+    await expect.poll(() => readFileSync(join(cwd, longRunning.outputPath), "utf8"), { timeout: 10_000 }).toContain("tick");
+
+    process.kill(first.pid, "SIGKILL"); // only the pi process: each task leads its own process group
+    await first.exited;
+    const exitRecord = join(cwd, finishing.outputPath.replace(/\.output$/, ".exit.json"));
+    await expect.poll(() => existsSync(exitRecord), { timeout: 10_000, interval: 100 }).toBe(true);
+    expect(metadataOf(finishing).status).toBe("running"); // the dead host never finalized it
+
+    second = startPi();
+    const a = await status(second, finishing.id);
+    expect(a).toMatchObject({ status: "failed", exitCode: 7 });
+    expect(a.error).toContain("Exited with code 7");
+    expect(a.error).toContain("the Pi host died while this task ran; its exit status was recorded by the supervisor");
+    expect(metadataOf(finishing)).toMatchObject({ status: "failed", exitCode: 7, recovery: { hostEnded: "died" } });
+
+    const b = await status(second, longRunning.id);
+    expect(b.status).toBe("running");
+    expect(b.recovery?.hostEnded).toBe("died");
+    // The supervisor kept the output it could no longer hand to the dead host.
+    await expect.poll(async () => (await status(second, longRunning.id)).recovery?.spilledBytes ?? 0, { timeout: 10_000, interval: 300 }).toBeGreaterThan(0);
+    const logs = await callTool(second, "bg_logs", { taskId: longRunning.id, tail: false });
+    // What the first host captured, then what the supervisor saved after it died.
+    expect(logs.text).toMatch(/^started-b\ntick\n[^]*stopped reading here[^]*\ntick\n/);
+    const a2 = await callTool(second, "bg_logs", { taskId: finishing.id, tail: false });
+    expect(a2.text).toMatch(/^before-crash\n[^]*stopped reading here[^]*\nafter-crash\n/);
+
+    const tag = tagOf(longRunning);
+    const killed = await callTool(second, "bg_kill", { taskId: longRunning.id });
+    expect(killed.isError, killed.text).toBe(false);
+    expect(killed.text).toContain("Status: killed");
+    expect(tagged(tag)).toEqual([]);
+    expect(metadataOf(longRunning)).toMatchObject({ status: "killed", killKind: "user", recovery: { hostEnded: "died" } });
+  }, 90_000);
+
+  it("surviveReload keeps a task running through a clean shutdown, normal tasks are stopped, and the next session reattaches it", async () => {
+    const survivor = await bgRun(second, { name: "dev server", command: "echo d-start; while true; do sleep 0.3; done", surviveReload: true });
+    const normal = await bgRun(second, { name: "ordinary", command: "sleep 300" });
+    const survivorTag = tagOf(survivor);
+    const normalTag = tagOf(normal);
+    await expect.poll(() => readFileSync(join(cwd, survivor.outputPath), "utf8"), { timeout: 5_000 }).toContain("d-start");
+
+    const closed = await second.close(); // stdin EOF: session_shutdown
+    expect(closed.groupSurvivors).toBe(false);
+    expect(tagged(normalTag)).toEqual([]);
+    expect(metadataOf(normal).status).toBe("killed");
+    expect(tagged(survivorTag).length).toBeGreaterThan(0);
+    expect(metadataOf(survivor)).toMatchObject({ status: "running", surviveReload: true });
+
+    const third = startPi();
+    const reattached = await status(third, survivor.id);
+    expect(reattached).toMatchObject({ status: "running", recovery: { hostEnded: "detached" } });
+    const logs = await callTool(third, "bg_logs", { taskId: survivor.id, tail: false });
+    expect(logs.text).toContain("d-start");
+    const killed = await callTool(third, "bg_kill", { taskId: survivor.id });
+    expect(killed.text).toContain("Status: killed");
+    expect(tagged(survivorTag)).toEqual([]);
+    await third.close();
+  }, 90_000);
+});

@@ -1,0 +1,32 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { writeIsolatedAgentDir } from "../adapters/fake/isolated-agent-dir.ts";
+import { startScriptedModelServer } from "../adapters/fake/scripted-model-server.ts";
+import { locatePiCli } from "../adapters/pi/e2e/pi-cli.ts";
+import { median } from "./bench-util.ts";
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
+const root = new URL("..", import.meta.url).pathname;
+const server = await startScriptedModelServer();
+const work = mkdtempSync(join(tmpdir(), "bench-load-"));
+const agent = await writeIsolatedAgentDir({ dir: join(work, ".agent"), baseUrl: server.baseUrl });
+const cli = locatePiCli().cliPath;
+const lean = ["--mode", "text", "--no-session", "--no-extensions", "--no-skills", "--no-prompt-templates", "--no-themes", "--no-context-files", "--offline", "-p", "hi"];
+async function run(extra: string[]): Promise<Record<string, number>> {
+  const start = performance.now();
+  const child = spawn(process.execPath, [cli, ...lean, ...extra], { cwd: work, env: { ...process.env, ...agent.env, PI_TIMING: "1" }, stdio: ["ignore", "ignore", "pipe"] });
+  let err = "";
+  child.stderr.on("data", (d) => (err += d));
+  await new Promise((resolve) => child.on("exit", resolve));
+  const out: Record<string, number> = { wall: performance.now() - start };
+  for (const m of err.matchAll(/^\s+([\w.]+): (\d+)ms$/gm)) out[m[1] as string] = Number(m[2]);
+  return out;
+}
+const variants: Record<string, string[]> = { none: [], now: ["-e", root], ...(process.env.OTHER ? { other: ["-e", process.env.OTHER] } : {}) };
+const results: Record<string, Array<Record<string, number>>> = {};
+for (const k of Object.keys(variants)) results[k] = [];
+for (let i = 0; i < ROUNDS; i++) for (const [k, v] of Object.entries(variants)) results[k]?.push(await run(v));
+await server.close();
+const keys = Object.keys(results.none?.[0] ?? {});
+for (const key of keys) console.log(key.padEnd(28), ...Object.keys(variants).map((k) => median((results[k] ?? []).map((r) => r[key] ?? 0)).toFixed(0).padStart(8)));

@@ -1,0 +1,119 @@
+import type { Clock } from "../../../ports/clock.ts";
+import type { FileCommitter } from "../../../ports/file-committer.ts";
+import type { SurvivorProbe } from "../../../ports/task-survival.ts";
+import { orphanTerminal, planOrphan, reattachedSnapshot, type OrphanEnding, type TakeOver } from "../model/orphan-recovery.ts";
+import type { OrphanPolicy } from "../model/runtime-settings.ts";
+import type { TaskSnapshot } from "../model/task-snapshot.ts";
+import { measureOutput, orphanPaths, readExitRecord, readTaskMetadata, type ExitFinding, type OrphanPaths } from "./orphan-files.ts";
+import { RecoveredTask, type RecoveredTaskDeps } from "./recovered-task.ts";
+import { TaskMetadataWriter } from "./task-metadata-writer.ts";
+
+export interface RecoveryDeps {
+  readonly files: FileCommitter;
+  readonly probe: SurvivorProbe;
+  readonly clock: Clock;
+  readonly warn: (message: string) => void;
+}
+
+export interface RecoveryConfig {
+  /** The project's task root, `<cwd>/.pi/tasks`. */
+  readonly root: string;
+  readonly policy: OrphanPolicy;
+  readonly killGraceMs: number;
+  /** How often a reattached task is checked for its end. */
+  readonly pollMs: number;
+  /**
+   * The conversation of the new session (its sanitized session id, the prefix of its task directory name).
+   * Only tasks that conversation started may start an agent turn when they end; others notify quietly.
+   */
+  readonly conversation: string;
+}
+
+/**
+ * Finds the tasks that ended hosts left "running" under the project's task root and takes them over: a task
+ * whose supervisor recorded its exit, or that is gone, gets its durable terminal state now; one still running
+ * is reattached, or stopped when the policy says so. Tasks of hosts that still run are left alone. Returns
+ * the tasks for the new runtime to adopt.
+ */
+export async function recoverOrphans(deps: RecoveryDeps, config: RecoveryConfig): Promise<RecoveredTask[]> {
+  const recovered: RecoveredTask[] = [];
+  for (const listing of await deps.probe.listTaskDirs(config.root)) {
+    for (const file of listing.metadataFiles) {
+      const task = await recoverOne(deps, config, listing.dir, file);
+      if (task !== undefined) recovered.push(task);
+    }
+  }
+  return recovered;
+}
+
+async function recoverOne(deps: RecoveryDeps, config: RecoveryConfig, dir: string, file: string): Promise<RecoveredTask | undefined> {
+  const read = await readTaskMetadata(deps.files, file);
+  if (!read.ok) {
+    deps.warn(`Task metadata ${file} was left as it is: ${read.error.message} (${read.error.code})`);
+    return undefined;
+  }
+  const task = read.value;
+  if (task.status !== "running") return undefined;
+  const paths = orphanPaths(dir, task.id);
+  if (paths.metadata !== file) {
+    deps.warn(`Task metadata ${file} names task ${task.id}, not its own file name; it was left as it is`);
+    return undefined;
+  }
+  const host = hostOf(task, dir);
+  if (host !== undefined && (await deps.probe.hostAlive(host, dir))) return undefined;
+  const found = await readExitRecord(deps.files, paths.exit);
+  const live = task.processTag === undefined ? [] : await deps.probe.taggedProcesses(task.processTag);
+  const action = planOrphan(task, { hostAlive: false, exit: found.exit, ...(found.problem === undefined ? {} : { exitProblem: found.problem }), liveProcesses: live.length }, config.policy);
+  const at = deps.clock.now();
+  const setup = { origin: task, paths, metadata: new TaskMetadataWriter(deps.files, paths.metadata), takenOverAt: at, wakesAgent: conversationOf(dir) === config.conversation };
+  const taskDeps: RecoveredTaskDeps = { files: deps.files, probe: deps.probe, clock: deps.clock, killGraceMs: config.killGraceMs, pollMs: config.pollMs };
+  switch (action.kind) {
+    case "leave":
+      return undefined;
+    case "reattach": {
+      const shown = reattachedSnapshot(task, await measureOutput(deps.files, task, paths), at);
+      return new RecoveredTask({ ...setup, shown }, taskDeps);
+    }
+    case "finalize": {
+      if (action.stopLeftovers && task.processTag !== undefined) await deps.probe.stopTagged(task.processTag, config.killGraceMs);
+      const shown = await finalize(deps, setup, found, { at, now: at });
+      return new RecoveredTask({ ...setup, shown }, taskDeps);
+    }
+    case "kill": {
+      if (task.processTag !== undefined) await deps.probe.stopTagged(task.processTag, config.killGraceMs);
+      const after = await readExitRecord(deps.files, paths.exit);
+      const shown = await finalize(deps, setup, after, { at, now: deps.clock.now(), killedByPolicy: true });
+      return new RecoveredTask({ ...setup, shown }, taskDeps);
+    }
+  }
+}
+
+/** Writes the terminal state durably; if that fails, the note says so and the next session tries again. */
+async function finalize(
+  deps: RecoveryDeps,
+  setup: { readonly origin: TaskSnapshot; readonly paths: OrphanPaths; readonly metadata: TaskMetadataWriter },
+  found: ExitFinding,
+  takeOver: TakeOver,
+): Promise<TaskSnapshot> {
+  const ending: OrphanEnding = found.exit !== undefined ? { kind: "recorded", exit: found.exit } : { kind: "unknown", ...(found.problem === undefined ? {} : { problem: found.problem }) };
+  const terminal = orphanTerminal(setup.origin, ending, await measureOutput(deps.files, setup.origin, setup.paths), takeOver);
+  const saved = await setup.metadata.write(terminal);
+  if (saved.ok) return terminal;
+  deps.warn(`Task ${terminal.id}: its recovered terminal state could not be written (${saved.error.message}); the next session will try again`);
+  return { ...terminal, error: `${terminal.error ?? terminal.status}; this terminal state could not be written: ${saved.error.message}` };
+}
+
+/** The recorded host, or for older metadata the pid in the directory name (`<session>-<pid>`). */
+function hostOf(task: TaskSnapshot, dir: string): { readonly pid: number; readonly startedAt?: string } | undefined {
+  if (task.hostPid !== undefined) return { pid: task.hostPid, ...(task.hostStartedAt === undefined ? {} : { startedAt: task.hostStartedAt }) };
+  const pid = Number(/-(\d+)$/.exec(baseName(dir))?.[1]);
+  return Number.isSafeInteger(pid) && pid > 0 ? { pid } : undefined;
+}
+
+function conversationOf(dir: string): string {
+  return baseName(dir).replace(/-\d+$/, "");
+}
+
+function baseName(path: string): string {
+  return path.slice(path.lastIndexOf("/") + 1);
+}

@@ -1,0 +1,79 @@
+import type { FileCommitter } from "../../../ports/file-committer.ts";
+import type { DelegateResultView } from "../../delegate/service/index.ts";
+import type { HostToolSpec } from "../../shared/model/host-tool-spec.ts";
+import { err, ok, type Result, type TypedError } from "../../shared/model/result.ts";
+import type { CompletionDelivery } from "../../tasks/model/launch-receipt.ts";
+import type { TaskSnapshot } from "../../tasks/model/task-snapshot.ts";
+import type { TaskRuntime } from "../../tasks/service/task-runtime.ts";
+import { BG_RESULT_TOOL, BgResultParameters, normalizeBgResultArguments, type BgResultQuery } from "../model/bg-result-arguments.ts";
+import type { FusionResultView, ResultDelivery } from "../model/result-view.ts";
+import { readValidateResult, type FusionTaskLookup } from "./validate-result-store.ts";
+
+/** What `bg_result` returns: a Fusion run's view or a delegate's. */
+export type ResultView = FusionResultView | DelegateResultView;
+export type ResultReader = (query: BgResultQuery) => Promise<Result<ResultView, TypedError>>;
+
+/** Delegated runs a host tracks itself (Pi's bg_delegate); hosts without delegates pass none. */
+export interface DelegateResults {
+  owns(taskId: string): boolean;
+  result(taskId: string, delivery: ResultDelivery | undefined): Promise<Result<DelegateResultView, TypedError>>;
+}
+
+const WORDING: Record<CompletionDelivery, { description: string; snippet: string }> = {
+  agent_turn: {
+    description:
+      "Return the verified result of a background run (fusion_validate, bg_delegate) once its completion notification arrived. Never waits: a running task answers 'not ready'. Large answers come back as an artifact reference, never truncated.",
+    snippet: "Fetch the verified result of a finished background run (once, after its notification)",
+  },
+  notification_and_wait: {
+    description:
+      "Return the verified result of a background fusion_validate run once it ended (wait for it with bg_wait). Never waits: a running task answers 'not ready'. Large answers come back as an artifact reference, never truncated.",
+    snippet: "Fetch the verified result of a finished background run (once, after bg_wait says it ended)",
+  },
+};
+
+function textOf(view: ResultView): string {
+  const answer = (view as { answer?: { text?: string } }).answer;
+  return typeof answer?.text === "string" ? answer.text : JSON.stringify(view, null, 2);
+}
+
+/** `bg_result`: the hash-verified answer of a background run; never blocks, never truncates. */
+export function bgResultToolSpec(delivery: CompletionDelivery, read: ResultReader): HostToolSpec<BgResultQuery, ResultView> {
+  return {
+    name: BG_RESULT_TOOL,
+    label: "Background Result",
+    description: WORDING[delivery].description,
+    promptSnippet: WORDING[delivery].snippet,
+    parameters: BgResultParameters,
+    normalize: normalizeBgResultArguments,
+    run: async (query) => {
+      const view = await read(query);
+      return view.ok ? ok({ text: textOf(view.value), details: view.value }) : view;
+    },
+  };
+}
+
+/** Reads a task's committed result: a delegate's through its owner, a Fusion run's verified from its files. */
+export async function readTaskResult(
+  deps: { readonly files: FileCommitter; readonly runtime: Pick<TaskRuntime, "find">; readonly delegates?: DelegateResults },
+  query: BgResultQuery,
+): Promise<Result<ResultView, TypedError>> {
+  const found = deps.runtime.find(query.taskId);
+  const task = found.ok ? found.value : undefined;
+  if (task !== undefined && deps.delegates?.owns(task.id) === true) return deps.delegates.result(task.id, query.delivery);
+  if (task !== undefined && task.fusion === undefined) {
+    return err({ code: "result_unavailable", message: `Task ${task.id} is an ordinary background task with no result package; read its output with bg_logs (result_unavailable).` });
+  }
+  return readValidateResult(deps.files, { taskId: task?.id ?? query.taskId, task: lookupOf(task), ...(query.delivery ? { delivery: query.delivery } : {}), claimUsage: true });
+}
+
+function lookupOf(task: TaskSnapshot | undefined): FusionTaskLookup {
+  if (task === undefined) return { state: "unknown" };
+  if (task.status === "running") return { state: "running" };
+  const facts = task.fusion;
+  if (task.status === "completed" && facts?.resultSha256 !== undefined) {
+    return { state: "completed", runId: facts.runId, runDir: facts.artifactDir, resultSha256: facts.resultSha256 };
+  }
+  const error = { code: task.killKind === undefined ? "run_failed" : "run_cancelled", message: task.error ?? `the run ended ${task.status}` };
+  return { state: task.status === "killed" ? "cancelled" : "failed", error };
+}

@@ -1,0 +1,53 @@
+import type { LaunchCommand } from "./process-launcher.ts";
+
+/** The process that hosts a task runtime: enough for a later process to tell whether it still runs. */
+export interface HostIdentity {
+  readonly pid: number;
+  /** Opaque start stamp of the process (boot id and start time); compared for equality, so a reused pid is not mistaken for it. */
+  readonly startedAt: string;
+}
+
+/** Where the supervisor of one task records how the command ended and keeps output once the host is gone. */
+export interface SupervisionFiles {
+  readonly exitPath: string;
+  readonly spillPath: string;
+  /** At most this many bytes go to the spill file; the rest is counted. */
+  readonly spillCapBytes: number;
+}
+
+export interface SupervisedLaunch {
+  readonly command: LaunchCommand;
+  readonly env: Readonly<Record<string, string>>;
+  /** Carried by every process of the task; recorded so that a later host can find and stop them. */
+  readonly processTag: string;
+}
+
+/** Runs a task's command under a supervisor that outlives the host and commits the exit status durably. */
+export interface TaskSupervisor {
+  wrap(command: LaunchCommand, env: Readonly<Record<string, string>>, files: SupervisionFiles): SupervisedLaunch;
+}
+
+/** The metadata files of one task directory (`<dir>/<id>.json`, nothing else). */
+export interface TaskDirListing {
+  readonly dir: string;
+  readonly metadataFiles: readonly string[];
+}
+
+/** The view of the machine a new session needs to take over tasks an ended host left behind. */
+export interface SurvivorProbe {
+  /** This process. */
+  readonly self: HostIdentity;
+  /** Every task directory under `root` (absent root: none). */
+  listTaskDirs(root: string): Promise<readonly TaskDirListing[]>;
+  /**
+   * Whether the host that owns `taskDir` still runs: another live process with the same identity, or a live
+   * task runtime of this very process. Without a start stamp only the pid and its program are checked.
+   */
+  hostAlive(host: { readonly pid: number; readonly startedAt?: string }, taskDir: string): Promise<boolean>;
+  /** Whether `pid` is alive (not a zombie) and carries `tag`: the cheap check that a supervisor still runs. */
+  carriesTag(pid: number, tag: string): Promise<boolean>;
+  /** Every live process that carries `tag`. */
+  taggedProcesses(tag: string): Promise<readonly number[]>;
+  /** SIGTERM to every process carrying `tag`, SIGKILL after the grace to whatever is left; resolves with the pids found. */
+  stopTagged(tag: string, graceMs: number): Promise<readonly number[]>;
+}
