@@ -5,7 +5,7 @@ import type { RecoveredTask } from "../domain/tasks/service/recovered-task.ts";
 import type { TaskRuntime, TaskRuntimeConfig } from "../domain/tasks/service/task-runtime.ts";
 import type { RuntimeLifecycle } from "../adapters/pi/runtime-lifecycle.ts";
 import { TypedFailure } from "../adapters/pi/typed-error.ts";
-import { takeOverOrphans } from "./orphan-takeover.ts";
+import { adoptOrphans, takeOverOrphans } from "./orphan-takeover.ts";
 import type { SessionServices } from "./session-services.ts";
 
 interface OpenSession {
@@ -103,13 +103,13 @@ export class LazySession implements RuntimeLifecycle {
 
   private async build(session: OpenSession): Promise<SessionServices> {
     const { openSessionServices } = await import("./session-services.ts");
-    const services = await openSessionServices(this.pi, session.ctx, session.settings, session.config);
+    const opened = await openSessionServices(this.pi, session.ctx, session.settings, session.config);
     if (this.session !== session) {
       // The session ended while the container was being built (close() is waiting for this): nobody may use it.
-      await services.release();
+      await opened.release();
       throw notStarted();
     }
-    services.runtime.adopt(await (session.recovering ?? []));
+    const services = adoptOrphans(opened, await (session.recovering ?? []));
     session.built = services;
     for (const listener of this.listeners) listener(services.runtime);
     return services;

@@ -1,7 +1,9 @@
 import { existsSync } from "node:fs";
+import { claimTaskDir, releaseTaskDir } from "../adapters/node/live-task-dirs.ts";
 import type { TaskSettings } from "../domain/tasks/model/runtime-settings.ts";
 import type { RecoveredTask } from "../domain/tasks/service/recovered-task.ts";
 import type { TaskRuntimeConfig } from "../domain/tasks/service/task-runtime.ts";
+import type { SessionServices } from "./session-services.ts";
 
 /** How often a reattached task is checked for its end. */
 const REATTACHED_POLL_MS = 1_000;
@@ -29,4 +31,16 @@ export async function takeOverOrphans(
     { files: new NodeFileCommitter(), probe: new NodeSurvivorProbe(), clock: new SystemClock(), warn },
     { root, policy: settings.orphanPolicy, killGraceMs: settings.killGraceMs, pollMs: REATTACHED_POLL_MS, conversation },
   );
+}
+
+/**
+ * Hands the recovered tasks to the session's runtime. The directories of the reattached ones count as live
+ * for this process until the session is released, so another session of this process leaves them alone.
+ */
+export function adoptOrphans(services: SessionServices, recovered: readonly RecoveredTask[]): SessionServices {
+  services.runtime.adopt(recovered);
+  const dirs = [...new Set(recovered.filter((task) => task.isRunning).map((task) => task.directory))];
+  if (dirs.length === 0) return services;
+  dirs.forEach(claimTaskDir);
+  return { ...services, release: () => services.release().finally(() => dirs.forEach(releaseTaskDir)) };
 }

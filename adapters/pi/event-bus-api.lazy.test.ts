@@ -45,8 +45,7 @@ function world() {
   const log: Array<{ channel: string; frame: Frame }> = [];
   for (const channel of [BUS_CHANNELS.response, BUS_CHANNELS.terminal]) bus.on(channel, (frame) => void log.push({ channel, frame: frame as Frame }));
   let n = 0;
-  const send = (operation: string, payload: unknown) => {
-    const id = `req-${++n}`;
+  const send = (operation: string, payload: unknown, id = `req-${++n}`) => {
     bus.emit(BUS_CHANNELS.request, { schema_version: BUS_SCHEMA_IDS.request, request_id: id, operation, payload });
     return id;
   };
@@ -54,20 +53,36 @@ function world() {
     await expect.poll(() => log.some((e) => e.channel === BUS_CHANNELS.response && e.frame.request_id === id)).toBe(true);
     return log.find((e) => e.channel === BUS_CHANNELS.response && e.frame.request_id === id)?.frame ?? {};
   };
+  const responses = (id: string) => log.filter((e) => e.channel === BUS_CHANNELS.response && e.frame.request_id === id).map((e) => e.frame);
   const terminals = (taskId: string) => log.filter((e) => e.channel === BUS_CHANNELS.terminal && e.frame.task?.id === taskId);
-  return { api, lifecycle, launcher, send, responseTo, terminals, builds: () => builds, refuse: () => (refuse = true) };
+  return { api, lifecycle, launcher, send, responseTo, responses, terminals, builds: () => builds, refuse: () => (refuse = true) };
 }
 
 describe("EventBus API with a runtime built on first need", () => {
-  it("opening builds nothing; the first request builds the runtime once and is answered from it", async () => {
+  it("opening builds nothing; the first request that needs the runtime builds it once and is answered from it", async () => {
     const w = world();
     w.api.listen();
     expect((await w.responseTo(w.send("status", {}))).error?.code).toBe("session_not_started");
     w.api.open();
     expect(w.builds()).toBe(0);
-    const [a, b] = [w.send("status", {}), w.send("capabilities", {})];
+    const [a, b] = [w.send("status", {}), w.send("logs", { taskId: "bzzzzzzzz" })];
     expect(await w.responseTo(a)).toMatchObject({ ok: true, result: { tasks: [] } });
-    expect((await w.responseTo(b)).ok).toBe(true);
+    expect((await w.responseTo(b)).error?.code).toBe("task_unknown");
+    expect(w.builds()).toBe(1);
+  });
+
+  it("capabilities are answered without building the runtime, and their request ids still count", async () => {
+    const w = world();
+    w.api.open();
+    const caps = await w.responseTo(w.send("capabilities", {}, "c1"));
+    expect(caps).toMatchObject({ ok: true, result: { api_version: 1, run: true } });
+    expect(w.builds()).toBe(0);
+    w.send("capabilities", {}, "c1");
+    await expect.poll(() => w.responses("c1").length).toBe(2);
+    expect(w.responses("c1")[1]).toMatchObject({ ok: false, error: { code: "duplicate_request_id" } });
+    w.send("status", {}, "c1");
+    await expect.poll(() => w.responses("c1").length).toBe(3);
+    expect(w.responses("c1")[2]).toMatchObject({ ok: false, error: { code: "duplicate_request_id" } });
     expect(w.builds()).toBe(1);
   });
 

@@ -91,6 +91,10 @@ export class EventBusApi {
     const parsed = parseRequestFrame(raw);
     if (!parsed.ok) return this.respond(errorResponse(parsed.error.requestId, parsed.error.operation, parsed.error));
     const { requestId, operation } = parsed.value;
+    if (operation === "capabilities" && this.state === "open" && this.lifecycle !== undefined && this.lifecycle.built() === undefined) {
+      // Asking what the API offers needs no runtime, and must not build one.
+      return this.respond(this.ledger.accept(requestId) ? okResponse(requestId, operation, CAPABILITIES) : duplicateId(requestId, operation));
+    }
     let runtime: Result<TaskRuntime, TypedError>;
     try {
       runtime = await this.sessionRuntime();
@@ -99,9 +103,7 @@ export class EventBusApi {
       throw error;
     }
     if (!runtime.ok) return this.respond(errorResponse(requestId, operation, runtime.error));
-    if (!this.ledger.accept(requestId)) {
-      return this.respond(errorResponse(requestId, operation, { code: "duplicate_request_id", message: `Request id '${requestId}' was already used in this session; use a new id for every request (duplicate_request_id)` }));
-    }
+    if (!this.ledger.accept(requestId)) return this.respond(duplicateId(requestId, operation));
     let release = (): void => undefined;
     const barrier = new Promise<void>((resolve) => (release = resolve));
     try {
@@ -202,6 +204,10 @@ export class EventBusApi {
       this.retries.add(timer);
     }
   }
+}
+
+function duplicateId(requestId: string, operation: BusRequest["operation"]): ResponseFrame {
+  return errorResponse(requestId, operation, { code: "duplicate_request_id", message: `Request id '${requestId}' was already used in this session; use a new id for every request (duplicate_request_id)` });
 }
 
 function internalError(operation: string, error: unknown): TypedError {

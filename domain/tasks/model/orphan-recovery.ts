@@ -128,14 +128,14 @@ function outputNote(output: RecoveredOutput, exit: ExitRecord | undefined, task:
   const parts: string[] = [];
   if (output.headOnly) parts.push(`the rolling tail of the output file was never put back in order, so only its first ${output.capturedBytes} bytes are shown (the raw file keeps the rest)`);
   const spillPath = spillDisplayPath(task);
-  if (exit === undefined) {
-    if (output.spilledBytes > 0) parts.push(`${output.spilledBytes} bytes of later output were saved in ${spillPath}`);
-    else if (task.detachedAt === undefined) parts.push("output after the host died was not captured");
-  } else if (exit.hostGone) {
+  if (exit?.hostGone === true) {
     const beyond = exit.lostOutputBytes > 0 ? `; ${exit.lostOutputBytes} bytes beyond the spill cap were not kept` : "";
-    parts.push(`output after the host let go: ${exit.spilledBytes} bytes saved in ${spillPath}${beyond}; bytes still in the pipe at that moment are lost`);
-  }
-  return parts.length === 0 ? undefined : parts.join("; ");
+    parts.push(`output after the host let go: ${exit.spilledBytes} bytes saved in ${spillPath}${beyond}`);
+  } else if (output.spilledBytes > 0) parts.push(`${output.spilledBytes} bytes of later output were saved in ${spillPath}`);
+  else if (exit === undefined && task.detachedAt === undefined) parts.push("output after the host died was not captured");
+  // Bytes the supervisor had handed to the pipe but the host never read cannot be counted by anyone.
+  parts.push(`output still in the pipe when the host ${task.detachedAt === undefined ? "died" : "let go"} is lost`);
+  return parts.join("; ");
 }
 
 function accountingOf(task: TaskSnapshot, output: RecoveredOutput, exit: ExitRecord | undefined): { readonly bytesWritten: number; readonly output: OutputAccounting } {

@@ -101,7 +101,7 @@ export interface TaskSnapshot extends TaskTelemetry {
   readonly fusion?: FusionTaskFacts;
   /** Set on delegated background agents (bg_delegate). */
   readonly delegate?: DelegateTaskFacts;
-  /** The Pi process that launched the task, so a later one can tell whether it still runs. */
+  /** The Pi process that owns the task (launched it, or took it over), so a later one can tell whether it still runs. */
   readonly hostPid?: number;
   /** Opaque start stamp of that process (Linux: boot id and start ticks), compared for equality against pid reuse. */
   readonly hostStartedAt?: string;

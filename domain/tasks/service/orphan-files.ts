@@ -30,9 +30,17 @@ export async function readExitRecord(files: FileCommitter, path: string): Promis
   return parsed.ok ? { exit: parsed.value } : { problem: parsed.error.message };
 }
 
-export async function readTaskMetadata(files: FileCommitter, path: string): Promise<Result<TaskSnapshot, { readonly code: string; readonly message: string }>> {
+const MENTIONS_RUNNING = /"status"\s*:\s*"running"/;
+
+/**
+ * Reads a task's metadata back. Most files under the task root belong to tasks that ended long ago; a file
+ * that does not even mention the running status is skipped (undefined) before the full schema check.
+ */
+export async function readRunningTaskMetadata(files: FileCommitter, path: string): Promise<Result<TaskSnapshot, { readonly code: string; readonly message: string }> | undefined> {
   const bytes = await readSmallFile(files, path, MAX_TASK_METADATA_BYTES);
-  return bytes.ok ? parseTaskMetadata(bytes.value) : bytes;
+  if (!bytes.ok) return bytes;
+  if (!MENTIONS_RUNNING.test(Buffer.from(bytes.value.buffer, bytes.value.byteOffset, bytes.value.byteLength).toString("latin1"))) return undefined;
+  return parseTaskMetadata(bytes.value);
 }
 
 /** The output file and spill file as they are now (a missing one holds nothing). */

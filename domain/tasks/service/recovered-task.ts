@@ -82,6 +82,12 @@ export class RecoveredTask implements TrackedTask {
     return this.current;
   }
 
+  /** The directory the task's files are in (the one of the host that started it). */
+  get directory(): string {
+    const path = this.setup.paths.metadata;
+    return path.slice(0, path.lastIndexOf("/"));
+  }
+
   get isRunning(): boolean {
     return this.current.status === "running";
   }
@@ -109,9 +115,10 @@ export class RecoveredTask implements TrackedTask {
     return ok(undefined);
   }
 
+  /** Only for a task that ended while this host watched it: leftovers of one finalized at takeover were stopped then. */
   async sweepLeftovers(): Promise<readonly number[]> {
     const tag = this.setup.origin.processTag;
-    if (tag === undefined || this.setup.origin.surviveReload === true) return [];
+    if (tag === undefined || this.setup.origin.surviveReload === true || this.setup.shown.status !== "running") return [];
     return this.deps.probe.stopTagged(tag, this.deps.killGraceMs);
   }
 

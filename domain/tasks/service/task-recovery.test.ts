@@ -109,11 +109,14 @@ describe("recoverOrphans", () => {
     expect(w.probe.stopped).toEqual([]);
   });
 
-  it("a reused pid is not the host: this process after a reload takes over what the old session left", async () => {
+  it("this process takes over what its own earlier runtime left (a reload), and a reused pid is not the host", async () => {
     const w = await world([snapshot("ba", { hostPid: 1000, hostStartedAt: "boot/1000" })]);
-    const recovered = await w.recover(); // the directory is not live: the runtime that owned it shut down
+    const recovered = await w.recover(); // the directory is no longer live: the runtime that owned it shut down
     expect(recovered.map((t) => t.snapshot.status)).toEqual(["failed"]);
     expect(w.meta("ba").error).toContain("the task is gone; exit status unknown");
+    const reused = await world([snapshot("ba", { hostPid: 1000, hostStartedAt: "boot/999" })]);
+    reused.probe.liveDirs.add(OLD);
+    expect((await reused.recover()).map((t) => t.snapshot.status)).toEqual(["failed"]);
   });
 
   it("a task that is gone without a record fails with an unknown exit status", async () => {
@@ -129,6 +132,10 @@ describe("recoverOrphans", () => {
     w.probe.tagged.set(TAG, [78, 79]);
     const [task] = await w.recover();
     expect(task?.snapshot).toMatchObject({ status: "running", recovery: { hostEnded: "died" } });
+    // This host owns it now, durably: while it lives (its runtime holds the directory), nobody else takes it over.
+    expect(w.meta("ba")).toMatchObject({ status: "running", hostPid: 1000, hostStartedAt: "boot/1000" });
+    w.probe.liveDirs.add(OLD);
+    expect(await w.recover()).toEqual([]);
     w.runtime.adopt(task === undefined ? [] : [task]);
     await w.write("ba.after-host.output", "tick\n");
     w.clock.advance(1_000);
@@ -192,7 +199,7 @@ describe("recoverOrphans", () => {
 
   it("damaged metadata and a file that names another task are reported and left as they are", async () => {
     const w = await world([snapshot("ba"), snapshot("bc")]);
-    await w.write("ba.json", '{"schema_version": "pi-backgr');
+    await w.write("ba.json", '{"status": "running", "id": "ba", "schema_vers'); // torn by something other than this package
     await w.write("bc.json", JSON.stringify(snapshot("bz")));
     expect(await w.recover()).toEqual([]);
     expect(w.warnings.join("\n")).toMatch(/ba\.json was left as it is: .*metadata_malformed/);

@@ -4,7 +4,7 @@ import type { SurvivorProbe } from "../../../ports/task-survival.ts";
 import { orphanTerminal, planOrphan, reattachedSnapshot, type OrphanEnding, type TakeOver } from "../model/orphan-recovery.ts";
 import type { OrphanPolicy } from "../model/runtime-settings.ts";
 import type { TaskSnapshot } from "../model/task-snapshot.ts";
-import { measureOutput, orphanPaths, readExitRecord, readTaskMetadata, type ExitFinding, type OrphanPaths } from "./orphan-files.ts";
+import { measureOutput, orphanPaths, readExitRecord, readRunningTaskMetadata, type ExitFinding, type OrphanPaths } from "./orphan-files.ts";
 import { RecoveredTask, type RecoveredTaskDeps } from "./recovered-task.ts";
 import { TaskMetadataWriter } from "./task-metadata-writer.ts";
 
@@ -47,7 +47,8 @@ export async function recoverOrphans(deps: RecoveryDeps, config: RecoveryConfig)
 }
 
 async function recoverOne(deps: RecoveryDeps, config: RecoveryConfig, dir: string, file: string): Promise<RecoveredTask | undefined> {
-  const read = await readTaskMetadata(deps.files, file);
+  const read = await readRunningTaskMetadata(deps.files, file);
+  if (read === undefined) return undefined;
   if (!read.ok) {
     deps.warn(`Task metadata ${file} was left as it is: ${read.error.message} (${read.error.code})`);
     return undefined;
@@ -71,8 +72,12 @@ async function recoverOne(deps: RecoveryDeps, config: RecoveryConfig, dir: strin
     case "leave":
       return undefined;
     case "reattach": {
-      const shown = reattachedSnapshot(task, await measureOutput(deps.files, task, paths), at);
-      return new RecoveredTask({ ...setup, shown }, taskDeps);
+      // This host owns the task now: a later session sees a live host and leaves it alone.
+      const owned: TaskSnapshot = { ...task, hostPid: deps.probe.self.pid, hostStartedAt: deps.probe.self.startedAt };
+      const saved = await setup.metadata.write(owned);
+      if (!saved.ok) deps.warn(`Task ${task.id} was reattached, but its new owner could not be recorded (${saved.error.message}); another session may take it over too`);
+      const shown = reattachedSnapshot(owned, await measureOutput(deps.files, owned, paths), at);
+      return new RecoveredTask({ ...setup, origin: owned, shown }, taskDeps);
     }
     case "finalize": {
       if (action.stopLeftovers && task.processTag !== undefined) await deps.probe.stopTagged(task.processTag, config.killGraceMs);

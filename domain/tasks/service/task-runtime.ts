@@ -3,11 +3,10 @@ import type { FileCommitter } from "../../../ports/file-committer.ts";
 import type { LaunchCommand, LaunchError, ProcessLauncher, RunningProcess } from "../../../ports/process-launcher.ts";
 import type { RandomSource } from "../../../ports/random-source.ts";
 import type { TaskNotifier } from "../../../ports/task-notifier.ts";
-import type { HostIdentity, SupervisedLaunch, TaskSupervisor } from "../../../ports/task-survival.ts";
+import type { HostIdentity, TaskSupervisor } from "../../../ports/task-survival.ts";
 import { err, ok, type Result, type TypedError } from "../../shared/model/result.ts";
 import { planLogRead, type LogReadPlan, type LogReadRequest } from "../model/log-read.ts";
 import { renderNotification, shortTail } from "../model/notification.ts";
-import { exitRecordFile, spillFile } from "../model/orphan-recovery.ts";
 import type { RunRequest } from "../model/run-request.ts";
 import { resolveTaskId, type LookupError } from "../model/task-lookup.ts";
 import type { TaskSnapshot } from "../model/task-snapshot.ts";
@@ -16,6 +15,7 @@ import type { StreamFilter, TaskCompletion } from "./execution-hooks.ts";
 import { TaskExecution, type StdoutFilter } from "./task-execution.ts";
 import { TaskMetadataWriter } from "./task-metadata-writer.ts";
 import type { RecoveredTask } from "./recovered-task.ts";
+import { supervise, survivalFields } from "./supervised-launch.ts";
 import type { TrackedTask } from "./tracked-task.ts";
 
 export interface TaskRuntimeDeps {
@@ -95,22 +95,21 @@ export class TaskRuntime {
 
   async start(request: RunRequest, plan?: LaunchPlan): Promise<Result<TaskSnapshot, StartError>> {
     if (this.shuttingDown) return err({ code: "runtime_shutting_down", message: "The Pi session is shutting down; no new background task was started (runtime_shutting_down)." });
+    if (request.surviveReload === true && (this.deps.supervisor === undefined || plan?.start !== undefined)) {
+      return err({ code: "survive_reload_unavailable", message: "surviveReload needs the task supervisor, which this host does not run; no task was started (survive_reload_unavailable)." });
+    }
     const dir = await this.deps.files.ensureDir(this.config.taskDir);
     if (!dir.ok) return err({ code: "task_dir_unwritable", message: `Task directory ${this.config.taskDir} cannot be created (${dir.error.osCode ?? dir.error.code}); no task was started.` });
     if (plan?.id !== undefined && this.tasks.has(plan.id)) return err({ code: "task_id_in_use", message: `Task id ${plan.id} is already in use; no task was started.` });
     const id = plan?.id ?? this.newId();
+    const shell = { kind: "shell", command: request.command, ...(this.config.shell ? { shell: this.config.shell } : {}) } as const;
+    const launch = plan ?? this.deps.planLaunch?.(request, shell) ?? { command: shell };
+    const supervised = launch.start === undefined ? supervise(this.deps.supervisor, this.config, id, launch) : undefined;
     let current: TaskExecution | undefined;
     const sink = await OutputSink.create(this.deps.files, `${this.config.taskDir}/${id}.output`, this.config.outputCapBytes, request.onOutputCap, () => current?.onCapReached());
     if (!sink.ok) return err({ code: "task_dir_unwritable", message: `Output file for ${id} cannot be created (${sink.error.osCode ?? sink.error.code}): ${sink.error.message}; no task was started.` });
-    const shell = { kind: "shell", command: request.command, ...(this.config.shell ? { shell: this.config.shell } : {}) } as const;
-    const launch = plan ?? this.deps.planLaunch?.(request, shell) ?? { command: shell };
-    const supervised = launch.start === undefined ? this.supervise(id, launch) : undefined;
-    if (request.surviveReload === true && supervised === undefined) {
-      await sink.value.close();
-      return err({ code: "survive_reload_unavailable", message: "surviveReload needs the task supervisor, which this host does not run; no task was started (survive_reload_unavailable)." });
-    }
     const metadata = new TaskMetadataWriter(this.deps.files, `${this.config.taskDir}/${id}.json`);
-    const before = { ...this.initialSnapshot(id, request, undefined, launch.telemetryUnavailableReason), ...launch.facets, ...this.survivalFields(request, supervised) };
+    const before = { ...this.initialSnapshot(id, request, undefined, launch.telemetryUnavailableReason), ...launch.facets, ...survivalFields(this.deps.host, request, supervised) };
     const saved = await metadata.write(before);
     if (!saved.ok) {
       await sink.value.close(); // release its descriptor; the empty output file stays as evidence
@@ -239,22 +238,6 @@ export class TaskRuntime {
       const id = `b${this.deps.random.hex(4)}`;
       if (!this.tasks.has(id)) return id;
     }
-  }
-
-  private supervise(id: string, launch: LaunchPlan): SupervisedLaunch | undefined {
-    const dir = this.config.taskDir;
-    const files = { exitPath: `${dir}/${exitRecordFile(id)}`, spillPath: `${dir}/${spillFile(id)}`, spillCapBytes: this.config.outputCapBytes };
-    return this.deps.supervisor?.wrap(launch.command, launch.env ?? this.config.env, files);
-  }
-
-  /** What a later session needs to take the task over if this host ends while it runs. */
-  private survivalFields(request: RunRequest, supervised: SupervisedLaunch | undefined): Partial<TaskSnapshot> {
-    const host = this.deps.host;
-    return {
-      ...(host === undefined ? {} : { hostPid: host.pid, hostStartedAt: host.startedAt }),
-      ...(supervised === undefined ? {} : { processTag: supervised.processTag }),
-      ...(request.surviveReload === true ? { surviveReload: true } : {}),
-    };
   }
 
   private initialSnapshot(id: string, request: RunRequest, pid: number | undefined, telemetryUnavailableReason: string | undefined): TaskSnapshot {

@@ -1,0 +1,98 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { parseExitRecord, type ExitRecord } from "../../domain/tasks/model/exit-record.ts";
+import type { RunningProcess } from "../../ports/process-launcher.ts";
+import { NodeProcessLauncher } from "./node-process-launcher.ts";
+import { NodeTaskSupervisor } from "./node-task-supervisor.ts";
+
+const launcher = new NodeProcessLauncher({ drainGraceMs: 500, strayKillGraceMs: 500 });
+const supervisor = new NodeTaskSupervisor();
+
+function run(command: string, options: { env?: Record<string, string>; spillCap?: number } = {}) {
+  const dir = mkdtempSync(join(tmpdir(), "supervisor-"));
+  const files = { exitPath: join(dir, "t.exit.json"), spillPath: join(dir, "t.after-host.output"), spillCapBytes: options.spillCap ?? 1 << 20 };
+  const wrapped = supervisor.wrap({ kind: "shell", command, shell: "/bin/sh" }, { PATH: process.env.PATH ?? "/usr/bin:/bin", ...options.env }, files);
+  const launched = launcher.launch({ command: wrapped.command, cwd: dir, env: wrapped.env });
+  if (!launched.ok) throw new Error(launched.error.message);
+  return { dir, files, proc: launched.value, tag: wrapped.processTag };
+}
+
+async function text(stream: AsyncIterable<Uint8Array>): Promise<string> {
+  let out = "";
+  for await (const chunk of stream) out += Buffer.from(chunk).toString("utf8");
+  return out;
+}
+
+function record(path: string): ExitRecord {
+  const parsed = parseExitRecord(readFileSync(path));
+  if (!parsed.ok) throw new Error(parsed.error.message);
+  return parsed.value;
+}
+
+async function collect(proc: RunningProcess) {
+  const [stdout, stderr, exit] = await Promise.all([text(proc.stdout), text(proc.stderr), proc.exited]);
+  return { stdout, stderr, exit };
+}
+
+describe("task-supervisor.mjs", () => {
+  it("passes stdout and stderr through unchanged, exits with the command's code, and commits the exit record", async () => {
+    const { proc, files, dir } = run("printf 'out\\n'; printf 'err\\n' >&2; exit 7");
+    expect(await collect(proc)).toEqual({ stdout: "out\n", stderr: "err\n", exit: { code: 7, signal: null } });
+    expect(record(files.exitPath)).toMatchObject({ code: 7, signal: null, hostGone: false, spilledBytes: 0, lostOutputBytes: 0 });
+    expect(readdirSync(dir).filter((f) => f.endsWith(".tmp"))).toEqual([]);
+    expect(existsSync(files.spillPath)).toBe(false);
+  });
+
+  it("dies by the command's signal and records it", async () => {
+    const { proc, files } = run("kill -USR2 $$");
+    expect((await collect(proc)).exit).toEqual({ code: null, signal: "SIGUSR2" });
+    expect(record(files.exitPath)).toMatchObject({ code: null, signal: "SIGUSR2" });
+  });
+
+  it("outlives a group SIGTERM long enough to record how the command ended", async () => {
+    const { proc, files } = run("trap 'echo cleaning; exit 5' TERM; echo ready; while :; do sleep 0.05; done");
+    const out = proc.stdout[Symbol.asyncIterator]();
+    expect(Buffer.from((await out.next()).value ?? []).toString()).toBe("ready\n");
+    process.kill(-proc.pid, "SIGTERM");
+    const [rest, exit] = await Promise.all([text({ [Symbol.asyncIterator]: () => out }), proc.exited, text(proc.stderr)]);
+    expect(rest).toBe("cleaning\n");
+    expect(exit).toEqual({ code: 5, signal: null });
+    expect(record(files.exitPath).code).toBe(5);
+  });
+
+  it("when the host lets go, the command keeps running: later output goes to the spill file up to its cap, the rest is counted", async () => {
+    const payload = "x".repeat(100);
+    const { proc, files } = run(`echo ready; sleep 0.4; printf '${payload}'; echo done >&2; exit 4`, { spillCap: 10 });
+    const out = proc.stdout[Symbol.asyncIterator]();
+    expect(Buffer.from((await out.next()).value ?? []).toString()).toBe("ready\n");
+    proc.detach?.(); // the host's ends of the pipes close, as when the host dies
+    await expect.poll(() => existsSync(files.exitPath), { timeout: 10_000, interval: 50 }).toBe(true);
+    expect(record(files.exitPath)).toMatchObject({ code: 4, hostGone: true, spilledBytes: 10, lostOutputBytes: 95 });
+    expect(readFileSync(files.spillPath, "utf8")).toBe("x".repeat(10));
+  });
+
+  it("a command that cannot start exits 127 with the reason, and that is recorded too", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "supervisor-"));
+    const files = { exitPath: join(dir, "t.exit.json"), spillPath: join(dir, "t.spill"), spillCapBytes: 100 };
+    const wrapped = supervisor.wrap({ kind: "argv", file: join(dir, "missing-program"), args: [] }, { PATH: "/usr/bin:/bin" }, files);
+    const launched = launcher.launch({ command: wrapped.command, cwd: dir, env: wrapped.env });
+    if (!launched.ok) throw new Error(launched.error.message);
+    const { stderr, exit } = await collect(launched.value);
+    expect(exit).toEqual({ code: 127, signal: null });
+    expect(stderr).toContain("cannot start");
+    expect(record(files.exitPath).code).toBe(127);
+  });
+
+  it("NODE_OPTIONS reach the command, not the supervisor", async () => {
+    const { proc } = run('printf "%s" "$NODE_OPTIONS"', { env: { NODE_OPTIONS: "--require /nonexistent/preload.cjs" } });
+    expect(await collect(proc)).toEqual({ stdout: "--require /nonexistent/preload.cjs", stderr: "", exit: { code: 0, signal: null } });
+  });
+
+  it("every process of the task carries the supervision tag", async () => {
+    const { proc, tag } = run("echo $PI_BG_PROCESS_TAG");
+    const { stdout } = await collect(proc);
+    expect(stdout.trim().split(":")).toContain(tag);
+  });
+});
