@@ -3,6 +3,7 @@
 // `createJiti(loader.js, { moduleCache: false, alias })`, after loader.js and the packages it bundles are in
 // memory — times every module body jiti evaluates and every native import it makes, then calls the factory
 // with a stand-in ExtensionAPI. Prints one JSON object: { evaluateMs, factoryMs, modules: [{ name, self, inclusive }] }.
+import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -35,7 +36,13 @@ function piAliases() {
   };
 }
 
-const label = (file) => (file.startsWith(root) ? relative(root, file) : file);
+/** Names relative to the entry's package (the nearest package.json above it), so another tree reads the same. */
+function packageRootOf(file) {
+  for (let dir = dirname(file); dirname(dir) !== dir; dir = dirname(dir)) if (existsSync(resolve(dir, "package.json"))) return dir;
+  return root;
+}
+const labelRoot = packageRootOf(resolve(entry));
+const label = (file) => (file.startsWith(`${labelRoot}/`) ? relative(labelRoot, file) : file);
 const timings = new Map();
 const stack = [];
 
