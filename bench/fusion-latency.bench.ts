@@ -13,7 +13,7 @@ import { NodeFileCommitter } from "../adapters/node/node-file-committer.ts";
 import { PiChildRunner } from "../adapters/node/pi-child-runner.ts";
 import { SystemClock } from "../adapters/node/system-clock.ts";
 import { anthropicSanitizerExtensionPath, fusionChildExtensionPath } from "../adapters/pi/child/child-extension-paths.ts";
-import { conservativeEstimator, fusionBudgetGate } from "../domain/fusion/model/fusion-budget-plan.ts";
+import { calibratedEstimator, fusionBudgetGate } from "../domain/fusion/model/fusion-budget-plan.ts";
 import { BRAINSTORM_PROFILE, runFusion, type FusionRunRequest } from "../domain/fusion/service/index.ts";
 import { buildFusionInput } from "../domain/projection/model/fusion-input.ts";
 import { FUSION_TOOL_POLICY } from "../domain/projection/model/projection-policy.ts";
@@ -71,7 +71,7 @@ const input = buildFusionInput({
 });
 if (!input.ok) throw new Error(input.error.message);
 const route = { provider: "scripted", model: "scripted-c" };
-const budget = fusionBudgetGate((r) => ({ provider: r.provider, model: r.model, contextWindow: 200_000 }), conservativeEstimator, "bench");
+const budget = fusionBudgetGate((r) => ({ provider: r.provider, model: r.model, contextWindow: 200_000 }), calibratedEstimator, "bench");
 
 interface Variant {
   readonly name: string;

@@ -1,6 +1,6 @@
 import { CLEAN_BRAINSTORM_PROFILE } from "../domain/fusion/model/clean-brainstorm-profile.ts";
 import { resolveExplicitFusionModels } from "../domain/fusion/model/explicit-fusion-models.ts";
-import { conservativeEstimator } from "../domain/fusion/model/fusion-budget-plan.ts";
+import { calibratedEstimator } from "../domain/fusion/model/fusion-budget-plan.ts";
 import type { ResolvedFusionModels } from "../domain/fusion/model/fusion-model-resolution.ts";
 import { fusionBrainstormToolSpec, type BrainstormLauncher } from "../domain/fusion/service/brainstorm-tool-spec.ts";
 import { runFusion, type FusionPorts } from "../domain/fusion/service/index.ts";
@@ -141,7 +141,7 @@ export class McpFusion {
   }
 
   private gateFor(pi: PiSide, models: ResolvedFusionModels) {
-    return (this.budgetGate ?? pi.budgetGateFor(conservativeEstimator, "conservative-v1"))(models);
+    return (this.budgetGate ?? pi.budgetGateFor(calibratedEstimator, "input-token-calibration.v1"))(models);
   }
 
   private runnerFor(cli: PiCliLocation): PiChildRunner {

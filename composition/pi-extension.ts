@@ -12,8 +12,8 @@ import { runtimeGated } from "./runtime-gate.ts";
 
 /** Fusion's budget gate: the conservative estimator, loaded with the Fusion runtime on its first use. */
 async function budgetGate(): Promise<BudgetGateFactory> {
-  const [{ budgetGateFor }, { conservativeEstimator }] = await Promise.all([import("./fusion-runs.ts"), import("../domain/fusion/model/fusion-budget-plan.ts")]);
-  return budgetGateFor(conservativeEstimator, "conservative-v1");
+  const [{ budgetGateFor }, { calibratedEstimator }] = await Promise.all([import("./fusion-runs.ts"), import("../domain/fusion/model/fusion-budget-plan.ts")]);
+  return budgetGateFor(calibratedEstimator, "input-token-calibration.v1");
 }
 
 /**

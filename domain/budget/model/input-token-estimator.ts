@@ -13,6 +13,7 @@ import {
   WHITESPACE_GATE_PER_10000,
   type ProviderFamily,
 } from "./estimator-calibration.ts";
+import { utilisationBp } from "./budget-policy.ts";
 import { o200kPieceCost, O200K_PIECE_MODEL, type CostGroup } from "./o200k-piece-model.ts";
 import { addProfiles, profileText, type ByteClasses, type TextProfile } from "./text-profile.ts";
 
@@ -30,6 +31,8 @@ export interface EstimateRequest {
   readonly segments: readonly EstimateSegment[];
   /** The delegate scope always uses the provable 1.00 B/tok ceiling. */
   readonly scope?: EstimateScope;
+  /** When given, the result also says whether the full bound fits and how much of it is used. */
+  readonly allowedInputTokens?: number;
 }
 
 export type RateSource = "calibrated" | "conservative_fallback" | "unbacked" | "delegate_scope";
@@ -73,12 +76,16 @@ export interface InputTokenEstimate {
   readonly rates: { readonly known_text: string; readonly multibyte: string; readonly unknown_output_bytes_per_token: number };
   readonly byte_classes: ByteClasses & { readonly dense: number };
   readonly class_tokens: Readonly<Partial<Record<CostGroup | "flat_text" | "unknown_output", number>>>;
+  /** True when the class costs summed above one token per known byte and the ceiling was used. */
+  readonly provable_cap_applied: boolean;
   readonly gate: CalibrationGate;
   readonly segments: readonly SegmentEstimate[];
+  readonly allowance?: { readonly allowed_input_tokens: number; readonly fits: boolean; readonly utilisation_bp: number; readonly headroom_tokens: number };
 }
 
 interface KnownCost {
   readonly tokens: number;
+  readonly cappedAtProvable?: boolean;
   readonly classTokens: Partial<Record<CostGroup | "flat_text", number>>;
   readonly rates: { readonly known_text: string; readonly multibyte: string };
 }
@@ -115,6 +122,8 @@ export function estimateProfiled(request: Omit<EstimateRequest, "segments">, seg
   const unknownTokens = unknownBytes / calibration.unknownOutputBytesPerToken;
   const knownTokens = Math.ceil(knownCost.tokens);
   const bytes = known.bytes.total + unknownBytes;
+  const tokens = Math.ceil(knownCost.tokens + unknownTokens) + AFFINE_INTERCEPT_TOKENS;
+  const allowed = request.allowedInputTokens;
   return {
     schema: INPUT_TOKEN_CALIBRATION_SCHEMA,
     family: request.family,
@@ -123,7 +132,7 @@ export function estimateProfiled(request: Omit<EstimateRequest, "segments">, seg
     scope,
     estimator_source: calibration.estimatorSource,
     rate_source: scope === "delegate" ? "delegate_scope" : !backed ? "unbacked" : gate.passed ? "calibrated" : "conservative_fallback",
-    tokens: Math.ceil(knownCost.tokens + unknownTokens) + AFFINE_INTERCEPT_TOKENS,
+    tokens,
     input_only_tokens: knownTokens + AFFINE_INTERCEPT_TOKENS,
     advisory_provable_tokens: Math.ceil(bytes / PROVABLE_BYTES_PER_TOKEN) + AFFINE_INTERCEPT_TOKENS,
     intercept_tokens: AFFINE_INTERCEPT_TOKENS,
@@ -134,15 +143,23 @@ export function estimateProfiled(request: Omit<EstimateRequest, "segments">, seg
     rates: { ...knownCost.rates, unknown_output_bytes_per_token: calibration.unknownOutputBytesPerToken },
     byte_classes: { ...known.bytes, dense: known.bytes.ascii_letters + known.bytes.ascii_digits + known.bytes.ascii_symbols },
     class_tokens: { ...roundAll(knownCost.classTokens), ...(unknownBytes > 0 ? { unknown_output: Math.ceil(unknownTokens) } : {}) },
+    provable_cap_applied: knownCost.cappedAtProvable === true,
     gate,
     segments: segments.map((s) => segmentEstimate(effective, gate, s)),
+    ...(allowed === undefined ? {} : { allowance: { allowed_input_tokens: allowed, fits: tokens <= allowed, utilisation_bp: utilisationBp(tokens, allowed), headroom_tokens: allowed - tokens } }),
   };
 }
 
 const contractBytes = (s: OutputContractSegment) => Math.max(0, Math.ceil(s.bytes));
 const EMPTY_PROFILE: TextProfile = profileText("");
 
+/** Never above one token per byte: a byte-level tokenizer cannot emit more. */
 function costOfKnown(family: ProviderFamily, known: TextProfile, gate: CalibrationGate): KnownCost {
+  const cost = rawCostOfKnown(family, known, gate);
+  return cost.tokens <= known.bytes.total ? cost : { ...cost, tokens: known.bytes.total / PROVABLE_BYTES_PER_TOKEN, cappedAtProvable: true };
+}
+
+function rawCostOfKnown(family: ProviderFamily, known: TextProfile, gate: CalibrationGate): KnownCost {
   const b = known.bytes;
   const asciiBytes = b.total - b.multibyte;
   if (family === "openai-codex") {

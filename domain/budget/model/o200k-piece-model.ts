@@ -5,34 +5,35 @@
  * estimate/real ratio such that every calibration text is covered, plus 10% of the tokens that are
  * not one-per-piece", over two seeded corpora and the installed package sources. Structural costs
  * are pinned rather than fitted: a digit group, a one-character symbol and a whitespace piece are
- * exactly one token; repeat runs and whitespace length use measured per-character rates; multibyte
+ * exactly one token, and so is at most a control character; repeat runs and whitespace length use measured per-character rates; multibyte
  * letters and ASCII fragments pay at least one token each.
  */
-import { emptyFeatures, PROFILE_FEATURES, type FeatureCounts, type ProfileFeature, type TextProfile } from "./text-profile.ts";
+import { PROFILE_FEATURES, type FeatureCounts, type ProfileFeature, type TextProfile } from "./text-profile.ts";
 
 export const O200K_PIECE_MODEL = "o200k-piece-classes-v1";
 
 export const O200K_PIECE_COSTS: Readonly<FeatureCounts> = {
   word_l1: 1, word_l2: 1, word_l3: 1, word_l4: 1, word_l5: 1, word_l6: 1, word_l7: 1, word_l8: 1,
-  word_l9: 1.788, word_l10: 1.788, word_l11: 1.788, word_l12: 1.788, word_l13: 1.788, word_l14: 1.788,
+  word_l9: 1.784, word_l10: 1.784, word_l11: 1.784, word_l12: 1.784, word_l13: 1.784, word_l14: 1.784,
   word_long_letters: 0.25,
   word_trigram_rare: 1,
-  word_trigram_mid: 0.789,
-  word_pair_uncommon: 0.792,
-  word_caps: 0.08,
+  word_trigram_mid: 0.793,
+  word_pair_uncommon: 0.787,
+  word_caps: 0.081,
   word_ascii_fragments: 1,
-  word_multibyte_letter_cost: 1.081,
+  word_multibyte_letter_cost: 1.07,
   digit_groups: 1,
   symbol_n1: 1, symbol_n2: 1, symbol_n3: 1, symbol_n4: 1, symbol_n5: 1,
-  symbol_long_chars: 0.79,
-  symbol_pair_uncommon: 0.161,
+  symbol_long_chars: 0.791,
+  symbol_pair_uncommon: 0.16,
+  symbol_control_chars: 1,
   whitespace_pieces: 1,
   whitespace_length_extra: 1,
   whitespace_mixing_extra: 0.5,
-  char_cost_ideographic: 1.093,
-  char_cost_other: 1.064,
+  char_cost_ideographic: 1.095,
+  char_cost_other: 1.025,
   repeat_run_tokens: 1,
-  dense_base64_bytes: 0.707,
+  dense_base64_bytes: 0.712,
 };
 
 /** Groups the report shows; every feature belongs to exactly one. */
@@ -67,11 +68,4 @@ export function o200kPieceCost(profile: TextProfile): PieceModelCost {
     tokens += cost;
   }
   return { tokens, byGroup };
-}
-
-/** For tests and tools: a profile whose only non-zero feature is `feature`. */
-export function unitProfile(feature: ProfileFeature, count: number): FeatureCounts {
-  const f = emptyFeatures();
-  f[feature] = count;
-  return f;
 }

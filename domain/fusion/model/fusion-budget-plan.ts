@@ -2,6 +2,10 @@ import { canonicalJsonOf, utf8Bytes } from "../../shared/model/canonical-json.ts
 import { err, ok } from "../../shared/model/result.ts";
 import type { BudgetError, BudgetPreflight, BudgetStageId, BudgetWarning, FusionBudgetGate, FusionBudgetSummary, StagePromptSkeleton } from "./fusion-budget-gate.ts";
 import type { FusionRoute } from "./fusion-workflow.ts";
+import { familyOfProvider } from "../../budget/model/estimator-calibration.ts";
+import { estimateInputTokens } from "../../budget/model/input-token-estimator.ts";
+import { FUSION_BUDGET_PLAN_SCHEMA, FUSION_BUDGET_POLICY, RESERVED_OUTPUT_TOKENS, SAFETY_TOKENS, UTILISATION_WARNING_BP, utilisationBp } from "../../budget/model/budget-policy.ts";
+import { CONSERVATIVE_BYTES_PER_TOKEN } from "../../budget/model/estimator-calibration.ts";
 
 /** Input-token forecast for a text sent to one provider; must never under-count. */
 export interface TokenForecast {
@@ -9,7 +13,7 @@ export interface TokenForecast {
   /** Which rate was used and why, recorded in the plan. */
   readonly source: string;
 }
-export type TokenEstimator = (text: string, provider: string) => TokenForecast;
+export type TokenEstimator = (text: string, route: { readonly provider: string; readonly model: string }) => TokenForecast;
 
 export interface RouteWindow {
   readonly provider: string;
@@ -17,12 +21,8 @@ export interface RouteWindow {
   readonly contextWindow: number;
 }
 
-export const BUDGET_POLICY_ID = "fusion-budget-policy-v3";
-export const RESERVED_OUTPUT_TOKENS = 32_768;
-export const SAFETY_TOKENS = 4_096;
 /** Bytes per token assumed for outputs not yet written (JSON-rendered bytes of the output contracts). */
-export const OUTPUT_CONTRACT_BYTES_PER_TOKEN = 2;
-const WARN_BASIS_POINTS = 8_000;
+export const OUTPUT_CONTRACT_BYTES_PER_TOKEN = CONSERVATIVE_BYTES_PER_TOKEN;
 const SEARCH_STEPS = 40;
 
 interface StageForecast {
@@ -55,8 +55,8 @@ export function fusionBudgetGate(windows: (route: FusionRoute) => RouteWindow | 
       const warnings = forecasts.flatMap(warningsOf);
       const remediation = blockerStage === undefined ? undefined : remediate(canonicalInputJson, (json) => forecast(render(json)));
       const plan = {
-        schema_version: "pi-background-tasks.fusion-budget-plan.v3",
-        policy_id: BUDGET_POLICY_ID,
+        schema_version: FUSION_BUDGET_PLAN_SCHEMA,
+        policy_id: FUSION_BUDGET_POLICY,
         calibration_version: calibrationVersion,
         reserved_output_tokens: RESERVED_OUTPUT_TOKENS,
         safety_tokens: SAFETY_TOKENS,
@@ -68,7 +68,7 @@ export function fusionBudgetGate(windows: (route: FusionRoute) => RouteWindow | 
         ...(remediation === undefined ? {} : { remediation }),
       };
       const summary: FusionBudgetSummary = {
-        policy_id: BUDGET_POLICY_ID,
+        policy_id: FUSION_BUDGET_POLICY,
         calibration_version: calibrationVersion,
         route_table: forecasts.map((f) => ({ stage: f.stage, provider: f.provider, model: f.model, context_window: f.context_window, allowed_input_tokens: f.allowed_input_tokens })),
         rate_sources: [...new Set(forecasts.map((f) => f.estimator_source))],
@@ -81,7 +81,7 @@ export function fusionBudgetGate(windows: (route: FusionRoute) => RouteWindow | 
     measure(stage, route, systemPrompt, prompt) {
       const window = windows(route);
       if (window === undefined) return err({ code: "model_capacity_unknown", stage, message: `no context window is known for ${route.provider}/${route.model}` });
-      const { tokens, source } = estimate(`${systemPrompt}\n${prompt}`, route.provider);
+      const { tokens, source } = estimate(`${systemPrompt}\n${prompt}`, route);
       const allowed = allowedInput(window.contextWindow);
       if (tokens <= allowed) return ok({ forecastInputTokens: tokens, allowedInputTokens: allowed });
       const bytes = utf8Bytes(systemPrompt) + utf8Bytes(prompt) + 1;
@@ -101,7 +101,7 @@ function stageForecast(s: StagePromptSkeleton, window: RouteWindow | undefined, 
   const contextWindow = window?.contextWindow ?? 0;
   const allowed = allowedInput(contextWindow);
   const text = `${s.systemPrompt}\n${s.prompt}`;
-  const { tokens, source } = estimate(text, s.route.provider);
+  const { tokens, source } = estimate(text, s.route);
   const worst = tokens + Math.ceil(s.embeddedOutputBytes / OUTPUT_CONTRACT_BYTES_PER_TOKEN);
   return {
     stage: s.stage,
@@ -116,13 +116,13 @@ function stageForecast(s: StagePromptSkeleton, window: RouteWindow | undefined, 
     embedded_output_bytes: s.embeddedOutputBytes,
     worst_case_input_tokens: worst,
     headroom_tokens: allowed - tokens,
-    utilisation_bp: allowed > 0 ? Math.ceil((tokens * 10_000) / allowed) : 10_000,
+    utilisation_bp: utilisationBp(tokens, allowed),
   };
 }
 
 function warningsOf(f: StageForecast): BudgetWarning[] {
   const warnings: BudgetWarning[] = [];
-  if (f.input_tokens <= f.allowed_input_tokens && f.utilisation_bp >= WARN_BASIS_POINTS) {
+  if (f.input_tokens <= f.allowed_input_tokens && f.utilisation_bp >= UTILISATION_WARNING_BP) {
     warnings.push({ code: "budget_utilisation_high", stage: f.stage, message: `${f.stage} uses ${(f.utilisation_bp / 100).toFixed(1)}% of its ${f.allowed_input_tokens}-token input allowance` });
   }
   if (f.worst_case_input_tokens > f.allowed_input_tokens) {
@@ -191,9 +191,8 @@ function withRequest(inputJson: string, text: string): string {
   return canonicalJsonOf({ ...parsed, request: { ...parsed.request, text } });
 }
 
-/** The documented conservative rates: 2.00 bytes per token, 1.00 for unknown providers, plus a 512-token intercept. */
-export const conservativeEstimator: TokenEstimator = (text, provider) => {
-  const known = ["anthropic", "openai", "openai-codex", "openrouter", "google"].includes(provider) || provider.includes("azure");
-  const rate = known ? 2 : 1;
-  return { tokens: Math.ceil(utf8Bytes(text) / rate) + 512, source: known ? "conservative-2.00-bytes-per-token" : "unknown-provider-1.00-bytes-per-token" };
+/** The calibrated input-token estimator of domain/budget, for one route: never under-counts for its family. */
+export const calibratedEstimator: TokenEstimator = (text, route) => {
+  const estimate = estimateInputTokens({ family: familyOfProvider(route.provider), modelId: route.model, segments: [{ kind: "known_text", label: "prompt", text }] });
+  return { tokens: estimate.tokens, source: `${estimate.estimator_source}:${estimate.rate_source}` };
 };
