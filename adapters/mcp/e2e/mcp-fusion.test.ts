@@ -8,72 +8,22 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TaskNotification } from "../../../domain/tasks/model/notification.ts";
 import { writeIsolatedAgentDir, type IsolatedAgentDir } from "../../fake/isolated-agent-dir.ts";
 import { startScriptedModelServer, type RecordedRequest, type ResponderInput, type ScriptedModelServer, type ScriptedReply } from "../../fake/scripted-model-server.ts";
+import { fusionRoleResponder, systemOf } from "../../fake/scripted-fusion-roles.ts";
 import { taskNotificationFromLog } from "../mcp-task-notifier.ts";
 
 const BIN = resolve(import.meta.dirname, "../../../bin/pi-background-tasks.mjs");
 const MODEL = "scripted/scripted-c";
 const EXPLICIT = { schema_version: "pi-background-tasks.fusion-models.v1", candidates: [MODEL, MODEL, MODEL], evaluator: MODEL, merger: MODEL };
-const CRITICAL = { severity: "critical", location: "store.ts:3 save()", evidence: "save() writes without fsync", impact: "a crash loses data", summary: "save() is not durable" };
 const RUN_TIMEOUT = { timeout: 120_000 };
 
 let server: ScriptedModelServer;
 let agent: IsolatedAgentDir;
 let cwd: string;
 let client: Client;
-let reviewsGiven = 0;
 const notices: TaskNotification[] = [];
 
-const systemOf = (input: { body: ResponderInput["body"] }) => JSON.stringify((input.body.messages ?? []).find((m) => m.role === "system")?.content ?? "");
-const lastUser = (input: ResponderInput) => input.lastUserText ?? "";
-
-/** The JSON document between a section's marker lines in a rendered prompt. */
-function section(prompt: string, title: string): { host_findings?: { id: string }[] } {
-  const start = prompt.indexOf(`<<<${title}>>>\n`);
-  const end = prompt.indexOf(`\n<<<END ${title}>>>`);
-  return JSON.parse(prompt.slice(start + title.length + 7, end)) as { host_findings?: { id: string }[] };
-}
-
-const assess = (id: string) => ({ candidate_id: id, summary: `answer ${id}`, strengths: [], limitations: [], useful_contributions: [], risks: [] });
-
-/** Every Fusion child shares this server; its role is told by its system prompt. */
-function respond(input: ResponderInput): ScriptedReply {
-  const system = systemOf(input);
-  if (system.includes("independent reviewer")) {
-    // Only the first reviewer to answer sees the defect: a single-source critical finding.
-    const findings = reviewsGiven++ === 0 ? [CRITICAL] : [];
-    return { text: JSON.stringify({ schema_version: "pi-background-tasks.fusion-validation-candidate.v1", findings, verified: ["read store.ts"], limitations: [] }) };
-  }
-  if (system.includes("strict, blind evaluator of three anonymous reviews")) {
-    const findings = section(lastUser(input), "BLIND CANDIDATES").host_findings ?? [];
-    return {
-      text: JSON.stringify({
-        schema_version: "pi-background-tasks.fusion-evaluation.v1",
-        candidate_assessments: ["A", "B", "C"].map(assess),
-        agreements: [],
-        conflicts: [],
-        synthesis_plan: { must_include: [], must_resolve: [], must_avoid: [] },
-        validation_accounting: { findings, decisions: findings.map((f) => ({ source_id: f.id, disposition: "include", rationale: "The evidence holds.", group_id: "g1" })) },
-      }),
-    };
-  }
-  if (system.includes("consolidated review")) {
-    const ids = [...lastUser(input).matchAll(/"source_id":"([A-C]-F\d{3})"/g)].map((m) => m[1]);
-    return { text: `Consolidated: ${[...new Set(ids)].map((id) => `[${id}]`).join(" ")} save() is not durable.` };
-  }
-  if (system.includes("independent expert")) return { text: `candidate answer #${input.index}: use a cache`, usage: { input: 1000, output: 200 } };
-  if (system.includes("strict, blind evaluator")) {
-    const evaluation = {
-      schema_version: "pi-background-tasks.fusion-evaluation.v1",
-      candidate_assessments: ["A", "B", "C"].map(assess),
-      agreements: ["all agree"],
-      conflicts: [],
-      synthesis_plan: { must_include: [{ candidate_id: "A", contribution: "use a cache" }], must_resolve: [], must_avoid: [] },
-    };
-    return { text: JSON.stringify(evaluation), usage: { input: 3000, output: 500 } };
-  }
-  if (system.includes("You write the final answer")) return { text: "MERGED: use a cache, measure the hit rate.", usage: { input: 4000, output: 300 } };
-  return { text: "unexpected request" };
-}
+const roles = fusionRoleResponder();
+const respond = (input: ResponderInput): ScriptedReply => roles(input) ?? { text: "unexpected request" };
 
 const call = (name: string, args: Record<string, unknown>) => client.callTool({ name, arguments: args }, CallToolResultSchema, RUN_TIMEOUT) as Promise<CallToolResult>;
 const textOf = (r: CallToolResult) => r.content.map((p) => (p.type === "text" ? p.text : "")).join("");

@@ -3,55 +3,19 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeIsolatedAgentDir } from "../../fake/isolated-agent-dir.ts";
+import { fusionRoleResponder } from "../../fake/scripted-fusion-roles.ts";
 import { startScriptedModelServer, type ResponderInput, type ScriptedModelServer, type ScriptedReply } from "../../fake/scripted-model-server.ts";
 import { startPiRpc, type PiRpcClient } from "./rpc-client.ts";
 import { callTool as callToolVia, LEAN_PI_ARGS, scriptedParent } from "./scripted-parent.test-support.ts";
 import { PACKAGE_ROOT } from "./sdk-session.ts";
 
-const CRITICAL = { severity: "critical", location: "store.ts:3 save()", evidence: "save() writes without fsync", impact: "a crash loses data", summary: "save() is not durable" };
 
 let server: ScriptedModelServer;
 let pi: PiRpcClient;
 let cwd: string;
-let reviewsGiven = 0;
 
-const systemOf = (input: ResponderInput) => JSON.stringify((input.body.messages ?? []).find((m) => m.role === "system")?.content ?? "");
-const lastUser = (input: ResponderInput) => input.lastUserText ?? "";
-
-/** The JSON document between a section's marker lines in a rendered prompt. */
-function section(prompt: string, title: string): { host_findings?: { id: string }[] } {
-  const start = prompt.indexOf(`<<<${title}>>>\n`);
-  const end = prompt.indexOf(`\n<<<END ${title}>>>`);
-  return JSON.parse(prompt.slice(start + title.length + 7, end));
-}
-
-function respond(input: ResponderInput): ScriptedReply {
-  const system = systemOf(input);
-  if (system.includes("independent reviewer")) {
-    // Only the first reviewer to answer sees the defect: a single-source critical finding.
-    const findings = reviewsGiven++ === 0 ? [CRITICAL] : [];
-    return { text: JSON.stringify({ schema_version: "pi-background-tasks.fusion-validation-candidate.v1", findings, verified: ["read store.ts"], limitations: [] }) };
-  }
-  if (system.includes("strict, blind evaluator of three anonymous reviews")) {
-    const findings = section(lastUser(input), "BLIND CANDIDATES").host_findings ?? [];
-    const assess = (id: string) => ({ candidate_id: id, summary: `review ${id}`, strengths: [], limitations: [], useful_contributions: [], risks: [] });
-    return {
-      text: JSON.stringify({
-        schema_version: "pi-background-tasks.fusion-evaluation.v1",
-        candidate_assessments: ["A", "B", "C"].map(assess),
-        agreements: [],
-        conflicts: [],
-        synthesis_plan: { must_include: [], must_resolve: [], must_avoid: [] },
-        validation_accounting: { findings, decisions: findings.map((f) => ({ source_id: f.id, disposition: "include", rationale: "The evidence holds.", group_id: "g1" })) },
-      }),
-    };
-  }
-  if (system.includes("consolidated review")) {
-    const ids = [...lastUser(input).matchAll(/"source_id":"([A-C]-F\d{3})"/g)].map((m) => m[1]);
-    return { text: `Consolidated: ${[...new Set(ids)].map((id) => `[${id}]`).join(" ")} save() is not durable.` };
-  }
-  return scriptedParent(input);
-}
+const roles = fusionRoleResponder();
+const respond = (input: ResponderInput): ScriptedReply => roles(input) ?? scriptedParent(input);
 
 const callTool = (name: string, args: unknown) => callToolVia(pi, name, args);
 
