@@ -50,17 +50,11 @@ export interface AttemptRecord {
   readonly error_message?: string;
 }
 
-export interface AttemptEnd {
+/** What an attempt's end adds to its record. */
+export type AttemptEnd = Pick<
+  AttemptRecord,
+  "duration_ms" | "exit_code" | "response_sha256" | "response_bytes" | "usage" | "observed" | "tool_audit" | "error_code" | "error_message"
+> & {
   readonly status: Exclude<AttemptStatus, "running">;
   readonly ended_at: string;
-  readonly duration_ms?: number;
-  readonly exit_code?: number | null;
-  readonly response_sha256?: string;
-  readonly response_bytes?: number;
-  readonly usage: Usage | "unavailable";
-  readonly observed: readonly ObservedMessage[];
-  /** Inspect and research candidates: the audit log, once verified. */
-  readonly tool_audit?: ToolAuditSummary;
-  readonly error_code?: string;
-  readonly error_message?: string;
-}
+};
