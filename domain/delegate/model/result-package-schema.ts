@@ -1,22 +1,11 @@
 import { Type } from "typebox";
 import { DELEGATE_RESULT_SCHEMA } from "./result-package.ts";
+import { UsageSchema } from "../../fusion/model/usage.ts";
 
 const closed = { additionalProperties: false } as const;
 const Count = Type.Integer({ minimum: 0 });
 const Sha256 = Type.String({ pattern: "^[0-9a-f]{64}$" });
-const Amount = Type.Number({ minimum: 0 });
 
-const UsageSchema = Type.Object(
-  {
-    input: Count,
-    output: Count,
-    cacheRead: Count,
-    cacheWrite: Count,
-    totalTokens: Count,
-    cost: Type.Object({ input: Amount, output: Amount, cacheRead: Amount, cacheWrite: Amount, total: Amount }, closed),
-  },
-  closed,
-);
 const UsageOrUnavailable = Type.Union([UsageSchema, Type.Literal("unavailable")]);
 const Route = Type.Object({ provider: Type.String(), model: Type.String() }, closed);
 

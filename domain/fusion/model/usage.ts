@@ -1,3 +1,4 @@
+import { Type } from "typebox";
 /** Pi's full `Usage` shape, as children report it per assistant message. */
 export interface UsageCost {
   readonly input: number;
@@ -41,3 +42,20 @@ export function addUsage(a: Usage, b: Usage): Usage {
     },
   };
 }
+
+const count = Type.Integer({ minimum: 0 });
+const amount = Type.Number({ minimum: 0 });
+const closed = { additionalProperties: false } as const;
+
+/** The closed JSON schema of `Usage`, for files that record it (result packages, run results). */
+export const UsageSchema = Type.Object(
+  {
+    input: count,
+    output: count,
+    cacheRead: count,
+    cacheWrite: count,
+    totalTokens: count,
+    cost: Type.Object({ input: amount, output: amount, cacheRead: amount, cacheWrite: amount, total: amount }, closed),
+  },
+  closed,
+);

@@ -4,6 +4,7 @@ import type { FusionWorkflow } from "../../fusion/model/fusion-workflow.ts";
 import type { Usage } from "../../fusion/model/usage.ts";
 import { canonicalJsonOf, sha256Hex } from "../../shared/model/canonical-json.ts";
 import { stringEnum } from "../../shared/model/string-enum.ts";
+import { UsageSchema } from "../../fusion/model/usage.ts";
 
 /**
  * `result.json`: written last, after the run completed, by temp-file, fsync, rename. Its presence
@@ -16,22 +17,10 @@ export const ANSWER_MEDIA_TYPE = "text/markdown; charset=utf-8";
 
 const Sha256 = Type.String({ pattern: "^[0-9a-f]{64}$" });
 const Count = Type.Integer({ minimum: 0 });
-const Amount = Type.Number({ minimum: 0 });
 /** A file inside the run directory: a plain name, never a path that could leave it. */
 const FileName = Type.String({ pattern: "^(?!\\.{1,2}$)[A-Za-z0-9._-]+$" });
 const closed = { additionalProperties: false } as const;
 
-const UsageSchema = Type.Object(
-  {
-    input: Count,
-    output: Count,
-    cacheRead: Count,
-    cacheWrite: Count,
-    totalTokens: Count,
-    cost: Type.Object({ input: Amount, output: Amount, cacheRead: Amount, cacheWrite: Amount, total: Amount }, closed),
-  },
-  closed,
-);
 
 const FileRef = Type.Object({ path: FileName, bytes: Count, sha256: Sha256 }, closed);
 
