@@ -132,7 +132,7 @@ export class McpFusion {
     const store = new FusionModelsStore({ agentDir: this.agentDir, files: this.files });
     const loaded = await store.load();
     if (!loaded.ok) return loaded;
-    const available = pi.availablePiModels(this.agentDir);
+    const available = await pi.availablePiModels(this.agentDir);
     if (!available.ok) return available;
     const models = resolveExplicitFusionModels(loaded.value, store.path, available.value);
     if (!models.ok) return models;

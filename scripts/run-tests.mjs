@@ -1,23 +1,72 @@
 #!/usr/bin/env node
-// Runs the whole suite with vitest and ends with one plain summary line: "tests: N passed, N failed, N skipped".
-import { spawn } from "node:child_process";
+// Runs the suite on both real-host lanes and ends with one plain summary line: "tests: N passed, N failed, N skipped".
+//   lane pi-0.73: every test (unit, property, contract, real host) on this Node with the Pi 0.73.1 devDependency;
+//   lane pi-1.x:  the host tier again (vitest.lane.config.ts) on Node 22 with Pi 1.6.0, installed once into a
+//                 cache by scripts/pi-lane.mjs (or the Node and Pi named by PI_BG_LANE2_NODE / PI_BG_LANE2_PI).
+// `--lane pi-0.73` or `--lane pi-1.x` runs one lane; other arguments go to vitest.
+import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { installLane } from "./pi-lane.mjs";
 
-const dir = mkdtempSync(join(tmpdir(), "pi-bg-tests-"));
-const report = join(dir, "report.json");
-const args = ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`, ...process.argv.slice(2)];
-const child = spawn("npx", args, { stdio: "inherit" });
-child.on("exit", (code, signal) => {
-  let summary = "tests: no report was written";
+const args = process.argv.slice(2);
+const laneFlag = args.indexOf("--lane");
+const only = laneFlag >= 0 ? args.splice(laneFlag, 2)[1] : undefined;
+if (only !== undefined && only !== "pi-0.73" && only !== "pi-1.x") {
+  console.error(`--lane takes pi-0.73 or pi-1.x, not '${only}'`);
+  process.exit(2);
+}
+const vitestCli = join(import.meta.dirname, "..", "node_modules", "vitest", "vitest.mjs");
+
+function runVitest(name, node, extraArgs, env) {
+  const dir = mkdtempSync(join(tmpdir(), "pi-bg-tests-"));
+  const report = join(dir, "report.json");
+  const argv = [vitestCli, "run", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`, ...extraArgs, ...args];
+  console.log(`\n== lane ${name}: ${node} ${argv.slice(1, 2).join(" ")} ${extraArgs.join(" ")}`);
+  return new Promise((resolve) => {
+    const child = spawn(node, argv, { stdio: "inherit", env: { ...process.env, ...env } });
+    child.on("exit", (code, signal) => {
+      let counts;
+      try {
+        const r = JSON.parse(readFileSync(report, "utf8"));
+        counts = { passed: r.numPassedTests, failed: r.numFailedTests, skipped: (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0), total: r.numTotalTests };
+      } catch {
+        counts = undefined;
+      }
+      rmSync(dir, { recursive: true, force: true });
+      resolve({ name, code: code ?? (signal ? 1 : 0), counts });
+    });
+  });
+}
+
+/** Every scripted model server of a lane refuses calls from another Pi or Node (adapters/fake/expected-client.ts). */
+const expectClient = (node, pi) => ({ PI_BG_TEST_EXPECT_CLIENT: JSON.stringify({ node, pi }) });
+const devPi = JSON.parse(readFileSync(join(import.meta.dirname, "..", "node_modules", "@mariozechner", "pi-coding-agent", "package.json"), "utf8")).version;
+
+const results = [];
+if (only !== "pi-1.x") results.push(await runVitest("pi-0.73", process.execPath, [], expectClient(process.version, devPi)));
+if (only !== "pi-0.73") {
+  let lane;
   try {
-    const r = JSON.parse(readFileSync(report, "utf8"));
-    const skipped = (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
-    summary = `tests: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${skipped} skipped`;
-    if (r.numTotalTests === 0) summary += " (no test ran)";
-  } catch {}
-  rmSync(dir, { recursive: true, force: true });
-  console.log(`\n${summary}`);
-  process.exit(code ?? (signal ? 1 : 0));
-});
+    lane = installLane();
+  } catch (error) {
+    console.error(`\n== lane pi-1.x cannot run: ${error instanceof Error ? error.message : String(error)}`);
+    results.push({ name: "pi-1.x", code: 1, counts: undefined });
+  }
+  if (lane !== undefined) {
+    console.log(`== lane pi-1.x: Pi ${lane.piVersion} (${lane.piDir}) on ${lane.nodePath}`);
+    const laneNode = execFileSync(lane.nodePath, ["--version"], { encoding: "utf8" }).trim();
+    results.push(await runVitest("pi-1.x", lane.nodePath, ["--config", "vitest.lane.config.ts"], { PI_BG_TEST_PI_DIR: lane.piDir, PI_BG_PI_CLI: lane.piCli, ...expectClient(laneNode, lane.piVersion) }));
+  }
+}
+
+const total = { passed: 0, failed: 0, skipped: 0 };
+for (const r of results) {
+  const line = r.counts ? `${r.counts.passed} passed, ${r.counts.failed} failed, ${r.counts.skipped} skipped${r.counts.total === 0 ? " (no test ran)" : ""}` : "no report was written";
+  console.log(`lane ${r.name}: ${line} (exit ${r.code})`);
+  if (r.counts) for (const k of Object.keys(total)) total[k] += r.counts[k];
+}
+const failedLane = results.some((r) => r.code !== 0 || r.counts === undefined || r.counts.total === 0);
+console.log(`\ntests: ${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
+process.exit(failedLane ? 1 : 0);

@@ -45,8 +45,9 @@ export function resolveCompletion(reply: ScriptedReply, context: CompletionConte
 }
 
 /**
- * OpenAI usage fields chosen so that pi-ai's `parseChunkUsage` reads back exactly the scripted numbers:
- * it takes `cached_tokens - cache_write_tokens` as cache reads and subtracts both from `prompt_tokens`.
+ * OpenAI usage fields as OpenAI and OpenRouter document them: `prompt_tokens` counts every input token,
+ * `cached_tokens` the cache reads (hits) and `cache_write_tokens` (OpenRouter) the writes. Pi 1.x's pi-ai reads
+ * that back exactly; see `usageAsPiReads` for Pi 0.x.
  */
 export function openAiUsage(usage: Required<ScriptedUsage>): Record<string, unknown> {
   const prompt = usage.input + usage.cacheRead + usage.cacheWrite;
@@ -54,8 +55,19 @@ export function openAiUsage(usage: Required<ScriptedUsage>): Record<string, unkn
     prompt_tokens: prompt,
     completion_tokens: usage.output,
     total_tokens: prompt + usage.output,
-    prompt_tokens_details: { cached_tokens: usage.cacheRead + usage.cacheWrite, cache_write_tokens: usage.cacheWrite },
+    prompt_tokens_details: { cached_tokens: usage.cacheRead, ...(usage.cacheWrite > 0 ? { cache_write_tokens: usage.cacheWrite } : {}) },
   };
+}
+
+/**
+ * The usage a Pi reads from `openAiUsage(usage)`. Pi 1.x reads it exactly. Pi 0.x's pi-ai took `cached_tokens`
+ * to include the writes whenever `cache_write_tokens` is present, so it reports `cacheWrite` fewer cache reads
+ * and as many more plain input tokens; without cache writes both read the same.
+ */
+export function usageAsPiReads(usage: Required<ScriptedUsage>, piVersion: string): Required<ScriptedUsage> {
+  if (Number(piVersion.split(".")[0]) >= 1 || usage.cacheWrite === 0) return usage;
+  const cacheRead = Math.max(0, usage.cacheRead - usage.cacheWrite);
+  return { ...usage, cacheRead, input: usage.input + (usage.cacheRead - cacheRead) };
 }
 
 /** Splits text into word-sized pieces (whitespace stays attached) so clients see several deltas. */

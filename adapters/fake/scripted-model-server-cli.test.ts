@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { EXPECT_CLIENT_ENV } from "./expected-client.ts";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -23,7 +24,8 @@ describe("parseCliArgs", () => {
 describe("scripted-model-server-cli as a process", () => {
   it("prints its baseUrl, serves /__enqueue'd replies, logs requests and exits 0 on SIGTERM", async () => {
     const logPath = join(mkdtempSync(join(tmpdir(), "scripted-cli-")), "requests.jsonl");
-    const child = spawn(process.execPath, ["--import", "tsx", cliPath, "--log", logPath], { stdio: ["ignore", "pipe", "pipe"] });
+    const { [EXPECT_CLIENT_ENV]: _rawHttpHere, ...env } = process.env;
+    const child = spawn(process.execPath, ["--import", "tsx", cliPath, "--log", logPath], { stdio: ["ignore", "pipe", "pipe"], env });
     const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
     try {
       const firstLine = await new Promise<string>((resolve, reject) => {

@@ -4,6 +4,8 @@ import { join } from "node:path";
 import { complete, stream } from "@mariozechner/pi-ai";
 import type { Context, Model } from "@mariozechner/pi-ai";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { lanePiVersion } from "./expected-client.ts";
+import { usageAsPiReads } from "./scripted-completion.ts";
 import { startScriptedModelServer } from "./scripted-model-server.ts";
 import type { RecordedRequest, ScriptedModelServer } from "./scripted-model-server.ts";
 
@@ -39,7 +41,8 @@ async function postJson(url: string, body: unknown): Promise<{ status: number; j
 
 let server: ScriptedModelServer;
 beforeEach(async () => {
-  server = await startScriptedModelServer();
+  // The fake's own tests talk to it in-process and over raw HTTP, not from a lane's pi: no client check.
+  server = await startScriptedModelServer({ expectClient: null });
 });
 afterEach(async () => {
   await server.close();
@@ -56,8 +59,10 @@ describe("scripted model server with pi-ai's openai-completions client", () => {
     expect(deltas.length).toBeGreaterThan(1);
     expect(deltas.join("")).toBe("one two three four");
     expect(message.stopReason).toBe("stop");
-    expect(message.usage).toMatchObject({ input: 100, output: 20, cacheRead: 30, cacheWrite: 5, totalTokens: 155 });
-    expect(message.usage.cost.input).toBeCloseTo(100 / 1e6);
+    // What this process's pi-ai reads from the documented wire (Pi 0.x moves cache writes out of the reads).
+    const read = usageAsPiReads({ input: 100, output: 20, cacheRead: 30, cacheWrite: 5 }, lanePiVersion());
+    expect(message.usage).toMatchObject({ ...read, totalTokens: 155 });
+    expect(message.usage.cost.input).toBeCloseTo(read.input / 1e6);
     expect(message.usage.cost.output).toBeCloseTo(40 / 1e6);
     const request = server.requests[0];
     expect(request?.stream).toBe(true);
@@ -172,7 +177,7 @@ describe("control endpoints and recording", () => {
 
   it("appends every request to the JSONL log", async () => {
     const logPath = join(mkdtempSync(join(tmpdir(), "scripted-log-")), "nested", "requests.jsonl");
-    const logged = await startScriptedModelServer({ logPath });
+    const logged = await startScriptedModelServer({ logPath, expectClient: null });
     try {
       await complete(modelFor(logged), userContext("logged one"), options);
       await complete(modelFor(logged), userContext("[[error 404]]"), options);

@@ -8,6 +8,7 @@ import type { ChatRequestBody } from "./chat-request.ts";
 import { completionJson, errorJson, resolveCompletion, streamChunks } from "./scripted-completion.ts";
 import { parseScriptedReplies, parseScriptedReply } from "./scripted-reply.ts";
 import type { ScriptedReply } from "./scripted-reply.ts";
+import { clientExpectationFromEnv, clientMismatch, type ClientExpectation } from "./expected-client.ts";
 import { chooseReply, responderInput } from "./scripted-reply-choice.ts";
 import type { ReplySource, ScriptedResponder } from "./scripted-reply-choice.ts";
 
@@ -22,6 +23,8 @@ export interface ScriptedModelServerOptions {
   readonly logPath?: string;
   /** Pause between streamed chunks when a reply does not set `chunkDelayMs`. Default 0. */
   readonly defaultChunkDelayMs?: number;
+  /** Refuse model calls from any Pi or Node but the lane's (default: PI_BG_TEST_EXPECT_CLIENT; null: accept any). */
+  readonly expectClient?: ClientExpectation | null;
 }
 
 export type RequestOutcome = "pending" | "completed" | "http_error" | "client_aborted";
@@ -75,6 +78,8 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
   const inFlight = new Set<AbortController>();
   let responder: ScriptedResponder | undefined;
   let nextIndex = 0;
+  const expectClient = options.expectClient === undefined ? clientExpectationFromEnv() : options.expectClient;
+  const foreignClients: string[] = [];
   if (options.logPath !== undefined) mkdirSync(dirname(options.logPath), { recursive: true });
 
   const record = (entry: RecordedRequest): void => {
@@ -109,6 +114,13 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
       if (!res.writableFinished) abort.abort();
       inFlight.delete(abort);
     });
+    const foreign = expectClient === null || expectClient === undefined ? undefined : clientMismatch(req.headers, expectClient);
+    if (foreign !== undefined) {
+      foreignClients.push(foreign);
+      req.resume();
+      sendJson(res, 400, errorJson(400, `scripted server: ${foreign}`));
+      return;
+    }
     const receivedAtMs = Date.now();
     const index = nextIndex++;
     const raw = await readJson(req);
@@ -234,6 +246,7 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
         server.close(() => resolve());
         server.closeAllConnections();
       });
+      if (foreignClients.length > 0) throw new Error(`the scripted model server refused ${foreignClients.length} call(s) from outside this test lane: ${foreignClients[0]}`);
     },
   };
 }

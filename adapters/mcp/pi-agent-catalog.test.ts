@@ -30,7 +30,7 @@ describe("piAgentDir", () => {
 describe("Pi's model registry without a Pi session", () => {
   it("lists the models.json provider's models with their context windows and output limits", async () => {
     const agent = await writeIsolatedAgentDir({ dir: join(tempRoot(), "agent"), baseUrl: "http://127.0.0.1:9/v1" });
-    const models = availablePiModels(agent.dir);
+    const models = await availablePiModels(agent.dir);
     if (!models.ok) throw new Error(models.error.message);
     const scripted = models.value.filter((m) => m.provider === "scripted");
     expect(scripted).toEqual([
@@ -43,7 +43,7 @@ describe("Pi's model registry without a Pi session", () => {
   it("reports a broken models.json as a typed error instead of a shorter list", async () => {
     const agent = await writeIsolatedAgentDir({ dir: join(tempRoot(), "agent"), baseUrl: "http://127.0.0.1:9/v1" });
     writeFileSync(join(agent.dir, "models.json"), "{ not json");
-    const models = availablePiModels(agent.dir);
+    const models = await availablePiModels(agent.dir);
     expect(models.ok ? "" : models.error.code).toBe("model_catalog_invalid");
     expect(models.ok ? "" : models.error.message).toContain(join(agent.dir, "models.json"));
   });

@@ -13,7 +13,7 @@ const packageFile = (relative: string): string => fileURLToPath(new URL(relative
 
 export const DELEGATE_GUARD_EXTENSION_PATH = packageFile("../pi/child/delegate-guard-extension.ts");
 export const ANTHROPIC_SANITIZER_PATH = packageFile("../pi/child/anthropic-sanitizer-extension.ts");
-export const HOOK_CONTRACT_EVIDENCE_PATH = packageFile("../../domain/delegate/model/hook-contract-evidence.json");
+export const HOOK_CONTRACT_EVIDENCE_DIR = packageFile("../../domain/delegate/model/hook-contract-evidence");
 
 /**
  * The host facts of a delegate launch on Node: this Node binary, the Pi CLI (PI_BG_PI_CLI, the host's
@@ -27,7 +27,7 @@ export function nodeDelegateHost(env: Readonly<Record<string, string | undefined
     piVersion: cli.ok ? cli.value.version : undefined,
     guardExtensionPath: DELEGATE_GUARD_EXTENSION_PATH,
     anthropicSanitizerPath: ANTHROPIC_SANITIZER_PATH,
-    hookEvidencePath: HOOK_CONTRACT_EVIDENCE_PATH,
+    hookEvidenceDir: HOOK_CONTRACT_EVIDENCE_DIR,
   };
 }
 

@@ -1,9 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { atLeast, buildFusionChildArgv, FUSION_DENIED_TOOLS, type FusionChildArgvInput } from "./fusion-child-argv.ts";
+import { BASELINE_PI_FLAGS } from "../../domain/shared/model/pi-cli-flags.ts";
+import { buildFusionChildArgv, FUSION_DENIED_TOOLS, type FusionChildArgvInput } from "./fusion-child-argv.ts";
+
+/** What Pi 1.6.0's --help offers (see domain/shared/model/pi-cli-flags.test.ts). */
+const PI_1_FLAGS = { excludeTools: true, noMcp: true, sessionId: true, sessionDir: true };
 
 const base: FusionChildArgvInput = {
   cliPath: "/pi/dist/cli.js",
-  piVersion: "0.73.1",
+  flags: BASELINE_PI_FLAGS,
   route: { provider: "scripted", model: "scripted-a", thinking: "medium" },
   tools: [],
   systemPrompt: "You are a candidate.\nAnswer.",
@@ -29,19 +33,19 @@ describe("buildFusionChildArgv", () => {
     ]);
   });
 
-  it("tools on 0.73.1: --no-builtin-tools + --tools allowlist, no --exclude-tools", () => {
+  it("tools on a Pi without the optional flags (0.73.1): --no-builtin-tools + --tools allowlist, no --exclude-tools", () => {
     const args = argv({ tools: ["read", "grep", "find", "ls"] });
     expect(args.slice(3, 7)).toEqual(["--no-session", "--no-builtin-tools", "--tools", "read,grep,find,ls"]);
     expect(args).not.toContain("--exclude-tools");
     expect(args).not.toContain("--no-tools");
   });
 
-  it("tools on ≥ 0.77 also pass the denylist; an unknown version gets the 0.73 form", () => {
-    const args = argv({ tools: ["read", "fusion_web_fetch"], piVersion: "0.77.0" });
+  it("where the CLI offers them (Pi 1.x), the denylist and --no-mcp come too", () => {
+    const args = argv({ tools: ["read", "fusion_web_fetch"], flags: PI_1_FLAGS });
     expect(args.slice(4, 9)).toEqual(["--no-builtin-tools", "--tools", "read,fusion_web_fetch", "--exclude-tools", FUSION_DENIED_TOOLS.join(",")]);
-    expect(argv({ tools: ["read"], piVersion: "0.83.2" })).toContain("--exclude-tools");
-    expect(argv({ tools: ["read"], piVersion: "0.76.9" })).not.toContain("--exclude-tools");
-    expect(argv({ tools: ["read"], piVersion: undefined })).not.toContain("--exclude-tools");
+    expect(args.slice(9, 11)).toEqual(["--no-extensions", "--no-mcp"]);
+    expect(argv({ flags: PI_1_FLAGS })).toContain("--no-mcp");
+    expect(argv({ tools: ["read"], flags: { ...PI_1_FLAGS, excludeTools: false } })).not.toContain("--exclude-tools");
   });
 
   it("anthropic children get the sanitizer as a second extension, after the metadata extension", () => {
@@ -91,15 +95,5 @@ describe("buildFusionChildArgv", () => {
     const built = buildFusionChildArgv({ ...base, ...over });
     expect(built.ok ? undefined : built.error.code).toBe("child_spawn_failed");
     expect(built.ok ? "" : built.error.message).toMatch(message);
-  });
-});
-
-describe("atLeast", () => {
-  it("compares major.minor.patch numerically", () => {
-    expect(atLeast("0.77.0", [0, 77, 0])).toBe(true);
-    expect(atLeast("0.100.0", [0, 77, 0])).toBe(true);
-    expect(atLeast("1.0.0-beta.1", [0, 77, 0])).toBe(true);
-    expect(atLeast("0.73.1", [0, 77, 0])).toBe(false);
-    expect(atLeast("garbage", [0, 0, 0])).toBe(false);
   });
 });

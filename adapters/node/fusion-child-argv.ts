@@ -1,3 +1,4 @@
+import type { PiCliFlags } from "../../domain/shared/model/pi-cli-flags.ts";
 import { err, ok, type Result } from "../../domain/shared/model/result.ts";
 import type { ChildError, ChildRoute } from "../../ports/fusion-child-runner.ts";
 
@@ -17,16 +18,13 @@ export const FUSION_DENIED_TOOLS: readonly string[] = [
   "bg_run_pi_attested",
 ];
 
-/** `--exclude-tools` exists from Pi 0.77.0 on; 0.73.1 rejects it as an unknown option. */
-const EXCLUDE_TOOLS_SINCE: readonly [number, number, number] = [0, 77, 0];
-
 /** Linux refuses a single argument longer than MAX_ARG_STRLEN (32 pages) with E2BIG. */
 const MAX_ARG_BYTES = 128 * 1024 - 1;
 
 export interface FusionChildArgvInput {
   readonly cliPath: string;
-  /** Pi's version; undefined means unknown and selects the flag set every supported Pi accepts. */
-  readonly piVersion: string | undefined;
+  /** What this Pi CLI offers (probed from its `--help`); Pi 0.73.1 has none of the optional flags. */
+  readonly flags: PiCliFlags;
   readonly route: ChildRoute;
   readonly tools: readonly string[];
   readonly systemPrompt: string;
@@ -39,8 +37,8 @@ export interface FusionChildArgvInput {
 
 /**
  * The child's argv after `process.execPath`:
- * `<cli> --mode text --no-session <tool policy> --no-extensions --no-skills --no-prompt-templates --no-themes
- *  --no-context-files --offline --extension <child> [--extension <sanitizer>] [--extension <stage extra>…]
+ * `<cli> --mode text --no-session <tool policy> --no-extensions [--no-mcp] --no-skills --no-prompt-templates
+ *  --no-themes --no-context-files --offline --extension <child> [--extension <sanitizer>] [--extension <stage extra>…]
  *  --provider P --model M --thinking T --system-prompt S`. The prompt itself goes over stdin.
  *
  * Extension order: the metadata extension first (its frames describe every message), the Anthropic
@@ -50,7 +48,7 @@ export interface FusionChildArgvInput {
  * build without the field.
  */
 export function buildFusionChildArgv(input: FusionChildArgvInput): Result<string[], ChildError> {
-  const policy = toolPolicy(input.tools, input.piVersion);
+  const policy = toolPolicy(input.tools, input.flags);
   if (!policy.ok) return policy;
   const extensions = ["--extension", input.childExtensionPath];
   if (input.route.provider === "anthropic") extensions.push("--extension", input.anthropicSanitizerPath);
@@ -66,6 +64,8 @@ export function buildFusionChildArgv(input: FusionChildArgvInput): Result<string
     "--no-session",
     ...policy.value,
     "--no-extensions",
+    // Pi 1.x: --no-extensions already keeps its built-in MCP extension out; the switch says so explicitly.
+    ...(input.flags.noMcp ? ["--no-mcp"] : []),
     "--no-skills",
     "--no-prompt-templates",
     "--no-themes",
@@ -89,7 +89,7 @@ export function buildFusionChildArgv(input: FusionChildArgvInput): Result<string
   return ok(args);
 }
 
-function toolPolicy(tools: readonly string[], piVersion: string | undefined): Result<string[], ChildError> {
+function toolPolicy(tools: readonly string[], flags: PiCliFlags): Result<string[], ChildError> {
   if (tools.length === 0) return ok(["--no-tools"]);
   const malformed = tools.find((t) => !/^[A-Za-z0-9_.:-]+$/.test(t));
   if (malformed !== undefined) return refuse(`tool name ${JSON.stringify(malformed)} is not a plain tool name`);
@@ -99,23 +99,10 @@ function toolPolicy(tools: readonly string[], piVersion: string | undefined): Re
   // --tools is an allowlist over built-in and extension tools on every supported Pi; the denylist is
   // belt and braces where the flag exists.
   const policy = ["--no-builtin-tools", "--tools", tools.join(",")];
-  if (piVersion !== undefined && atLeast(piVersion, EXCLUDE_TOOLS_SINCE)) policy.push("--exclude-tools", FUSION_DENIED_TOOLS.join(","));
+  if (flags.excludeTools) policy.push("--exclude-tools", FUSION_DENIED_TOOLS.join(","));
   return ok(policy);
 }
 
 function refuse(message: string): Result<never, ChildError> {
   return err({ code: "child_spawn_failed", message: `${message}; no child was started` });
-}
-
-/** Compares `major.minor.patch` (any pre-release suffix ignored); an unparsable version counts as old. */
-export function atLeast(version: string, floor: readonly [number, number, number]): boolean {
-  const match = /^(\d+)\.(\d+)\.(\d+)/.exec(version);
-  if (match === null) return false;
-  const parts = [Number(match[1]), Number(match[2]), Number(match[3])];
-  for (let i = 0; i < 3; i += 1) {
-    const a = parts[i] ?? 0;
-    const b = floor[i] ?? 0;
-    if (a !== b) return a > b;
-  }
-  return true;
 }

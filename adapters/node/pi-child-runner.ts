@@ -6,6 +6,7 @@ import type { ChildError, ChildStageSpec, FusionChildRunner, PreparedChild } fro
 import { buildFusionChildArgv } from "./fusion-child-argv.ts";
 import { fusionChildEnv } from "./fusion-child-env.ts";
 import { PiChildProcess } from "./pi-child-process.ts";
+import { probePiCliFlags } from "./pi-cli-flags-probe.ts";
 import { locatePiCli, type PiCliLocation } from "./pi-cli-locator.ts";
 import { PiPreparedChild } from "./pi-prepared-child.ts";
 
@@ -73,7 +74,7 @@ export class PiChildRunner implements FusionChildRunner {
     if (!isDirectory(spec.cwd)) return spawnFailed(`the working directory ${spec.cwd} does not exist`);
     const args = buildFusionChildArgv({
       cliPath: cli.value.cliPath,
-      piVersion: cli.value.version,
+      flags: probePiCliFlags(process.execPath, cli.value.cliPath),
       route: spec.route,
       tools: spec.tools,
       systemPrompt: spec.systemPrompt,

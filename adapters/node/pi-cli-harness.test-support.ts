@@ -1,10 +1,12 @@
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { clientExpectationFromEnv, clientMismatch } from "../fake/expected-client.ts";
 
 /**
  * Test support for the telemetry tests: a minimal OpenAI-compatible streaming stub on 127.0.0.1 and an
@@ -12,8 +14,16 @@ import { fileURLToPath } from "node:url";
  * (adapters/fake/ has the project's full scripted server; these tests keep their own few lines on purpose.)
  */
 
-/** Pi's bin script, next to the package's main module (the package exports no subpath for it). */
-export const PI_CLI_PATH: string = join(dirname(fileURLToPath(import.meta.resolve("@mariozechner/pi-coding-agent"))), "cli.js");
+/** Pi's bin script: the lane's (PI_BG_TEST_PI_DIR, see scripts/run-tests.mjs) or the devDependency's. */
+export const PI_CLI_PATH: string = laneCli(process.env.PI_BG_TEST_PI_DIR) ?? join(dirname(fileURLToPath(import.meta.resolve("@mariozechner/pi-coding-agent"))), "cli.js");
+
+function laneCli(piDir: string | undefined): string | undefined {
+  if (piDir === undefined || piDir === "") return undefined;
+  const manifest = JSON.parse(readFileSync(join(piDir, "package.json"), "utf8")) as { bin?: string | { pi?: string } };
+  const bin = typeof manifest.bin === "string" ? manifest.bin : manifest.bin?.pi;
+  if (bin === undefined) throw new Error(`${piDir}/package.json has no bin.pi`);
+  return join(piDir, bin);
+}
 
 export const SCRIPTED_MODEL = { provider: "scripted", id: "scripted-a", contextWindow: 32000, costPerMillion: { input: 1, output: 2 } } as const;
 
@@ -47,7 +57,16 @@ export async function startScriptedStub(choose: (request: ChatRequest, index: nu
   const requests: ChatRequest[] = [];
   const waiters: (() => void)[] = [];
   const open = new Set<ServerResponse>();
+  const expected = clientExpectationFromEnv();
+  const foreign: string[] = [];
   const server: Server = createServer((req, res) => {
+    const mismatch = expected === undefined ? undefined : clientMismatch(req.headers, expected);
+    if (mismatch !== undefined) {
+      foreign.push(mismatch);
+      req.resume();
+      res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: mismatch } }));
+      return;
+    }
     void readBody(req).then((body) => {
       const request = JSON.parse(body) as ChatRequest;
       requests.push(request);
@@ -66,6 +85,7 @@ export async function startScriptedStub(choose: (request: ChatRequest, index: nu
     close: async () => {
       open.forEach((res) => res.destroy());
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      if (foreign.length > 0) throw new Error(`the stub refused ${foreign.length} call(s) from outside this test lane: ${foreign[0]}`);
     },
   };
 }

@@ -2,7 +2,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { calculateContextTokens, estimateTokens } from "@mariozechner/pi-coding-agent";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { contextTokensOfUsage, estimateMessageTokens } from "../../domain/telemetry/model/pi-context-estimate.ts";
+import { contextTokensOfUsage, estimateMessageTokens, PI_0_CONTEXT_RULES, PI_1_CONTEXT_RULES } from "../../domain/telemetry/model/pi-context-estimate.ts";
 import { isPiEvent, PiUsageSchema, matches, type PiEvent } from "../../domain/telemetry/model/pi-event-shapes.ts";
 import { foldPiEvent, foldPiEvents, initialPiTelemetry, telemetryOf } from "../../domain/telemetry/model/pi-event-telemetry.ts";
 import { judgePiRun } from "../../domain/telemetry/model/pi-run-verdict.ts";
@@ -135,7 +135,10 @@ describe("telemetry of real pi --mode json streams", () => {
   it("estimates every recorded message exactly as Pi's estimateTokens does", () => {
     const messages = [...runs.text, ...runs.tools, ...runs.failed].filter((e) => e.type === "message_end").map((e) => e.message);
     expect(messages.length).toBeGreaterThan(6);
-    for (const message of messages) expect(estimateMessageTokens(message)).toBe(estimateTokens(message as Parameters<typeof estimateTokens>[0]));
+    // The stream shows the generation: Pi 1.x emits its system message, and counts like Pi 1.x.
+    const rules = messages.some((m) => (m as { role?: unknown }).role === "system") ? PI_1_CONTEXT_RULES : PI_0_CONTEXT_RULES;
+    expect(foldPiEvents(initialPiTelemetry, runs.text).contextRules).toBe(rules);
+    for (const message of messages) expect(estimateMessageTokens(message, rules)).toBe(estimateTokens(message as Parameters<typeof estimateTokens>[0]));
     const usages = messages.map((m) => (m as { usage?: unknown }).usage).filter((u) => matches(PiUsageSchema, u));
     for (const usage of usages) expect(contextTokensOfUsage(usage)).toBe(calculateContextTokens(usage as Parameters<typeof calculateContextTokens>[0]));
   });

@@ -12,7 +12,7 @@ import type { SourceMessage } from "../../domain/projection/model/source-message
 import { canonicalJsonOf, sha256Hex } from "../../domain/shared/model/canonical-json.ts";
 import type { ConversationSnapshot } from "../../ports/conversation-source.ts";
 import { fauxAssistantMessage, startSdkSession, type SdkSession } from "./e2e/sdk-session.ts";
-import { createPiConversationSource } from "./pi-conversation-source.ts";
+import { createPiConversationSource, toSourceMessages } from "./pi-conversation-source.ts";
 
 const CANARY = {
   thinking1: "CANARY-THINKING-ONE-7f3a",
@@ -156,6 +156,30 @@ describe("Pi conversation source through the real SDK", () => {
     if (!again.ok) throw new Error(again.error.message);
     const built = buildFusionInput({ ...again.value, policy: FUSION_TOOL_POLICY, requestText: "r", activeToolCallId: "none" });
     expect(built.ok ? undefined : built.error).toMatchObject({ code: "context_policy_unsupported_block", blockType: "server_tool_use", sourceOrdinal: 3 });
+  });
+
+  it("gives every message kind of the host's context a disposition: system state is the system prompt, the rest are rows", () => {
+    const sessionManager = SessionManager.inMemory("/w");
+    // Pi 1.x keeps the prompt and tool set as system messages in the context; 0.73 never writes one.
+    sessionManager.appendMessage({ role: "system", content: "You are Pi.", timestamp: 1 } as never);
+    sessionManager.appendMessage({ role: "user", content: "question", timestamp: 2 });
+    sessionManager.appendMessage({ role: "bashExecution", command: "ls", output: "a.txt", exitCode: 0, cancelled: false, truncated: false, timestamp: 3 } as never);
+    sessionManager.appendCustomMessageEntry("note", "custom text", false);
+    sessionManager.appendMessage({ role: "system", content: "", sections: { extra: "more instructions" }, timestamp: 4 } as never);
+    sessionManager.appendMessage(fauxAssistantMessage("answer"));
+    const ctx = { cwd: "/w", sessionManager, getSystemPrompt: () => "You are Pi.\nmore instructions" };
+
+    const snapshot = createPiConversationSource(ctx).capture();
+    if (!snapshot.ok) throw new Error(snapshot.error.message);
+    expect(snapshot.value.systemPrompt).toBe("You are Pi.\nmore instructions");
+    expect(snapshot.value.messages.map((m) => m.role)).toEqual(["user", "user", "user", "assistant"]);
+    expect(JSON.stringify(snapshot.value.messages[1])).toContain("ls");
+    expect(snapshot.value.messages[2]).toEqual({ role: "user", content: [{ type: "text", text: "custom text" }] });
+  });
+
+  it("a role it cannot project fails the capture by name instead of being dropped", () => {
+    expect(() => toSourceMessages({ role: "mystery", content: [], timestamp: 0 } as never)).toThrow("role 'mystery'");
+    expect(toSourceMessages({ role: "system", content: "x", timestamp: 0 } as never)).toEqual([]);
   });
 
   it("reports a host failure as context_capture_failed", () => {

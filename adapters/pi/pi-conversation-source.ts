@@ -10,8 +10,11 @@ export type PiSessionView = Pick<ExtensionContext, "cwd" | "sessionManager" | "g
 /**
  * Reads the current branch exactly as Pi builds the model's context: `buildSessionContext` over
  * the session entries up to the leaf (compaction and branch summaries resolved), then
- * `convertToLlm` (custom and bash-execution messages become user messages). Blocks this adapter
- * does not know are passed on as `unsupported`, so the projection refuses them by name.
+ * `convertToLlm` (custom, bash-execution and summary messages become user messages). Pi 1.x also keeps
+ * `system` messages in the context (the prompt and tool set, and later changes to them): their effect
+ * is the current system prompt, which the snapshot carries as `systemPrompt`, so they are no rows.
+ * Blocks this adapter does not know are passed on as `unsupported`, so the projection refuses them by
+ * name; a role it does not know fails the capture, naming the role.
  */
 export function createPiConversationSource(ctx: PiSessionView): ConversationSource {
   return {
@@ -19,7 +22,7 @@ export function createPiConversationSource(ctx: PiSessionView): ConversationSour
       try {
         const session = ctx.sessionManager;
         const context = buildSessionContext(session.getEntries(), session.getLeafId());
-        const messages = convertToLlm(context.messages).map(toSourceMessage);
+        const messages = convertToLlm(context.messages).flatMap(toSourceMessages);
         return ok({ cwd: ctx.cwd, systemPrompt: ctx.getSystemPrompt(), messages });
       } catch (e) {
         const why = e instanceof Error ? e.message : String(e);
@@ -29,16 +32,19 @@ export function createPiConversationSource(ctx: PiSessionView): ConversationSour
   };
 }
 
-export function toSourceMessage(message: Message): SourceMessage {
+/** The projection rows of one message of the host's LLM context (see the disposition above). */
+export function toSourceMessages(message: Message): SourceMessage[] {
+  const role: string = message.role;
+  if (role === "system") return [];
   switch (message.role) {
     case "user":
-      return { role: "user", content: typeof message.content === "string" ? message.content : message.content.map(toSourceBlock) };
+      return [{ role: "user", content: typeof message.content === "string" ? message.content : message.content.map(toSourceBlock) }];
     case "assistant":
-      return { role: "assistant", content: message.content.map(toSourceBlock) };
+      return [{ role: "assistant", content: message.content.map(toSourceBlock) }];
     case "toolResult":
-      return { role: "toolResult", toolCallId: message.toolCallId, toolName: message.toolName, content: message.content.map(toSourceBlock) };
+      return [{ role: "toolResult", toolCallId: message.toolCallId, toolName: message.toolName, content: message.content.map(toSourceBlock) }];
     default:
-      throw new Error(`convertToLlm produced a message with role '${String((message as { role: unknown }).role)}'`);
+      throw new Error(`convertToLlm produced a message with role '${role}', which this package does not know how to project`);
   }
 }
 

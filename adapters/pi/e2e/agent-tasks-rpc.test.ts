@@ -7,7 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyAttestation } from "../../../domain/attested/model/pi-attestation.ts";
 import type { TaskSnapshot } from "../../../domain/tasks/model/task-snapshot.ts";
 import { writeIsolatedAgentDir } from "../../fake/isolated-agent-dir.ts";
+import { usageAsPiReads } from "../../fake/scripted-completion.ts";
 import { startScriptedModelServer, type ScriptedModelServer, type ScriptedReply } from "../../fake/scripted-model-server.ts";
+import { piVersion } from "./pi-cli.ts";
 import { startPiRpc, type PiRpcClient } from "./rpc-client.ts";
 import { PACKAGE_ROOT } from "./sdk-session.ts";
 
@@ -48,8 +50,12 @@ const git = (...args: string[]) => execFileSync("git", ["-C", repo, ...args], { 
 
 async function terminal(task: TaskSnapshot): Promise<TaskSnapshot> {
   const path = taskFile(task, ".json");
-  await expect.poll(() => (JSON.parse(readFileSync(path, "utf8")) as TaskSnapshot).status, { timeout: 45_000, interval: 100 }).not.toBe("running");
-  return JSON.parse(readFileSync(path, "utf8")) as TaskSnapshot;
+  const read = () => JSON.parse(readFileSync(path, "utf8")) as TaskSnapshot;
+  await expect.poll(() => read().status, { timeout: 45_000, interval: 100 }).not.toBe("running");
+  // An attested run's sidecar hashes the terminal metadata, so it is written after it: wait for that last write.
+  const sealed = () => read().attestationPath === undefined || read().status === "failed" || existsSync(join(repo, read().attestationPath ?? ""));
+  await expect.poll(sealed, { timeout: 10_000, interval: 50 }).toBe(true);
+  return read();
 }
 
 function innerRequests(): number {
@@ -94,10 +100,13 @@ const innerPi = (prompt: string, extra = "") => `pi ${extra} "${prompt}" --provi
 
 describe("isAgent bg_run of an inner pi (through pi --mode rpc)", () => {
   it("the snapshot carries exactly the scripted tokens, cost, context and tool counts, and the output is a transcript", async () => {
+    const cached = { input: 1500, output: 40, cacheRead: 300, cacheWrite: 100 };
     innerReplies.push(
       { toolCalls: [{ name: "read", arguments: { path: "notes.txt" } }, { name: "read", arguments: { path: "missing.txt" } }], usage: { input: 1200, output: 80 } },
-      { text: "inner done", usage: { input: 1500, output: 40, cacheRead: 300, cacheWrite: 100 } },
+      { text: "inner done", usage: cached },
     );
+    // The same wire bytes read as Pi itself reads them (Pi 0.x moves cache writes out of the cache reads).
+    const read = usageAsPiReads(cached, piVersion());
     const started = await callTool("bg_run", { name: "inner agent", command: innerPi("inspect the notes", "-p"), isAgent: true, notifyOnCompletion: false });
     expect(started.isError, started.text).toBe(false);
     expect(started.task?.telemetryUnavailableReason).toBeUndefined();
@@ -105,8 +114,9 @@ describe("isAgent bg_run of an inner pi (through pi --mode rpc)", () => {
     const done = await terminal(started.task as TaskSnapshot);
     expect(done.status, done.error).toBe("completed");
     const last = 1500 + 40 + 300 + 100;
-    expect(done.tokenUsage).toMatchObject({ input: 2700, output: 120, cacheRead: 300, cacheWrite: 100, totalTokens: 1200 + 80 + last });
-    expect(done.tokenUsage?.costTotal).toBeCloseTo((2700 * 3 + 120 * 15 + 300 * 0.3 + 100 * 3.75) / 1e6, 12);
+    const input = 1200 + read.input;
+    expect(done.tokenUsage).toMatchObject({ input, output: 120, cacheRead: read.cacheRead, cacheWrite: 100, totalTokens: 1200 + 80 + last });
+    expect(done.tokenUsage?.costTotal).toBeCloseTo((input * 3 + 120 * 15 + read.cacheRead * 0.3 + 100 * 3.75) / 1e6, 12);
     expect(done.contextUsage).toEqual({ tokens: last, contextWindow: INNER.contextWindow, percent: (last / INNER.contextWindow) * 100 });
     expect(done.toolUsage).toEqual({ total: 2, failed: 1, byName: { read: 2 } });
     expect(done.model).toBe(`scripted/${INNER.id}`);

@@ -73,7 +73,9 @@ describe("fusion_brainstorm through `pi --mode rpc` with real pi children", () =
     const result = end?.result as { content: { text: string }[]; details: { run_id: string; usage: { input: number; output: number } } };
     expect(result.content[0]?.text).toBe("MERGED: use a cache, measure the hit rate.");
     expect(result.details.usage).toMatchObject({ input: 3 * 1000 + 3000 + 4000, output: 3 * 200 + 500 + 300 });
-    const childRequests = server.requests.slice(before).filter((r) => !systemText(r as never).includes("expert coding assistant"));
+    // The parent runs Pi's default prompt ("You are an expert coding assistant" on 0.73, "You are a coding assistant
+    // running inside pi" on 1.x); every child runs its stage's own prompt.
+    const childRequests = server.requests.slice(before).filter((r) => !/You are (an expert|a) coding assistant/.test(systemText(r as never)));
     expect(childRequests).toHaveLength(5);
     const evaluator = childRequests.find((r) => systemText(r as never).includes("strict, blind evaluator"));
     expect(JSON.stringify(evaluator?.body.messages)).not.toMatch(/scripted-[abc]/);

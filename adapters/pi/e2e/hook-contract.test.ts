@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { checkHookContract, HOOK_CONTRACT_SCHEMA, type HookContractEvidence } from "../../../domain/delegate/model/hook-contract.ts";
+import { checkHookContract, evidenceFileName, HOOK_CONTRACT_SCHEMA, type HookContractEvidence } from "../../../domain/delegate/model/hook-contract.ts";
 import { canonicalJsonOf } from "../../../domain/shared/model/canonical-json.ts";
 import { writeIsolatedAgentDir, type IsolatedAgentDir } from "../../fake/isolated-agent-dir.ts";
 import { startScriptedModelServer, type RecordedRequest, type ScriptedModelServer } from "../../fake/scripted-model-server.ts";
@@ -18,7 +18,9 @@ import { piVersion, runPiJson, type PiRecord } from "./pi-cli.ts";
  * exists, the observations must equal it byte for byte, so a Pi upgrade that changes hook behaviour
  * fails here instead of silently weakening the guard. It is never rewritten by this test.
  */
-const EVIDENCE_PATH = fileURLToPath(new URL("../../../domain/delegate/model/hook-contract-evidence.json", import.meta.url));
+const EVIDENCE_DIR = fileURLToPath(new URL("../../../domain/delegate/model/hook-contract-evidence/", import.meta.url));
+/** Evidence is recorded per release: this lane's Pi compares against its own file. */
+const EVIDENCE_PATH = join(EVIDENCE_DIR, evidenceFileName(piVersion()) ?? "unknown-version.json");
 const FIRST = fileURLToPath(new URL("./hook-probe-first.ts", import.meta.url));
 const SECOND = fileURLToPath(new URL("./hook-probe-second.ts", import.meta.url));
 const LEAN = ["--no-session", "--no-extensions", "--no-builtin-tools", "--no-skills", "--no-prompt-templates", "--no-themes", "--no-context-files", "--offline"];
@@ -78,6 +80,15 @@ const messageEnds = (run: ProbeRun, role: string) =>
 const textOf = (message: Record<string, unknown> | undefined): string =>
   ((message?.content ?? []) as { type: string; text?: string }[]).filter((b) => b.type === "text").map((b) => b.text ?? "").join("");
 
+/**
+ * The run ended for good: an `agent_end` with no turn after it. Pi 1.x adds `agent_settled` after the last
+ * `agent_end` (Pi will not continue automatically), which only confirms the end.
+ */
+function runEnded(events: readonly PiRecord[]): boolean {
+  const end = events.findIndex((e) => e.type === "agent_end");
+  return end >= 0 && events.slice(end + 1).every((e) => e.type === "agent_settled" || e.type === "agent_end");
+}
+
 function contextObservations(base: ProbeRun, thrown: ProbeRun, aborted: ProbeRun): HookContractEvidence["context"] {
   const [first, second] = [contexts(base, "FIRST"), contexts(base, "SECOND")];
   const calls = base.requests.length;
@@ -96,7 +107,7 @@ function contextObservations(base: ProbeRun, thrown: ProbeRun, aborted: ProbeRun
     throw_blocks_provider_call: thrown.requests.length === 0,
     throw_later_handlers_still_run: contexts(thrown, "SECOND").length > 0,
     abort_provider_request_sent: aborted.requests.length >= 2,
-    abort_terminates_run: !aborted.timedOut && aborted.requests.length <= 2 && aborted.events.at(-1)?.type === "agent_end",
+    abort_terminates_run: !aborted.timedOut && aborted.requests.length <= 2 && runEnded(aborted.events),
     abort_final_stop_reason: String(lastAssistant?.stopReason ?? "none"),
     abort_returned_messages_reach_later_handlers: (secondAfterAbort?.texts ?? []).includes(SUPPRESSED_TEXT),
   };

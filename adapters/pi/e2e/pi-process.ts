@@ -12,11 +12,21 @@ export interface PiCliLocation {
 }
 
 const PI_PACKAGE = join("node_modules", "@mariozechner", "pi-coding-agent");
+/** Set by scripts/run-tests.mjs for the Pi 1.x lane: the root of the Pi package under test. */
+export const TEST_PI_DIR_ENV = "PI_BG_TEST_PI_DIR";
 let cached: PiCliLocation | undefined;
 
-/** Walks up from this file to the nearest installed `@mariozechner/pi-coding-agent` and reads its `bin.pi`. */
+/**
+ * The Pi under test: the lane's (`PI_BG_TEST_PI_DIR`) or else the nearest installed
+ * `@mariozechner/pi-coding-agent` above this file (the devDependency), with its `bin.pi`.
+ */
 export function locatePiCli(): PiCliLocation {
   if (cached !== undefined) return cached;
+  const laneDir = process.env[TEST_PI_DIR_ENV];
+  if (laneDir !== undefined && laneDir !== "") {
+    cached = readLocation(laneDir, join(laneDir, "package.json"));
+    return cached;
+  }
   let dir = dirname(fileURLToPath(import.meta.url));
   for (;;) {
     const packageJson = join(dir, PI_PACKAGE, "package.json");
@@ -55,7 +65,7 @@ export function spawnPi(options: PiSpawnOptions): ChildProcessWithoutNullStreams
   const { cliPath } = locatePiCli();
   const child = spawn(process.execPath, [cliPath, ...options.args], {
     cwd: options.cwd,
-    env: { ...process.env, ...options.env },
+    env: hostEnv(options.env),
     stdio: ["pipe", "pipe", "pipe"],
     detached: true,
   });
@@ -66,6 +76,15 @@ export function spawnPi(options: PiSpawnOptions): ChildProcessWithoutNullStreams
     child.once("exit", () => liveGroups.delete(pid));
   }
   return child;
+}
+
+/**
+ * The pi under test finds its own CLI for its children (the host's), so the lane's PI_BG_PI_CLI, meant for
+ * package code running inside vitest, is not passed on unless a test sets it on purpose.
+ */
+function hostEnv(extra: Readonly<Record<string, string>> | undefined): NodeJS.ProcessEnv {
+  const { PI_BG_PI_CLI: _forInProcessCode, ...inherited } = process.env;
+  return { ...inherited, ...extra };
 }
 
 /** Backstop: a test runner that exits while a pi child still runs takes the child's group with it. */

@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { lanePiVersion } from "../../fake/expected-client.ts";
 import { writeIsolatedAgentDir } from "../../fake/isolated-agent-dir.ts";
 import type { IsolatedAgentDir } from "../../fake/isolated-agent-dir.ts";
 import { startScriptedModelServer } from "../../fake/scripted-model-server.ts";
@@ -45,15 +46,16 @@ afterAll(async () => {
 });
 
 describe("real pi --mode json -p against the scripted server", () => {
-  it("is Pi 0.73.1 and shows the scripted text and usage in the assistant message", async () => {
-    expect(piVersion()).toBe("0.73.1");
+  it("is the lane's Pi and shows the scripted text and usage in the assistant message", async () => {
+    expect(piVersion()).toBe(lanePiVersion());
     const run = await runPiJson({ args: [...LEAN, "--no-tools", "-p", "say [[text hello from the script]] [[usage 123 45]]"], env: agent.env, cwd: work, timeoutMs: 30_000 });
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
     const [reply] = assistantMessages(run.events);
     expect(textOf(reply)).toBe("hello from the script");
     expect(reply?.usage).toMatchObject({ input: 123, output: 45 });
-    expect(run.events.at(-1)?.type).toBe("agent_end");
+    // Pi 1.x adds agent_settled after the last agent_end.
+    expect(run.events.filter((e) => e.type !== "agent_settled").at(-1)?.type).toBe("agent_end");
     expect(server.requests.map((r) => [r.model, r.lastUserText])).toEqual([["scripted-a", "say [[text hello from the script]] [[usage 123 45]]"]]);
   });
 

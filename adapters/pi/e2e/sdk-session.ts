@@ -1,15 +1,70 @@
+import { join } from "node:path";
+import * as piAi from "@mariozechner/pi-ai";
 import { fauxAssistantMessage, registerFauxProvider, type FauxResponseStep } from "@mariozechner/pi-ai";
+import * as piSdk from "@mariozechner/pi-coding-agent";
 import {
-  AuthStorage,
   createAgentSession,
   DefaultResourceLoader,
-  ModelRegistry,
   SessionManager,
   SettingsManager,
   type AgentSession,
   type AgentSessionEvent,
   type ExtensionFactory,
 } from "@mariozechner/pi-coding-agent";
+
+/** The SDK's own version string (`VERSION`), so a test can say which Pi ran in-process. */
+export const SDK_PI_VERSION: string = (piSdk as unknown as { VERSION: string }).VERSION;
+
+interface FauxRoute {
+  readonly model: ReturnType<FauxRegistration["getModel"]>;
+  /** Spread into createAgentSession's options. */
+  readonly access: Record<string, unknown>;
+  setResponses(steps: FauxResponseStep[]): void;
+  appendResponses(steps: FauxResponseStep[]): void;
+  unregister(): void;
+}
+type FauxRegistration = ReturnType<typeof registerFauxProvider>;
+interface RuntimeV1 {
+  registerNativeProvider(provider: unknown): void;
+  setRuntimeApiKey(provider: string, key: string): Promise<void>;
+}
+interface AuthStorageV0 {
+  setRuntimeApiKey(provider: string, key: string): void;
+}
+/** The parts of the two SDK generations this helper uses; each is absent on the other generation. */
+interface SdkGenerations {
+  readonly ModelRuntime?: { create(options: object): Promise<RuntimeV1> };
+  readonly AuthStorage?: { inMemory(): AuthStorageV0 };
+  readonly ModelRegistry?: { inMemory(auth: AuthStorageV0): unknown };
+}
+interface AiGenerations {
+  readonly fauxProvider?: (options: typeof FAUX) => FauxRegistration & { provider: unknown };
+}
+
+const FAUX = { provider: "faux", models: [{ id: "faux-1", contextWindow: 128_000, maxTokens: 4096 }] };
+
+/**
+ * The faux provider wired in the shape the host's SDK takes: Pi 0.73 registers it globally and reads keys
+ * from `AuthStorage` + `ModelRegistry.inMemory`; Pi 1.x has one `ModelRuntime` that takes it as a native
+ * provider (`fauxProvider(...).provider`).
+ */
+async function fauxRoute(agentDir: string): Promise<FauxRoute> {
+  const sdk = piSdk as SdkGenerations;
+  const ai = piAi as AiGenerations;
+  if (sdk.ModelRuntime !== undefined && ai.fauxProvider !== undefined) {
+    const handle = ai.fauxProvider(FAUX);
+    const runtime = await sdk.ModelRuntime.create({ authPath: join(agentDir, "auth.json"), modelsPath: null, refreshOnCreate: false });
+    runtime.registerNativeProvider(handle.provider);
+    await runtime.setRuntimeApiKey(FAUX.provider, "offline");
+    return { model: handle.getModel(), access: { modelRuntime: runtime }, setResponses: handle.setResponses, appendResponses: handle.appendResponses, unregister: () => undefined };
+  }
+  if (sdk.AuthStorage === undefined || sdk.ModelRegistry === undefined) throw new Error("this Pi SDK has neither ModelRuntime nor AuthStorage and ModelRegistry");
+  const faux = registerFauxProvider(FAUX);
+  const authStorage = sdk.AuthStorage.inMemory();
+  authStorage.setRuntimeApiKey(FAUX.provider, "offline");
+  const modelRegistry = sdk.ModelRegistry.inMemory(authStorage);
+  return { model: faux.getModel(), access: { authStorage, modelRegistry }, setResponses: faux.setResponses, appendResponses: faux.appendResponses, unregister: faux.unregister };
+}
 
 export interface SdkSession {
   readonly session: AgentSession;
@@ -31,11 +86,8 @@ export async function startSdkSession(options: {
   extensions?: ExtensionFactory[];
   replies?: FauxResponseStep[];
 }): Promise<SdkSession> {
-  const faux = registerFauxProvider({ provider: "faux", models: [{ id: "faux-1", contextWindow: 128_000, maxTokens: 4096 }] });
+  const faux = await fauxRoute(options.agentDir);
   faux.setResponses(options.replies ?? []);
-  const authStorage = AuthStorage.inMemory();
-  authStorage.setRuntimeApiKey("faux", "offline");
-  const modelRegistry = ModelRegistry.inMemory(authStorage);
   const settingsManager = SettingsManager.inMemory({ compaction: { enabled: false } });
   const resourceLoader = new DefaultResourceLoader({
     cwd: options.cwd,
@@ -53,9 +105,8 @@ export async function startSdkSession(options: {
   const { session } = await createAgentSession({
     cwd: options.cwd,
     agentDir: options.agentDir,
-    model: faux.getModel(),
-    authStorage,
-    modelRegistry,
+    model: faux.model,
+    ...faux.access,
     settingsManager,
     resourceLoader,
     sessionManager: SessionManager.inMemory(options.cwd),

@@ -1,16 +1,27 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { supportedEvidence } from "./delegate-fixtures.test-support.ts";
-import { checkHookContract } from "./hook-contract.ts";
+import { checkHookContract, evidenceFileName } from "./hook-contract.ts";
 
 describe("hook-contract admission gate", () => {
   it("accepts evidence proving every guarantee for the same Pi version", () => {
     expect(checkHookContract(supportedEvidence(), "0.73.1").ok).toBe(true);
   });
 
-  it("the shipped evidence file is a valid document", () => {
-    const shipped: unknown = JSON.parse(readFileSync(new URL("./hook-contract-evidence.json", import.meta.url), "utf8"));
-    expect(checkHookContract(shipped, (shipped as { pi_version: string }).pi_version).ok).toBe(true);
+  it("every shipped evidence file is a valid document for the release its name says, and proves the contract", () => {
+    const dir = new URL("./hook-contract-evidence/", import.meta.url);
+    const files = readdirSync(dir);
+    expect(files).toEqual(expect.arrayContaining(["pi-0.73.1.json", "pi-1.6.0.json"]));
+    for (const file of files) {
+      const shipped = JSON.parse(readFileSync(new URL(file, dir), "utf8")) as { pi_version: string };
+      expect(evidenceFileName(shipped.pi_version)).toBe(file);
+      expect(checkHookContract(shipped, shipped.pi_version).ok).toBe(true);
+    }
+  });
+
+  it("names evidence files by the exact release, and never for a malformed version", () => {
+    expect(evidenceFileName("1.6.0")).toBe("pi-1.6.0.json");
+    expect([undefined, "1.6", "../1.6.0", "1.6.0/x"].map(evidenceFileName)).toEqual([undefined, undefined, undefined, undefined]);
   });
 
   it.each([

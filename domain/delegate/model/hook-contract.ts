@@ -63,13 +63,24 @@ const REQUIRED: readonly { readonly holds: (e: HookContractEvidence) => boolean;
   { holds: (e) => e.tool_result.preserves_is_error, what: "replacement keeps the error flag" },
 ];
 
+/** Evidence is keyed by the exact release it was recorded on: `pi-<version>.json`; undefined for a malformed version. */
+export function evidenceFileName(piVersion: string | undefined): string | undefined {
+  return piVersion !== undefined && /^\d+\.\d+\.\d+$/.test(piVersion) ? `pi-${piVersion}.json` : undefined;
+}
+
 const REMEDY = "run the hook-contract gate (adapters/pi/e2e/hook-contract.test.ts) on this Pi version and re-review the delegate guard; bg_delegate stays unavailable until then.";
 
-/** Parses the shipped evidence and checks it proves every guarantee the guard needs, for this Pi version. */
+/**
+ * Checks the evidence recorded on the release the child will run (`raw`, undefined when none was recorded)
+ * proves every guarantee the guard needs.
+ */
 export function checkHookContract(
   raw: unknown,
   hostPiVersion: string | undefined,
 ): Result<HookContractEvidence, DelegateError<"delegate_hook_contract_unsupported">> {
+  if (raw === undefined && hostPiVersion !== undefined) {
+    return err(admissionError("delegate_hook_contract_unsupported", `the child would run Pi ${hostPiVersion}, and no hook-contract evidence was recorded on that release.`, REMEDY));
+  }
   if (!Value.Check(HookContractEvidenceSchema, raw)) {
     return err(admissionError("delegate_hook_contract_unsupported", "the shipped hook-contract evidence is not a valid pi-background-tasks.delegate-hook-contract.v1 document.", REMEDY));
   }

@@ -32,8 +32,8 @@ export interface DelegateHost {
   readonly guardExtensionPath: string;
   /** Needed only for `anthropic` routes. */
   readonly anthropicSanitizerPath?: string;
-  /** The shipped `hook-contract-evidence.json`. */
-  readonly hookEvidencePath: string;
+  /** The shipped hook-contract evidence, one `pi-<version>.json` per Pi release it was recorded on. */
+  readonly hookEvidenceDir: string;
 }
 
 export interface DelegateLaunchRequest {

@@ -18,7 +18,7 @@ const HOST: DelegateHost = {
   piVersion: "0.73.1",
   guardExtensionPath: "/pkg/guard.ts",
   anthropicSanitizerPath: "/pkg/sanitizer.ts",
-  hookEvidencePath: "/pkg/evidence.json",
+  hookEvidenceDir: "/pkg/evidence",
 };
 const encode = (text: string) => new TextEncoder().encode(text);
 const decode = (bytes: Uint8Array | undefined) => new TextDecoder().decode(bytes);
@@ -37,11 +37,12 @@ async function world(options: { evidence?: boolean; guard?: boolean; conversatio
   // The default fake child runs until it is killed or the test finishes it.
   const launcher = new FakeProcessLauncher({ clock, script: () => ({}) });
   await files.ensureDir("/pkg");
+  await files.ensureDir("/pkg/evidence");
   await files.ensureDir("/pi");
   await files.ensureDir("/proj");
   await files.replaceAtomic("/pi/cli.js", encode("// pi"));
   if (options.guard !== false) await files.replaceAtomic("/pkg/guard.ts", encode("// guard"));
-  if (options.evidence !== false) await files.replaceAtomic("/pkg/evidence.json", encode(canonicalJsonOf(supportedEvidence())));
+  if (options.evidence !== false) await files.replaceAtomic("/pkg/evidence/pi-0.73.1.json", encode(canonicalJsonOf(supportedEvidence())));
   const envCalls: Record<string, string>[] = [];
   const ports: DelegatePorts = {
     files,

@@ -1,5 +1,6 @@
 import { sha256Hex, utf8Bytes } from "../../shared/model/canonical-json.ts";
 import { err, ok, type Result } from "../../shared/model/result.ts";
+import { evidenceFileName } from "../model/hook-contract.ts";
 import { admitDelegate, type Admitted } from "../model/delegate-admission.ts";
 import { artifactPath, DELEGATE_ARTIFACT, delegateRunDir, isDelegateTaskId } from "../model/delegate-artifacts.ts";
 import { admissionError, delegateError, type DelegateError, type DelegateErrorCode } from "../model/delegate-error.ts";
@@ -89,7 +90,7 @@ export async function launchDelegate(ports: DelegatePorts, request: DelegateLaun
 async function admit(ports: DelegatePorts, request: DelegateLaunchRequest): Promise<Result<Admitted, DelegateError<DelegateErrorCode>>> {
   const conversation = ports.conversation.capture();
   const admitted = admitDelegate({
-    hookEvidence: await readEvidence(ports, request.host.hookEvidencePath),
+    hookEvidence: await readEvidence(ports, request.host.hookEvidenceDir, request.host.piVersion),
     childPiVersion: request.host.piVersion,
     rawArguments: request.rawArguments,
     isolationProblems: await isolationProblems(ports, request.host),
@@ -105,8 +106,11 @@ async function admit(ports: DelegatePorts, request: DelegateLaunchRequest): Prom
   return admitted;
 }
 
-async function readEvidence(ports: DelegatePorts, path: string): Promise<unknown> {
-  const bytes = await readWhole(ports.files, path);
+/** The evidence recorded on the very release the child runs; undefined when there is none. */
+async function readEvidence(ports: DelegatePorts, dir: string, piVersion: string | undefined): Promise<unknown> {
+  const file = evidenceFileName(piVersion);
+  if (file === undefined) return undefined;
+  const bytes = await readWhole(ports.files, `${dir}/${file}`);
   if (!bytes.ok || bytes.value === undefined) return undefined;
   try {
     return JSON.parse(new TextDecoder().decode(bytes.value)) as unknown;

@@ -1,5 +1,5 @@
 import type { ContextUsage, TaskTelemetry, TokenUsage, ToolUsage, Unavailable } from "../../tasks/model/task-snapshot.ts";
-import { contextTokensOfUsage, estimateMessageTokens } from "./pi-context-estimate.ts";
+import { contextTokensOfUsage, estimateMessageTokens, PI_0_CONTEXT_RULES, PI_1_CONTEXT_RULES, type ContextRules } from "./pi-context-estimate.ts";
 import {
   assistantMessageOf,
   matches,
@@ -55,6 +55,8 @@ export interface PiTelemetryState {
   readonly model?: string;
   readonly lastStopReason?: string;
   readonly lastErrorMessage?: string;
+  /** Which generation's context arithmetic applies: Pi 1.x once the stream showed a `system` message. */
+  readonly contextRules: ContextRules;
 }
 
 export const initialPiTelemetry: PiTelemetryState = {
@@ -64,6 +66,7 @@ export const initialPiTelemetry: PiTelemetryState = {
   assistantMessages: 0,
   context: { kind: "none" },
   tools: { total: 0, failed: 0, byName: {} },
+  contextRules: PI_0_CONTEXT_RULES,
 };
 
 /** Returns the same object when the event changes nothing the telemetry tracks. */
@@ -95,11 +98,13 @@ export function foldPiEvents(state: PiTelemetryState, events: Iterable<PiEvent>)
   return next;
 }
 
-function foldMessageEnd(state: PiTelemetryState, event: PiEvent): PiTelemetryState {
+function foldMessageEnd(seen: PiTelemetryState, event: PiEvent): PiTelemetryState {
   const assistant = assistantMessageOf(event);
-  if (assistant !== undefined) return foldAssistant(state, assistant);
-  if (!matches(PiMessageEndSchema, event) || state.context.kind !== "usage") return state;
-  return { ...state, context: withTrailing(state.context, estimateMessageTokens(event.message)) };
+  if (assistant !== undefined) return foldAssistant(seen, assistant);
+  if (!matches(PiMessageEndSchema, event)) return seen;
+  const state = event.message.role === "system" && seen.contextRules !== PI_1_CONTEXT_RULES ? { ...seen, contextRules: PI_1_CONTEXT_RULES } : seen;
+  if (state.context.kind !== "usage") return state;
+  return { ...state, context: withTrailing(state.context, estimateMessageTokens(event.message, state.contextRules)) };
 }
 
 function foldAssistant(state: PiTelemetryState, message: PiAssistantMessage): PiTelemetryState {
@@ -107,7 +112,7 @@ function foldAssistant(state: PiTelemetryState, message: PiAssistantMessage): Pi
   const valid = usage !== undefined && message.stopReason !== "error" && message.stopReason !== "aborted";
   const context: ContextBasis = valid
     ? { kind: "usage", usageTokens: contextTokensOfUsage(usage), trailingTokens: 0 }
-    : withTrailing(state.context, estimateMessageTokens(message));
+    : withTrailing(state.context, estimateMessageTokens(message, state.contextRules));
   const model = modelOf(message) ?? state.model;
   const next: PiTelemetryState = {
     ...state,
