@@ -65,8 +65,14 @@ describe("a real delegate child", () => {
 
     const dir = handle.artifactDir;
     expect(readFileSync(join(dir, DELEGATE_ARTIFACT.childPrompt), "utf8")).toBe(lastUserText(server.requests[0]));
-    expect(existsSync(receipt.child_session_file)).toBe(true);
-    expect(receipt.child_session_file.startsWith(join(dir, "child-session"))).toBe(true);
+    // The child's session stays in the task-owned dir, as a file the package named (Pi 0.73.1) or one Pi
+    // named after the child's own session id (Pi 1.x: --session-dir + --session-id).
+    expect(receipt.child_session_dir).toBe(join(dir, "child-session"));
+    const sessions = readdirSync(receipt.child_session_dir);
+    expect(sessions).toHaveLength(1);
+    if (receipt.child_session_file !== null) expect(receipt.child_session_file).toBe(join(dir, "child-session", sessions[0] ?? ""));
+    else expect(sessions[0]).toMatch(new RegExp(`_${receipt.child_session_id}\\.jsonl$`));
+    expect(receipt.isolation.session).toBe(receipt.child_session_file === null ? "session-id-in-session-dir" : "session-file");
     expect(existsSync(join(dir, DELEGATE_ARTIFACT.childTerminal))).toBe(false);
 
     const inline = await retrieveDelegateResult(files, handle.taskId, handle);

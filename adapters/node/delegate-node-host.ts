@@ -5,6 +5,8 @@ import { CryptoRandomSource } from "./crypto-random-source.ts";
 import { fusionChildEnv } from "./fusion-child-env.ts";
 import { NodeFileCommitter } from "./node-file-committer.ts";
 import { NodeProcessLauncher } from "./node-process-launcher.ts";
+import { BASELINE_PI_FLAGS } from "../../domain/shared/model/pi-cli-flags.ts";
+import { probePiCliFlags } from "./pi-cli-flags-probe.ts";
 import { locatePiCli } from "./pi-cli-locator.ts";
 import { SystemClock } from "./system-clock.ts";
 
@@ -25,6 +27,7 @@ export function nodeDelegateHost(env: Readonly<Record<string, string | undefined
     nodePath: process.execPath,
     cliPath: cli.ok ? cli.value.cliPath : undefined,
     piVersion: cli.ok ? cli.value.version : undefined,
+    piFlags: cli.ok ? probePiCliFlags(process.execPath, cli.value.cliPath) : BASELINE_PI_FLAGS,
     guardExtensionPath: DELEGATE_GUARD_EXTENSION_PATH,
     anthropicSanitizerPath: ANTHROPIC_SANITIZER_PATH,
     hookEvidenceDir: HOOK_CONTRACT_EVIDENCE_DIR,

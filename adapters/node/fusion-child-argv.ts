@@ -1,22 +1,10 @@
+import { CHILD_DENIED_TOOLS } from "../../domain/shared/model/child-tool-denylist.ts";
 import type { PiCliFlags } from "../../domain/shared/model/pi-cli-flags.ts";
 import { err, ok, type Result } from "../../domain/shared/model/result.ts";
 import type { ChildError, ChildRoute } from "../../ports/fusion-child-runner.ts";
 
 /** Tools no Fusion child may ever get, whatever its allowlist says (reference "Candidate capabilities"). */
-export const FUSION_DENIED_TOOLS: readonly string[] = [
-  "bash",
-  "edit",
-  "write",
-  "fusion_brainstorm",
-  "fusion_validate",
-  "bg_delegate",
-  "bg_result",
-  "bg_run",
-  "bg_kill",
-  "bg_status",
-  "bg_logs",
-  "bg_run_pi_attested",
-];
+export const FUSION_DENIED_TOOLS: readonly string[] = CHILD_DENIED_TOOLS;
 
 /** Linux refuses a single argument longer than MAX_ARG_STRLEN (32 pages) with E2BIG. */
 const MAX_ARG_BYTES = 128 * 1024 - 1;

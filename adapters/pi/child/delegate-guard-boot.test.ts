@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { admitDelegate } from "../../../domain/delegate/model/delegate-admission.ts";
 import { admissionInput } from "../../../domain/delegate/model/delegate-fixtures.test-support.ts";
+import { BASELINE_PI_FLAGS } from "../../../domain/shared/model/pi-cli-flags.ts";
 import { buildLaunchPlan } from "../../../domain/delegate/model/delegate-launch-plan.ts";
 import { canonicalJsonOf, sha256Hex } from "../../../domain/shared/model/canonical-json.ts";
 import { bootGuard } from "./delegate-guard-boot.ts";
@@ -22,7 +23,7 @@ function launchFiles(name: string) {
   const nonce = "e".repeat(32);
   const plan = buildLaunchPlan({
     nodePath: "node", cliPath: "cli", artifactDir: dir, childSessionId: `delegate-${"1".repeat(32)}`, guardExtensionPath: "g",
-    route: admitted.value.route, seedSha256: seed.seedSha256, taskId: "dboot", launchNonce: nonce,
+    route: admitted.value.route, seedSha256: seed.seedSha256, taskId: "dboot", launchNonce: nonce, flags: BASELINE_PI_FLAGS,
   });
   writeFileSync(join(dir, "seed.json"), seed.seedJson);
   writeFileSync(join(dir, "child-prompt.txt"), childPrompt);

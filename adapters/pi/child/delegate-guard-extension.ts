@@ -2,6 +2,7 @@ import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-age
 import { childTerminal } from "../../../domain/delegate/model/child-terminal.ts";
 import { artifactPath, DELEGATE_ARTIFACT } from "../../../domain/delegate/model/delegate-artifacts.ts";
 import { DelegateGuard, type Latch } from "../../../domain/delegate/model/delegate-guard.ts";
+import { DELEGATE_CHILD_TOOLS } from "../../../domain/delegate/model/delegate-launch-plan.ts";
 import { READ_ARTIFACT_MAX_LENGTH } from "../../../domain/delegate/model/delegate-limits.ts";
 import { suppressContent, type ContextMessage } from "../../../domain/delegate/model/guard-context.ts";
 import { receiptText, type SpillReceipt, type ToolResultBlock } from "../../../domain/delegate/model/guard-tool-output.ts";
@@ -44,6 +45,7 @@ export function installDelegateGuard(pi: ExtensionAPI, env: Readonly<Record<stri
     perResultBytes: boot?.limits.perResultBytes ?? 0,
     aggregateToolOutputBytes: boot?.limits.aggregateToolOutputBytes ?? 0,
     expectedPrompt: boot?.prompt ?? "",
+    expectedTools: DELEGATE_CHILD_TOOLS,
   });
   const failure = booted.ok ? undefined : booted.error;
   const target = boot !== undefined
@@ -63,6 +65,11 @@ function registerHooks(pi: ExtensionAPI, w: Wiring): void {
     const messages = event.messages as unknown as ContextMessage[];
     const blockAll = () => ({ messages: suppressContent(messages, true) as unknown as typeof event.messages });
     return failClosed(w, ctx, "context", blockAll, () => {
+      const isolation = w.guard.onToolRegistry(pi.getActiveTools());
+      if (isolation !== undefined) {
+        stop(w, ctx, isolation);
+        return blockAll();
+      }
       const decision = w.guard.onContext(ctx.getSystemPrompt(), messages);
       if (decision.action === "dispatch") return undefined;
       stop(w, ctx, decision.latch);

@@ -31,7 +31,9 @@ export type DelegateRunCode =
   | "answer_hash_mismatch"
   | "artifact_spill_failed"
   | "artifact_read_failed"
-  | "artifact_error";
+  | "artifact_error"
+  /** The child's own tool registry was not the inspect set: its isolation did not hold. */
+  | "delegate_isolation_unsupported";
 
 export type DelegateRetrievalCode = "result_not_ready" | "result_unavailable" | "result_too_large_for_inline" | "task_unknown";
 
@@ -58,6 +60,7 @@ export const DELEGATE_RUN_CODES: readonly DelegateRunCode[] = [
   "artifact_spill_failed",
   "artifact_read_failed",
   "artifact_error",
+  "delegate_isolation_unsupported",
 ];
 
 /**
@@ -112,6 +115,7 @@ const RUN_REMEDIES: Readonly<Record<DelegateRunCode, string>> = {
   artifact_spill_failed: "free disk space under .pi/delegate, then launch again.",
   artifact_read_failed: "check the artifact directory's permissions and disk, then retry.",
   artifact_error: "read child-terminal.json in the artifact directory, then launch again.",
+  delegate_isolation_unsupported: "the child Pi gave the delegate more tools than the inspect set (a user extension or MCP server it could not switch off); report it with child-terminal.json, and do not use bg_delegate on this Pi until it is fixed.",
 };
 
 export function remedyFor(code: DelegateRunCode): string {

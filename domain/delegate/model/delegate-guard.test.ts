@@ -13,6 +13,7 @@ const config = (overrides: Partial<GuardConfig> = {}): GuardConfig => ({
   perResultBytes: 1_000,
   aggregateToolOutputBytes: 5_000,
   expectedPrompt: PROMPT,
+  expectedTools: ["read", "ls"],
   ...overrides,
 });
 
@@ -21,6 +22,19 @@ const call = (id: string): ContextMessage => ({ role: "assistant", content: [{ t
 const result = (id: string, text: string): ContextMessage => ({ role: "toolResult", toolCallId: id, toolName: "read", content: [{ type: "text", text }] });
 const text = (t: string) => [{ type: "text", text: t }];
 const assistant = (stopReason: string, answer = "answer", extra: Record<string, unknown> = {}) => ({ role: "assistant", provider: "p", model: "m", stopReason, content: text(answer), ...extra });
+
+describe("delegate guard: the child's tool registry", () => {
+  it("accepts exactly the inspect set, in any order", () => {
+    expect(new DelegateGuard(config()).onToolRegistry(["ls", "read"])).toBeUndefined();
+  });
+
+  it("latches delegate_isolation_unsupported for an extra or a missing tool, and blocks every later call", () => {
+    const guard = new DelegateGuard(config());
+    expect(guard.onToolRegistry(["read", "ls", "mcp__shell__run"])).toMatchObject({ code: "delegate_isolation_unsupported", reason: expect.stringContaining("extra mcp__shell__run") });
+    expect(guard.onContext("sys", [user(PROMPT)]).action).toBe("block");
+    expect(new DelegateGuard(config()).onToolRegistry(["read"])?.reason).toContain("missing ls");
+  });
+});
 
 describe("delegate guard: model calls", () => {
   it("dispatches a call that fits, measuring system prompt and messages at one token per byte", () => {

@@ -16,6 +16,8 @@ export interface GuardConfig {
   readonly aggregateToolOutputBytes: number;
   /** The exact child prompt: the first user message of the first model call must equal it. */
   readonly expectedPrompt: string;
+  /** The child's active tools must be exactly these before every model call (the inspect set). */
+  readonly expectedTools: readonly string[];
 }
 
 export interface Latch {
@@ -84,6 +86,18 @@ export class DelegateGuard {
   latch(code: DelegateRunCode, reason: string, hook: string): Latch {
     this.#latch ??= { code, reason, hook };
     return this.#latch;
+  }
+
+  /**
+   * Before each model call, the child's own tool registry: exactly the inspect set. This is what makes the
+   * allowlist-only isolation of a host without `--exclude-tools` (Pi 0.73.1) equivalent to the seeds' form.
+   */
+  onToolRegistry(activeTools: readonly string[]): Latch | undefined {
+    const extra = activeTools.filter((t) => !this.#config.expectedTools.includes(t));
+    const missing = this.#config.expectedTools.filter((t) => !activeTools.includes(t));
+    if (extra.length === 0 && missing.length === 0) return undefined;
+    const said = [extra.length > 0 ? `extra ${extra.join(", ")}` : "", missing.length > 0 ? `missing ${missing.join(", ")}` : ""].filter(Boolean).join("; ");
+    return this.latch("delegate_isolation_unsupported", `the child's active tools are not the inspect set (${said}); no model call was made with them`, "context");
   }
 
   /** Before each model call: the seed check on the first one, then the turn limit, then the budget. */

@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { buildLaunchPlan, DELEGATE_CHILD_TOOLS, type LaunchPlanInput } from "./delegate-launch-plan.ts";
+import { BASELINE_PI_FLAGS } from "../../shared/model/pi-cli-flags.ts";
+import { buildLaunchPlan, DELEGATE_CHILD_TOOLS, DELEGATE_DENIED_TOOLS, type LaunchPlanInput } from "./delegate-launch-plan.ts";
+
+/** Pi 1.6.0's --help offers every isolation flag (domain/shared/model/pi-cli-flags.test.ts). */
+const PI_1_FLAGS = { excludeTools: true, noMcp: true, sessionId: true, sessionDir: true };
 
 const input = (overrides: Partial<LaunchPlanInput> = {}): LaunchPlanInput => ({
   nodePath: "/usr/bin/node",
@@ -12,6 +16,7 @@ const input = (overrides: Partial<LaunchPlanInput> = {}): LaunchPlanInput => ({
   seedSha256: "b".repeat(64),
   taskId: "dt",
   launchNonce: "c".repeat(32),
+  flags: BASELINE_PI_FLAGS,
   ...overrides,
 });
 
@@ -35,6 +40,29 @@ describe("delegate launch plan", () => {
       PI_BG_DELEGATE_LAUNCH_NONCE: "c".repeat(32),
       PI_SKIP_VERSION_CHECK: "1",
     });
+  });
+
+  it("where the host has the flags (Pi 1.x): its own session id in the task-owned dir, a denylist, no MCP", () => {
+    const plan = buildLaunchPlan(input({ flags: PI_1_FLAGS }));
+    expect(plan.args).toEqual([
+      "/pi/cli.js", "--mode", "json",
+      "--session-dir", "/proj/.pi/delegate/s-1/dt/child-session", "--session-id", `delegate-${"a".repeat(32)}`,
+      "--no-skills", "--no-prompt-templates", "--no-context-files", "--no-themes", "--no-extensions", "--no-mcp",
+      "--no-builtin-tools", "--tools", "read,grep,find,ls,delegate_read_artifact",
+      "--exclude-tools", DELEGATE_DENIED_TOOLS.join(","),
+      "--extension", "/pkg/guard.ts",
+      "--provider", "openai", "--model", "gpt", "--offline",
+    ]);
+    expect([plan.sessionDir, plan.sessionFile]).toEqual(["/proj/.pi/delegate/s-1/dt/child-session", null]);
+    expect(plan.isolation).toEqual({ session: "session-id-in-session-dir", tools: "allowlist+denylist", mcp: "disabled", registry_checked_by_guard: true });
+    expect(DELEGATE_DENIED_TOOLS.filter((t) => DELEGATE_CHILD_TOOLS.includes(t))).toEqual([]);
+    expect(DELEGATE_DENIED_TOOLS).toEqual(expect.arrayContaining(["bash", "edit", "write", "bg_delegate", "fusion_web_fetch"]));
+  });
+
+  it("records the 0.73.1 equivalent as its own isolation form", () => {
+    const plan = buildLaunchPlan(input());
+    expect(plan.isolation).toEqual({ session: "session-file", tools: "allowlist", mcp: "no-mcp-flag", registry_checked_by_guard: true });
+    expect(plan.sessionFile).toBe(`/proj/.pi/delegate/s-1/dt/child-session/delegate-${"a".repeat(32)}.jsonl`);
   });
 
   it("grants no shell, edit, write, network, recursion or Fusion tool", () => {

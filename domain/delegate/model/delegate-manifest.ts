@@ -1,8 +1,9 @@
 import type { AutoDeliver, DelegateCapability } from "./delegate-arguments.ts";
 import type { DelegateLimits } from "./delegate-limits.ts";
+import type { DelegateIsolation } from "./delegate-launch-plan.ts";
 import type { PinnedRoute } from "./delegate-route.ts";
 
-export const DELEGATE_MANIFEST_SCHEMA = "pi-background-tasks.delegate-manifest.v1";
+export const DELEGATE_MANIFEST_SCHEMA = "pi-background-tasks.delegate-manifest.v2";
 
 /**
  * `manifest.json`: what the parent knew at launch, and the binding of the seed to this launch (task id,
@@ -15,7 +16,11 @@ export interface DelegateManifest {
   readonly name: string;
   readonly launch_nonce: string;
   readonly child_session_id: string;
-  readonly child_session_file: string;
+  readonly child_session_dir: string;
+  /** Null when Pi names the session file itself after the id, inside `child_session_dir`. */
+  readonly child_session_file: string | null;
+  /** v2: which form of child isolation the host allowed. */
+  readonly isolation: DelegateIsolation;
   readonly seed_sha256: string;
   readonly seed_bytes: number;
   readonly child_prompt_sha256: string;

@@ -1,8 +1,9 @@
 import type { AutoDeliver, DelegateCapability } from "./delegate-arguments.ts";
 import type { Admitted } from "./delegate-admission.ts";
+import type { DelegateIsolation, LaunchPlan } from "./delegate-launch-plan.ts";
 import type { PinnedRoute } from "./delegate-route.ts";
 
-export const LAUNCH_RECEIPT_SCHEMA = "pi-background-tasks.delegate-launch-receipt.v1";
+export const LAUNCH_RECEIPT_SCHEMA = "pi-background-tasks.delegate-launch-receipt.v2";
 
 /** What `bg_delegate` returns at once. */
 export interface DelegateLaunchReceipt {
@@ -12,7 +13,11 @@ export interface DelegateLaunchReceipt {
   readonly state: "running";
   readonly route: { readonly provider: string; readonly model: string; readonly context_window: number; readonly source: PinnedRoute["source"] };
   readonly child_session_id: string;
-  readonly child_session_file: string;
+  readonly child_session_dir: string;
+  /** Null when Pi names the session file itself after the id, inside `child_session_dir`. */
+  readonly child_session_file: string | null;
+  /** v2: which form of child isolation the host allowed (see DelegateIsolation). */
+  readonly isolation: DelegateIsolation;
   readonly artifact_dir: string;
   readonly pid: number;
   readonly seed: { readonly sha256: string; readonly bytes: number };
@@ -31,7 +36,7 @@ export interface ReceiptInput {
   readonly admitted: Admitted;
   readonly taskId: string;
   readonly childSessionId: string;
-  readonly sessionFile: string;
+  readonly plan: Pick<LaunchPlan, "sessionDir" | "sessionFile" | "isolation">;
   readonly artifactDir: string;
   readonly pid: number;
   readonly tools: readonly string[];
@@ -51,7 +56,9 @@ export function buildReceipt(input: ReceiptInput): DelegateLaunchReceipt {
     state: "running",
     route: { provider: route.provider, model: route.model, context_window: route.contextWindow, source: route.source },
     child_session_id: input.childSessionId,
-    child_session_file: input.sessionFile,
+    child_session_dir: input.plan.sessionDir,
+    child_session_file: input.plan.sessionFile,
+    isolation: input.plan.isolation,
     artifact_dir: input.artifactDir,
     pid: input.pid,
     seed: { sha256: seed.seedSha256, bytes: seed.seedBytes },

@@ -1,3 +1,4 @@
+import type { PiCliFlags } from "../../shared/model/pi-cli-flags.ts";
 import type { Clock } from "../../../ports/clock.ts";
 import type { ConversationSource } from "../../../ports/conversation-source.ts";
 import type { FileCommitter } from "../../../ports/file-committer.ts";
@@ -29,6 +30,8 @@ export interface DelegateHost {
   readonly cliPath: string | undefined;
   /** The version of that Pi, or undefined when unknown. */
   readonly piVersion: string | undefined;
+  /** The isolation flags that Pi CLI offers (probed from its `--help`). */
+  readonly piFlags: PiCliFlags;
   readonly guardExtensionPath: string;
   /** Needed only for `anthropic` routes. */
   readonly anthropicSanitizerPath?: string;

@@ -1,3 +1,4 @@
+import { BASELINE_PI_FLAGS } from "../../shared/model/pi-cli-flags.ts";
 import { describe, expect, it } from "vitest";
 import { FakeClock } from "../../../adapters/fake/fake-clock.ts";
 import { FakeProcessLauncher } from "../../../adapters/fake/fake-process-launcher.ts";
@@ -16,6 +17,7 @@ const HOST: DelegateHost = {
   nodePath: "/usr/bin/node",
   cliPath: "/pi/cli.js",
   piVersion: "0.73.1",
+  piFlags: BASELINE_PI_FLAGS,
   guardExtensionPath: "/pkg/guard.ts",
   anthropicSanitizerPath: "/pkg/sanitizer.ts",
   hookEvidenceDir: "/pkg/evidence",

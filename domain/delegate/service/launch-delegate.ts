@@ -59,6 +59,7 @@ export async function launchDelegate(ports: DelegatePorts, request: DelegateLaun
     seedSha256: a.seed.seedSha256,
     taskId,
     launchNonce,
+    flags: request.host.piFlags,
   });
   const manifest = buildManifest(ports, request, a, { taskId, launchNonce, childSessionId, plan });
   const persisted = await persist(ports, artifactDir, a, manifest);
@@ -72,7 +73,7 @@ export async function launchDelegate(ports: DelegatePorts, request: DelegateLaun
   });
   if (!started.ok) return spawnFailed(ports, identity, artifactDir, started.error.message);
   const run = new DelegateRun({ files: ports.files, clock: ports.clock, identity, artifactDir, timeoutMs: a.args.limits.timeoutSeconds * 1000 }, started.value);
-  const receipt = buildReceipt({ admitted: a, taskId, childSessionId, sessionFile: plan.sessionFile, artifactDir, pid: run.pid, tools: DELEGATE_CHILD_TOOLS });
+  const receipt = buildReceipt({ admitted: a, taskId, childSessionId, plan, artifactDir, pid: run.pid, tools: DELEGATE_CHILD_TOOLS });
   const handle: DelegateHandle = {
     taskId,
     artifactDir,
@@ -141,7 +142,9 @@ function buildManifest(ports: DelegatePorts, request: DelegateLaunchRequest, a: 
     name: a.args.name,
     launch_nonce: ids.launchNonce,
     child_session_id: ids.childSessionId,
+    child_session_dir: ids.plan.sessionDir,
     child_session_file: ids.plan.sessionFile,
+    isolation: ids.plan.isolation,
     seed_sha256: a.seed.seedSha256,
     seed_bytes: a.seed.seedBytes,
     child_prompt_sha256: sha256Hex(a.childPrompt),
