@@ -7,6 +7,7 @@ import { CryptoRandomSource } from "../adapters/node/crypto-random-source.ts";
 import { nodeDelegateHost, nodeDelegatePorts } from "../adapters/node/delegate-node-host.ts";
 import { NodeFileCommitter } from "../adapters/node/node-file-committer.ts";
 import { createPiConversationSource } from "../adapters/pi/pi-conversation-source.ts";
+import { withHookContractProof } from "./hook-contract-proof.ts";
 
 /**
  * Delegated background agents of one Pi session. Each delegate is a tracked task whose work is the
@@ -26,7 +27,7 @@ export class DelegateRuns {
       location: { baseDir: ctx.cwd, sessionId: ctx.sessionManager.getSessionId(), pid: process.pid },
       currentRoute: ctx.model === undefined ? undefined : { provider: ctx.model.provider, model: ctx.model.id },
       availableModels: ctx.modelRegistry.getAvailable().map((m) => ({ provider: m.provider, model: m.id, contextWindow: m.contextWindow > 0 ? m.contextWindow : undefined })),
-      host: nodeDelegateHost(),
+      host: withHookContractProof(nodeDelegateHost()),
       taskId: `d${this.random.hex(16)}`,
     });
     if (!launched.ok) return launched;

@@ -61,6 +61,17 @@ afterAll(async () => {
 });
 
 describe("background tasks through `pi --mode rpc -e <package>`", () => {
+  it("every tool of the package reaches the provider request as a callable tool (not only registered)", async () => {
+    const mark = server.requests.length;
+    server.enqueue({ text: "listed" });
+    await pi.promptAndWait("which tools do you have?", 30_000);
+    const offered = (server.requests[mark]?.body.tools ?? []).map((t) => (t as { function: { name: string } }).function.name);
+    // Pi 1.x can defer tools behind tool_search; the package's own must be offered directly.
+    const own = ["bg_run", "bg_status", "bg_logs", "bg_kill", "bg_run_pi_attested", "bg_delegate", "bg_result", "fusion_brainstorm", "fusion_validate"];
+    expect(offered).toEqual(expect.arrayContaining(own));
+    expect(offered).not.toContain("tool_search");
+  });
+
   it("the completion notice arrives as a custom message and starts a new agent turn the model sees", async () => {
     const { details, text } = await callTool(bgRun({ name: "short job", command: "echo rpc-task-output; sleep 0.3" }));
     expect(text).toContain("Automatic follow-up turn: enabled");

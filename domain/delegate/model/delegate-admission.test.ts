@@ -25,7 +25,7 @@ describe("delegate admission, in order", () => {
   });
 
   it("checks the hook contract first, even before the arguments", () => {
-    expect(codeOf(admissionInput({ hookEvidence: undefined, rawArguments: { bogus: 1 } }))).toBe("delegate_hook_contract_unsupported");
+    expect(codeOf(admissionInput({ hookContract: { evidence: undefined }, rawArguments: { bogus: 1 } }))).toBe("delegate_hook_contract_unsupported");
     expect(codeOf(admissionInput({ childPiVersion: "0.74.0" }))).toBe("delegate_hook_contract_unsupported");
   });
 
@@ -49,7 +49,7 @@ describe("delegate admission, in order", () => {
   it("refuses evidence that lacks a guarantee the guard relies on", () => {
     const weak = supportedEvidence();
     const broken = { ...weak, tool_result: { ...weak.tool_result, original_reaches_provider: true } };
-    const admitted = admitDelegate(admissionInput({ hookEvidence: broken }));
+    const admitted = admitDelegate(admissionInput({ hookContract: { evidence: broken } }));
     expect(admitted.ok ? [] : admitted.error.problems).toEqual(["a replaced tool result's original content never reaches the provider"]);
   });
 });

@@ -11,8 +11,11 @@ import { checkHookContract } from "./hook-contract.ts";
 
 /** Everything admission looks at, read by the service before it decides. Nothing here exists on disk yet. */
 export interface AdmissionInput {
-  /** The parsed hook-contract evidence shipped with the package; undefined when it could not be read. */
-  readonly hookEvidence: unknown;
+  /**
+   * The hook-contract evidence of the child's release (recorded, or proved at launch); undefined when there is
+   * none, with why the proof at launch could not run when it was tried.
+   */
+  readonly hookContract: { readonly evidence: unknown; readonly proofFailure?: string };
   /** The Pi version the child would run; undefined when unknown. */
   readonly childPiVersion: string | undefined;
   readonly rawArguments: unknown;
@@ -41,7 +44,7 @@ export interface Admitted {
  * no session and no artifact ever existed.
  */
 export function admitDelegate(input: AdmissionInput): Result<Admitted, DelegateError<DelegateAdmissionCode>> {
-  const contract = checkHookContract(input.hookEvidence, input.childPiVersion);
+  const contract = checkHookContract(input.hookContract.evidence, input.childPiVersion, input.hookContract.proofFailure);
   if (!contract.ok) return contract;
   const args = parseDelegateArguments(input.rawArguments);
   if (!args.ok) return args;

@@ -81,7 +81,7 @@ export const MODELS = [
 
 export function admissionInput(overrides: Partial<AdmissionInput> = {}): AdmissionInput {
   return {
-    hookEvidence: supportedEvidence(),
+    hookContract: { evidence: supportedEvidence() },
     childPiVersion: PI_VERSION,
     rawArguments: { name: "review", prompt: "Review parse()." },
     isolationProblems: [],

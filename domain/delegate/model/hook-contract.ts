@@ -68,7 +68,7 @@ export function evidenceFileName(piVersion: string | undefined): string | undefi
   return piVersion !== undefined && /^\d+\.\d+\.\d+$/.test(piVersion) ? `pi-${piVersion}.json` : undefined;
 }
 
-const REMEDY = "run the hook-contract gate (adapters/pi/e2e/hook-contract.test.ts) on this Pi version and re-review the delegate guard; bg_delegate stays unavailable until then.";
+const REMEDY = "run bg_delegate with a Pi whose hook contract holds (it is recorded for Pi 0.73.1 and 1.6.0, and proved at launch for other releases); this Pi stays refused until the gate's agent loops prove it.";
 
 /**
  * Checks the evidence recorded on the release the child will run (`raw`, undefined when none was recorded)
@@ -77,9 +77,11 @@ const REMEDY = "run the hook-contract gate (adapters/pi/e2e/hook-contract.test.t
 export function checkHookContract(
   raw: unknown,
   hostPiVersion: string | undefined,
+  proofFailure?: string,
 ): Result<HookContractEvidence, DelegateError<"delegate_hook_contract_unsupported">> {
   if (raw === undefined && hostPiVersion !== undefined) {
-    return err(admissionError("delegate_hook_contract_unsupported", `the child would run Pi ${hostPiVersion}, and no hook-contract evidence was recorded on that release.`, REMEDY));
+    const why = proofFailure === undefined ? "no hook-contract evidence was recorded on that release" : `no evidence was recorded on that release, and proving it there failed: ${proofFailure}`;
+    return err(admissionError("delegate_hook_contract_unsupported", `the child would run Pi ${hostPiVersion}, and ${why}.`, REMEDY));
   }
   if (!Value.Check(HookContractEvidenceSchema, raw)) {
     return err(admissionError("delegate_hook_contract_unsupported", "the shipped hook-contract evidence is not a valid pi-background-tasks.delegate-hook-contract.v1 document.", REMEDY));

@@ -37,6 +37,11 @@ export interface DelegateHost {
   readonly anthropicSanitizerPath?: string;
   /** The shipped hook-contract evidence, one `pi-<version>.json` per Pi release it was recorded on. */
   readonly hookEvidenceDir: string;
+  /**
+   * For a release with no recorded evidence: the gate's agent loops run against this very Pi CLI, once per
+   * release, resolving with the evidence they observed. Absent: such a release is refused.
+   */
+  readonly proveHookContract?: () => Promise<unknown>;
 }
 
 export interface DelegateLaunchRequest {

@@ -111,6 +111,41 @@ describe("launchDelegate: admission leaves nothing behind", () => {
     expect(w.files.listDir("/proj")).toEqual([]);
   });
 
+  it("a release with no recorded evidence is proved at launch: launched when the proof holds", async () => {
+    const w = await world();
+    let proofs = 0;
+    const prove = async () => {
+      proofs += 1;
+      return { ...supportedEvidence(), pi_version: "1.9.0" };
+    };
+    const result = await launchDelegate(w.ports, request({ host: { ...HOST, piVersion: "1.9.0", proveHookContract: prove } }));
+    expect(result.ok ? "launched" : result.error.message).toBe("launched");
+    expect(proofs).toBe(1);
+    expect(w.launcher.launches).toHaveLength(1);
+  });
+
+  it("a release whose proof fails, or cannot run, is refused naming what failed, with zero children", async () => {
+    const broken = { ...supportedEvidence(), pi_version: "1.9.0", context: { ...supportedEvidence().context, abort_terminates_run: false } };
+    const cases: [() => Promise<unknown>, string][] = [
+      [async () => broken, "`ctx.abort()` from `context` terminates the run"],
+      [async () => { throw new Error("the probe Pi exited 1"); }, "proving it there failed: the probe Pi exited 1"],
+    ];
+    for (const [prove, said] of cases) {
+      const w = await world();
+      const result = await launchDelegate(w.ports, request({ host: { ...HOST, piVersion: "1.9.0", proveHookContract: prove } }));
+      expect(result.ok ? "launched" : result.error.code).toBe("delegate_hook_contract_unsupported");
+      expect(result.ok ? "" : result.error.message).toContain(said);
+      expect(w.launcher.launches).toHaveLength(0);
+      expect(w.files.listDir("/proj")).toEqual([]);
+    }
+  });
+
+  it("recorded evidence is used as it is: no proof runs for a recorded release", async () => {
+    const w = await world();
+    const result = await launchDelegate(w.ports, request({ host: { ...HOST, proveHookContract: () => Promise.reject(new Error("must not run")) } }));
+    expect(result.ok).toBe(true);
+  });
+
   it("a failed seed write starts no child", async () => {
     const w = await world();
     w.files.failNext("replaceAtomic", "ENOSPC");

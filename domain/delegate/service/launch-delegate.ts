@@ -91,7 +91,7 @@ export async function launchDelegate(ports: DelegatePorts, request: DelegateLaun
 async function admit(ports: DelegatePorts, request: DelegateLaunchRequest): Promise<Result<Admitted, DelegateError<DelegateErrorCode>>> {
   const conversation = ports.conversation.capture();
   const admitted = admitDelegate({
-    hookEvidence: await readEvidence(ports, request.host.hookEvidenceDir, request.host.piVersion),
+    hookContract: await evidenceFor(ports, request.host),
     childPiVersion: request.host.piVersion,
     rawArguments: request.rawArguments,
     isolationProblems: await isolationProblems(ports, request.host),
@@ -107,7 +107,20 @@ async function admit(ports: DelegatePorts, request: DelegateLaunchRequest): Prom
   return admitted;
 }
 
-/** The evidence recorded on the very release the child runs; undefined when there is none. */
+/**
+ * The evidence of the very release the child runs: recorded with the package, else proved by execution
+ * against that Pi (host.proveHookContract); undefined when there is neither.
+ */
+async function evidenceFor(ports: DelegatePorts, host: DelegateHost): Promise<{ readonly evidence: unknown; readonly proofFailure?: string }> {
+  const recorded = await readEvidence(ports, host.hookEvidenceDir, host.piVersion);
+  if (recorded !== undefined || host.proveHookContract === undefined || host.piVersion === undefined) return { evidence: recorded };
+  try {
+    return { evidence: await host.proveHookContract() };
+  } catch (error) {
+    return { evidence: undefined, proofFailure: error instanceof Error ? error.message : String(error) };
+  }
+}
+
 async function readEvidence(ports: DelegatePorts, dir: string, piVersion: string | undefined): Promise<unknown> {
   const file = evidenceFileName(piVersion);
   if (file === undefined) return undefined;

@@ -1,23 +1,18 @@
 import { appendFileSync } from "node:fs";
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
 import { Type } from "typebox";
+import { contextMarker, ORIGINAL_CANARY, PROBE_TOOL, replacedText, SUPPRESSED_TEXT } from "../../../domain/delegate/model/hook-contract-observation.ts";
 
 /**
- * Test-only extension for the hook-contract gate (hook-contract.test.ts). Loaded twice into one
- * `pi --mode json` run (through hook-probe-first.ts and hook-probe-second.ts) so load order can be
- * observed. It writes one JSON line per hook call to `HOOK_PROBE_LOG` and acts on the scenario in
- * `HOOK_PROBE_SCENARIO`:
+ * The probe extension of the hook-contract gate (domain/delegate/model/hook-contract-observation.ts): loaded
+ * twice into one `pi --mode json` run (through hook-probe-first.ts and hook-probe-second.ts) so load order can
+ * be observed, by the gate's test and by the proof run at launch for a Pi release with no recorded evidence.
+ * It writes one JSON line per hook call to `HOOK_PROBE_LOG` and acts on the scenario in `HOOK_PROBE_SCENARIO`:
  * - `baseline`: each probe appends a marker message in `context`; each replaces tool results;
  * - `throw`: the first probe throws from `context` on the first model call;
  * - `abort`: the first probe calls `ctx.abort()` in `context` on the second model call and returns
  *   the messages with the tool-result text replaced.
  */
-export const PROBE_TOOL = "probe_tool";
-export const ORIGINAL_CANARY = "PROBE-ORIGINAL-CANARY-5d1e";
-export const SUPPRESSED_TEXT = "PROBE-SUPPRESSED";
-export const contextMarker = (probe: string, call: number): string => `CTX-MARKER-${probe}-${call}`;
-export const replacedText = (probe: string, toolCallId: string): string => `PROBE-REPLACED-${probe}:${toolCallId}`;
-
 type Message = { role: string; content?: unknown; toolCallId?: string };
 
 export function probeExtension(probe: "FIRST" | "SECOND"): (pi: ExtensionAPI) => void {
