@@ -1,9 +1,11 @@
 #!/usr/bin/env node
-// Runs the suite on both real-host lanes and ends with one plain summary line: "tests: N passed, N failed, N skipped".
+// Runs the suite on the real-host lanes and ends with one plain summary line: "tests: N passed, N failed, N skipped".
 //   lane pi-0.73: every test (unit, property, contract, real host) on this Node with the Pi 0.73.1 devDependency;
 //   lane pi-1.x:  the host tier again (vitest.lane.config.ts) on Node 22 with Pi 1.6.0, installed once into a
-//                 cache by scripts/pi-lane.mjs (or the Node and Pi named by PI_BG_LANE2_NODE / PI_BG_LANE2_PI).
-// `--lane pi-0.73` or `--lane pi-1.x` runs one lane; other arguments go to vitest.
+//                 cache by scripts/pi-lane.mjs (or the Node and Pi named by PI_BG_LANE2_NODE / PI_BG_LANE2_PI);
+//   lane pi-0.83: the hook-contract gate only, on Pi 0.83.0 (the release the seeds proved it on): its recorded
+//                 evidence is compared on every run.
+// `--lane <name>` runs one lane; other arguments go to vitest.
 import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -13,8 +15,9 @@ import { installLane } from "./pi-lane.mjs";
 const args = process.argv.slice(2);
 const laneFlag = args.indexOf("--lane");
 const only = laneFlag >= 0 ? args.splice(laneFlag, 2)[1] : undefined;
-if (only !== undefined && only !== "pi-0.73" && only !== "pi-1.x") {
-  console.error(`--lane takes pi-0.73 or pi-1.x, not '${only}'`);
+const LANE_NAMES = ["pi-0.73", "pi-1.x", "pi-0.83"];
+if (only !== undefined && !LANE_NAMES.includes(only)) {
+  console.error(`--lane takes ${LANE_NAMES.join(", ")}, not '${only}'`);
   process.exit(2);
 }
 const vitestCli = join(import.meta.dirname, "..", "node_modules", "vitest", "vitest.mjs");
@@ -22,7 +25,9 @@ const vitestCli = join(import.meta.dirname, "..", "node_modules", "vitest", "vit
 function runVitest(name, node, extraArgs, env) {
   const dir = mkdtempSync(join(tmpdir(), "pi-bg-tests-"));
   const report = join(dir, "report.json");
-  const argv = [vitestCli, "run", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`, ...extraArgs, ...args];
+  // With the caller's own filters a lane may hold none of the chosen files: that lane then runs nothing.
+  const filtered = args.length > 0 ? ["--passWithNoTests"] : [];
+  const argv = [vitestCli, "run", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`, ...filtered, ...extraArgs, ...args];
   console.log(`\n== lane ${name}: ${node} ${argv.slice(1, 2).join(" ")} ${extraArgs.join(" ")}`);
   return new Promise((resolve) => {
     const child = spawn(node, argv, { stdio: "inherit", env: { ...process.env, ...env } });
@@ -45,20 +50,26 @@ const expectClient = (node, pi) => ({ PI_BG_TEST_EXPECT_CLIENT: JSON.stringify({
 const devPi = JSON.parse(readFileSync(join(import.meta.dirname, "..", "node_modules", "@mariozechner", "pi-coding-agent", "package.json"), "utf8")).version;
 
 const results = [];
-if (only !== "pi-1.x") results.push(await runVitest("pi-0.73", process.execPath, [], expectClient(process.version, devPi)));
-if (only !== "pi-0.73") {
+if (only === undefined || only === "pi-0.73") results.push(await runVitest("pi-0.73", process.execPath, [], expectClient(process.version, devPi)));
+/** The host-tier files each extra lane runs (vitest.lane.config.ts limits them to the host tier anyway). */
+const LANE_FILES = { "pi-1.x": [], "pi-0.83": ["composition/hook-contract-proof.test.ts"] };
+for (const name of ["pi-1.x", "pi-0.83"]) {
+  if (only !== undefined && only !== name) continue;
+  // The evidence lane runs its one file; with the caller's own filters it runs only when asked for by name.
+  if (name === "pi-0.83" && args.length > 0 && only !== name) continue;
   let lane;
   try {
-    lane = installLane();
+    lane = installLane(name);
   } catch (error) {
-    console.error(`\n== lane pi-1.x cannot run: ${error instanceof Error ? error.message : String(error)}`);
-    results.push({ name: "pi-1.x", code: 1, counts: undefined });
+    console.error(`\n== lane ${name} cannot run: ${error instanceof Error ? error.message : String(error)}`);
+    results.push({ name, code: 1, counts: undefined });
+    continue;
   }
-  if (lane !== undefined) {
-    console.log(`== lane pi-1.x: Pi ${lane.piVersion} (${lane.piDir}) on ${lane.nodePath}`);
-    const laneNode = execFileSync(lane.nodePath, ["--version"], { encoding: "utf8" }).trim();
-    results.push(await runVitest("pi-1.x", lane.nodePath, ["--config", "vitest.lane.config.ts"], { PI_BG_TEST_PI_DIR: lane.piDir, PI_BG_PI_CLI: lane.piCli, ...expectClient(laneNode, lane.piVersion) }));
-  }
+  console.log(`== lane ${name}: Pi ${lane.piVersion} (${lane.piDir}) on ${lane.nodePath}`);
+  const laneNode = execFileSync(lane.nodePath, ["--version"], { encoding: "utf8" }).trim();
+  // PI_BG_PI_CLI: package code running inside vitest (MCP server, child runners) starts the lane's Pi.
+  const env = { PI_BG_TEST_PI_DIR: lane.piDir, PI_BG_PI_CLI: lane.piCli, ...expectClient(laneNode, lane.piVersion) };
+  results.push(await runVitest(name, lane.nodePath, ["--config", "vitest.lane.config.ts", ...LANE_FILES[name]], env));
 }
 
 const total = { passed: 0, failed: 0, skipped: 0 };
@@ -67,6 +78,6 @@ for (const r of results) {
   console.log(`lane ${r.name}: ${line} (exit ${r.code})`);
   if (r.counts) for (const k of Object.keys(total)) total[k] += r.counts[k];
 }
-const failedLane = results.some((r) => r.code !== 0 || r.counts === undefined || r.counts.total === 0);
+const failedLane = results.some((r) => r.code !== 0 || r.counts === undefined || (r.counts.total === 0 && args.length === 0));
 console.log(`\ntests: ${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
 process.exit(failedLane ? 1 : 0);

@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { locatePiCli } from "./pi-process.ts";
 import * as piAi from "@mariozechner/pi-ai";
 import { fauxAssistantMessage, registerFauxProvider, type FauxResponseStep } from "@mariozechner/pi-ai";
 import * as piSdk from "@mariozechner/pi-coding-agent";
@@ -86,6 +87,8 @@ export async function startSdkSession(options: {
   extensions?: ExtensionFactory[];
   replies?: FauxResponseStep[];
 }): Promise<SdkSession> {
+  // No vacuous lane: the SDK loaded in this process must be the lane's Pi.
+  if (SDK_PI_VERSION !== locatePiCli().version) throw new Error(`the in-process Pi SDK is ${SDK_PI_VERSION}, but this test lane runs Pi ${locatePiCli().version}`);
   const faux = await fauxRoute(options.agentDir);
   faux.setResponses(options.replies ?? []);
   const settingsManager = SettingsManager.inMemory({ compaction: { enabled: false } });
