@@ -7,7 +7,8 @@ import { piHostAliases } from "./bin/pi-host-modules.mjs";
 import base from "./vitest.config.ts";
 
 const piDir = process.env.PI_BG_TEST_PI_DIR;
-if (piDir === undefined || piDir === "") throw new Error("vitest.lane.config.ts needs PI_BG_TEST_PI_DIR (see scripts/run-tests.mjs)");
+if (piDir === undefined || piDir === "")
+  throw new Error("vitest.lane.config.ts needs PI_BG_TEST_PI_DIR (see scripts/run-tests.mjs)");
 
 /** Host-dependent tests: everything that loads Pi, starts `pi`, or wires the package into a host. */
 export const HOST_TIER = ["adapters/**/*.test.ts", "composition/**/*.test.ts", "bin/**/*.test.ts"];
@@ -16,6 +17,8 @@ const exact = (name: string) => new RegExp(`^${name.replace(/[/.]/g, "\\$&")}$`)
 
 export default defineConfig({
   ...base,
-  resolve: { alias: Object.entries(piHostAliases(piDir)).map(([name, file]) => ({ find: exact(name), replacement: file })) },
+  resolve: {
+    alias: Object.entries(piHostAliases(piDir)).map(([name, file]) => ({ find: exact(name), replacement: file })),
+  },
   test: { ...base.test, include: HOST_TIER, exclude: ["node_modules/**", "**/.pi/**", "**/*.docker.test.ts"] },
 });

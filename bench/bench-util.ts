@@ -3,7 +3,9 @@ import { execFileSync } from "node:child_process";
 export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+  return sorted.length % 2 === 1
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
 export function percentile(values: number[], p: number): number {
@@ -28,5 +30,6 @@ export const MiB = 1024 * 1024;
 
 export function report(title: string, rows: Record<string, unknown>): void {
   console.log(`\n## ${title}`);
-  for (const [k, v] of Object.entries(rows)) console.log(`- ${k}: ${typeof v === "number" ? Number(v.toFixed(3)) : String(v)}`);
+  for (const [k, v] of Object.entries(rows))
+    console.log(`- ${k}: ${typeof v === "number" ? Number(v.toFixed(3)) : String(v)}`);
 }

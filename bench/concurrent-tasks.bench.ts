@@ -35,7 +35,17 @@ function exitStamp(text: string): bigint {
 
 const ms = (ns: bigint) => Number(ns) / 1e6;
 
-async function throughRuntime(dir: string, shape: Shape): Promise<{ latencies: number[]; notices: Map<string, number>; fdBefore: number; fdAfter: number; statuses: Map<string, number>; seconds: number }> {
+async function throughRuntime(
+  dir: string,
+  shape: Shape,
+): Promise<{
+  latencies: number[];
+  notices: Map<string, number>;
+  fdBefore: number;
+  fdAfter: number;
+  statuses: Map<string, number>;
+  seconds: number;
+}> {
   const notices = new Map<string, number>();
   const runtime = new TaskRuntime(
     {
@@ -51,7 +61,16 @@ async function throughRuntime(dir: string, shape: Shape): Promise<{ latencies: n
       },
       warn: (m) => console.error(`warn: ${m}`),
     },
-    { cwd: dir, taskDir: join(dir, "tasks"), displayDir: "tasks", env: { PATH: process.env.PATH ?? "/usr/bin:/bin" }, shell: "/bin/sh", outputCapBytes: 1 << 20, killGraceMs: 3_000, retainTasks: 10_000 },
+    {
+      cwd: dir,
+      taskDir: join(dir, "tasks"),
+      displayDir: "tasks",
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
+      shell: "/bin/sh",
+      outputCapBytes: 1 << 20,
+      killGraceMs: 3_000,
+      retainTasks: 10_000,
+    },
   );
   const request = normalizeRunArguments({ command: SHAPES[shape], isAgent: false });
   if (!request.ok) throw new Error(request.error.message);

@@ -13,12 +13,27 @@ import { report } from "./bench-util.ts";
 const crashes = Number(process.argv[2] ?? 3_000);
 const root = fileURLToPath(new URL("..", import.meta.url));
 const work = mkdtempSync(join(tmpdir(), "bench-crash-"));
-const writer = { command: process.execPath, args: [transpileClosure(join(root, "adapters/node/fixtures/crash-writer.ts"), root, join(work, "bin"))] };
+const writer = {
+  command: process.execPath,
+  args: [transpileClosure(join(root, "adapters/node/fixtures/crash-writer.ts"), root, join(work, "bin"))],
+};
 const seed = Date.now() % 1_000_000;
 
-async function measure(label: string, count: number, writerMode?: string): Promise<CrashRunReport & { seconds: number }> {
+async function measure(
+  label: string,
+  count: number,
+  writerMode?: string,
+): Promise<CrashRunReport & { seconds: number }> {
   const started = performance.now();
-  const result = await runCrashInjection({ writer, dir: join(work, label), crashes: count, lanes: 3, maxDelayMs: 20, seed, ...(writerMode === undefined ? {} : { writerMode }) });
+  const result = await runCrashInjection({
+    writer,
+    dir: join(work, label),
+    crashes: count,
+    lanes: 3,
+    maxDelayMs: 20,
+    seed,
+    ...(writerMode === undefined ? {} : { writerMode }),
+  });
   return { ...result, seconds: (performance.now() - started) / 1000 };
 }
 

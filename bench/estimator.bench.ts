@@ -9,7 +9,10 @@
  * and the best single flat rate that would not under-count this corpus; then per size band and per
  * content kind, and the estimator's speed as a ratio of the tokenizer's.
  */
-import { AFFINE_INTERCEPT_TOKENS, OPENAI_CODEX_PUBLISHED_FLAT_BYTES_PER_TOKEN } from "../domain/budget/model/estimator-calibration.ts";
+import {
+  AFFINE_INTERCEPT_TOKENS,
+  OPENAI_CODEX_PUBLISHED_FLAT_BYTES_PER_TOKEN,
+} from "../domain/budget/model/estimator-calibration.ts";
 import { estimateInputTokens } from "../domain/budget/model/input-token-estimator.ts";
 import { buildCorpus, SIZE_BANDS } from "./corpus/build-corpus.ts";
 import { o200kTokens } from "./corpus/calibration-rows.ts";
@@ -43,7 +46,13 @@ function quantile(sorted: readonly number[], q: number): number {
 export function distribution(estimates: readonly number[], reals: readonly number[]): Distribution {
   const ratios = estimates.map((e, i) => e / (reals[i] ?? 1)).sort((a, b) => a - b);
   const r3 = (n: number) => Math.round(n * 1000) / 1000;
-  return { under: estimates.filter((e, i) => e < (reals[i] ?? 0)).length, p5: r3(quantile(ratios, 0.05)), median: r3(quantile(ratios, 0.5)), p95: r3(quantile(ratios, 0.95)), max: r3(ratios[ratios.length - 1] ?? Number.NaN) };
+  return {
+    under: estimates.filter((e, i) => e < (reals[i] ?? 0)).length,
+    p5: r3(quantile(ratios, 0.05)),
+    median: r3(quantile(ratios, 0.5)),
+    p95: r3(quantile(ratios, 0.95)),
+    max: r3(ratios[ratios.length - 1] ?? Number.NaN),
+  };
 }
 
 function argValue(name: string): string | undefined {
@@ -62,7 +71,11 @@ function main(): void {
     const real = o200kTokens(p.text);
     tokenizerMs += performance.now() - t;
     t = performance.now();
-    const shipped = estimateInputTokens({ family: "openai-codex", modelId: "gpt-5.4", segments: [{ kind: "known_text", label: "prompt", text: p.text }] }).tokens;
+    const shipped = estimateInputTokens({
+      family: "openai-codex",
+      modelId: "gpt-5.4",
+      segments: [{ kind: "known_text", label: "prompt", text: p.text }],
+    }).tokens;
     estimatorMs += performance.now() - t;
     return { id: p.id, kind: p.profile === "pure" ? (p.kinds[0] ?? "?") : "mixed", bytes: p.bytes, real, shipped };
   });
@@ -72,17 +85,41 @@ function main(): void {
     shipped: rows.map((r) => r.shipped),
     "ceil(bytes/2)": rows.map((r) => Math.ceil(r.bytes / 2)),
     "bytes/4": rows.map((r) => Math.ceil(r.bytes / 4)),
-    [`flat ${OPENAI_CODEX_PUBLISHED_FLAT_BYTES_PER_TOKEN} B/tok + 512`]: rows.map((r) => Math.ceil(r.bytes / OPENAI_CODEX_PUBLISHED_FLAT_BYTES_PER_TOKEN) + AFFINE_INTERCEPT_TOKENS),
-    [`best zero-under flat ${bestFlat.toFixed(3)} B/tok + 512`]: rows.map((r) => Math.ceil(r.bytes / bestFlat) + AFFINE_INTERCEPT_TOKENS),
+    [`flat ${OPENAI_CODEX_PUBLISHED_FLAT_BYTES_PER_TOKEN} B/tok + 512`]: rows.map(
+      (r) => Math.ceil(r.bytes / OPENAI_CODEX_PUBLISHED_FLAT_BYTES_PER_TOKEN) + AFFINE_INTERCEPT_TOKENS,
+    ),
+    [`best zero-under flat ${bestFlat.toFixed(3)} B/tok + 512`]: rows.map(
+      (r) => Math.ceil(r.bytes / bestFlat) + AFFINE_INTERCEPT_TOKENS,
+    ),
   };
   const overall = Object.fromEntries(Object.entries(methods).map(([name, est]) => [name, distribution(est, reals)]));
   const bands = SIZE_BANDS.map((b) => {
-    const inBand = rows.filter((r) => r.bytes >= b.fromKiB * 1024 && r.bytes < b.toKiB * 1024 + (b.toKiB === 300 ? 1 : 0));
-    return { band: `${b.fromKiB}-${b.toKiB} KiB`, prompts: inBand.length, shipped: distribution(inBand.map((r) => r.shipped), inBand.map((r) => r.real)), slope_only_median: distribution(inBand.map((r) => r.shipped - AFFINE_INTERCEPT_TOKENS), inBand.map((r) => r.real)).median };
+    const inBand = rows.filter(
+      (r) => r.bytes >= b.fromKiB * 1024 && r.bytes < b.toKiB * 1024 + (b.toKiB === 300 ? 1 : 0),
+    );
+    return {
+      band: `${b.fromKiB}-${b.toKiB} KiB`,
+      prompts: inBand.length,
+      shipped: distribution(
+        inBand.map((r) => r.shipped),
+        inBand.map((r) => r.real),
+      ),
+      slope_only_median: distribution(
+        inBand.map((r) => r.shipped - AFFINE_INTERCEPT_TOKENS),
+        inBand.map((r) => r.real),
+      ).median,
+    };
   });
   const kinds = [...new Set(rows.map((r) => r.kind))].sort().map((kind) => {
     const of = rows.filter((r) => r.kind === kind);
-    return { kind, prompts: of.length, ...distribution(of.map((r) => r.shipped), of.map((r) => r.real)) };
+    return {
+      kind,
+      prompts: of.length,
+      ...distribution(
+        of.map((r) => r.shipped),
+        of.map((r) => r.real),
+      ),
+    };
   });
   const totalMB = rows.reduce((n, r) => n + r.bytes, 0) / 1e6;
   const result = {
@@ -92,10 +129,17 @@ function main(): void {
     total_mb: Math.round(totalMB * 10) / 10,
     real_tokens: reals.reduce((a, b) => a + b, 0),
     overall,
-    slope_only_median: distribution(rows.map((r) => r.shipped - AFFINE_INTERCEPT_TOKENS), reals).median,
+    slope_only_median: distribution(
+      rows.map((r) => r.shipped - AFFINE_INTERCEPT_TOKENS),
+      reals,
+    ).median,
     bands,
     kinds,
-    speed: { tokenizer_mb_s: round1(totalMB / (tokenizerMs / 1000)), estimator_mb_s: round1(totalMB / (estimatorMs / 1000)), estimator_over_tokenizer: round1(tokenizerMs / estimatorMs) },
+    speed: {
+      tokenizer_mb_s: round1(totalMB / (tokenizerMs / 1000)),
+      estimator_mb_s: round1(totalMB / (estimatorMs / 1000)),
+      estimator_over_tokenizer: round1(tokenizerMs / estimatorMs),
+    },
   };
   if (process.argv.includes("--json")) console.log(JSON.stringify(result, null, 2));
   else console.log(markdown(result));
@@ -103,7 +147,16 @@ function main(): void {
 
 const round1 = (n: number) => Math.round(n * 10) / 10;
 
-function markdown(r: { seed: string; prompts: number; total_mb: number; overall: Record<string, Distribution>; slope_only_median: number; bands: ReadonlyArray<{ band: string; prompts: number; shipped: Distribution; slope_only_median: number }>; kinds: ReadonlyArray<{ kind: string; prompts: number } & Distribution>; speed: Record<string, number> }): string {
+function markdown(r: {
+  seed: string;
+  prompts: number;
+  total_mb: number;
+  overall: Record<string, Distribution>;
+  slope_only_median: number;
+  bands: ReadonlyArray<{ band: string; prompts: number; shipped: Distribution; slope_only_median: number }>;
+  kinds: ReadonlyArray<{ kind: string; prompts: number } & Distribution>;
+  speed: Record<string, number>;
+}): string {
   const line = (cells: readonly (string | number)[]) => `| ${cells.join(" | ")} |`;
   const out = [
     `## estimator vs o200k — ${r.prompts} prompts, ${r.total_mb} MB, seed ${r.seed}`,
@@ -116,7 +169,18 @@ function markdown(r: { seed: string; prompts: number; total_mb: number; overall:
     "",
     line(["size band", "prompts", "under", "p5", "median", "p95", "max", "slope-only median"]),
     line(["---", "---:", "---:", "---:", "---:", "---:", "---:", "---:"]),
-    ...r.bands.map((b) => line([b.band, b.prompts, b.shipped.under, b.shipped.p5, b.shipped.median, b.shipped.p95, b.shipped.max, b.slope_only_median])),
+    ...r.bands.map((b) =>
+      line([
+        b.band,
+        b.prompts,
+        b.shipped.under,
+        b.shipped.p5,
+        b.shipped.median,
+        b.shipped.p95,
+        b.shipped.max,
+        b.slope_only_median,
+      ]),
+    ),
     "",
     line(["kind (pure prompts; mixed = several kinds)", "prompts", "under", "median", "max"]),
     line(["---", "---:", "---:", "---:", "---:"]),

@@ -38,7 +38,8 @@ function piAliases() {
 
 /** Names relative to the entry's package (the nearest package.json above it), so another tree reads the same. */
 function packageRootOf(file) {
-  for (let dir = dirname(file); dirname(dir) !== dir; dir = dirname(dir)) if (existsSync(resolve(dir, "package.json"))) return dir;
+  for (let dir = dirname(file); dirname(dir) !== dir; dir = dirname(dir))
+    if (existsSync(resolve(dir, "package.json"))) return dir;
   return root;
 }
 const labelRoot = packageRootOf(resolve(entry));
@@ -79,13 +80,17 @@ vm.runInThisContext = (code, options) => {
   return (...args) => measure(label(filename), () => compiled(...args));
 };
 const nativeImport = (id) => measure(`${label(id)} (native import)`, () => import(id));
-const jiti = createJiti(loaderPath, { moduleCache: false, alias: piAliases(), transform }, {
-  onError: (error) => {
-    throw error;
+const jiti = createJiti(
+  loaderPath,
+  { moduleCache: false, alias: piAliases(), transform },
+  {
+    onError: (error) => {
+      throw error;
+    },
+    nativeImport,
+    createRequire,
   },
-  nativeImport,
-  createRequire,
-});
+);
 
 const started = performance.now();
 const factory = await jiti.import(entry, { default: true });
@@ -95,7 +100,10 @@ if (typeof factory !== "function") throw new Error(`${entry} has no default fact
 
 // Registration only, as during Pi's load: every ExtensionAPI method is a no-op.
 const noop = () => undefined;
-const pi = new Proxy({ events: { on: () => noop, emit: noop } }, { get: (target, key) => (key in target ? target[key] : noop) });
+const pi = new Proxy(
+  { events: { on: () => noop, emit: noop } },
+  { get: (target, key) => (key in target ? target[key] : noop) },
+);
 const factoryStart = performance.now();
 await factory(pi);
 const factoryMs = performance.now() - factoryStart;

@@ -30,30 +30,47 @@ const top = Number(process.env.PROBE_TOP ?? 25);
 const results: RoundResult[] = [];
 const child = resolve(here, "extension-load-probe-child.mjs");
 for (let i = 0; i < rounds; i++) {
-  const out = execFileSync(process.execPath, [child, entry], { cwd: root, env: process.env, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  const out = execFileSync(process.execPath, [child, entry], {
+    cwd: root,
+    env: process.env,
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+  });
   results.push(JSON.parse(out) as RoundResult);
 }
 const names = new Set(results.flatMap((r) => r.modules.map((m) => m.name)));
 // On a shared machine a round can stall anywhere; the minimum over rounds is the steadier per-module estimate.
-const valuesOf = (name: string, key: "self" | "inclusive") => results.map((r) => r.modules.find((m) => m.name === name)?.[key] ?? 0);
+const valuesOf = (name: string, key: "self" | "inclusive") =>
+  results.map((r) => r.modules.find((m) => m.name === name)?.[key] ?? 0);
 const rows = [...names]
-  .map((name) => ({ name, self: median(valuesOf(name, "self")), minSelf: Math.min(...valuesOf(name, "self")), inclusive: median(valuesOf(name, "inclusive")) }))
+  .map((name) => ({
+    name,
+    self: median(valuesOf(name, "self")),
+    minSelf: Math.min(...valuesOf(name, "self")),
+    inclusive: median(valuesOf(name, "inclusive")),
+  }))
   .sort((a, b) => b.minSelf - a.minSelf);
 const ours = rows.filter((r) => !r.name.includes("native import"));
-report(`${entry.startsWith(root) ? entry.slice(root.length + 1) : entry} through Pi's jiti (moduleCache:false), median of ${rounds} fresh processes`, {
-  "modules evaluated (ours, through jiti)": ours.length,
-  "native imports (packages)": rows.length - ours.length,
-  "module evaluation ms (median)": median(results.map((r) => r.evaluateMs)),
-  "module evaluation ms (min)": Math.min(...results.map((r) => r.evaluateMs)),
-  "factory call ms (registration, stand-in ExtensionAPI)": median(results.map((r) => r.factoryMs)),
-  "evaluation + factory ms (median)": median(results.map((r) => r.evaluateMs + r.factoryMs)),
-  "evaluation + factory ms (min)": Math.min(...results.map((r) => r.evaluateMs + r.factoryMs)),
-});
+report(
+  `${entry.startsWith(root) ? entry.slice(root.length + 1) : entry} through Pi's jiti (moduleCache:false), median of ${rounds} fresh processes`,
+  {
+    "modules evaluated (ours, through jiti)": ours.length,
+    "native imports (packages)": rows.length - ours.length,
+    "module evaluation ms (median)": median(results.map((r) => r.evaluateMs)),
+    "module evaluation ms (min)": Math.min(...results.map((r) => r.evaluateMs)),
+    "factory call ms (registration, stand-in ExtensionAPI)": median(results.map((r) => r.factoryMs)),
+    "evaluation + factory ms (median)": median(results.map((r) => r.evaluateMs + r.factoryMs)),
+    "evaluation + factory ms (min)": Math.min(...results.map((r) => r.evaluateMs + r.factoryMs)),
+  },
+);
 console.log(`\n| module | min self ms | median self ms | median inclusive ms |\n|---|---|---|---|`);
-for (const row of rows.slice(0, top)) console.log(`| ${row.name} | ${row.minSelf.toFixed(2)} | ${row.self.toFixed(2)} | ${row.inclusive.toFixed(2)} |`);
+for (const row of rows.slice(0, top))
+  console.log(`| ${row.name} | ${row.minSelf.toFixed(2)} | ${row.self.toFixed(2)} | ${row.inclusive.toFixed(2)} |`);
 const byFolder = new Map<string, number>();
 for (const row of rows) {
-  const folder = row.name.includes("native import") ? "packages (native import)" : row.name.split("/").slice(0, 2).join("/");
+  const folder = row.name.includes("native import")
+    ? "packages (native import)"
+    : row.name.split("/").slice(0, 2).join("/");
   byFolder.set(folder, (byFolder.get(folder) ?? 0) + row.minSelf);
 }
 console.log(`\n| folder | self ms (sum of per-module minimums) |\n|---|---|`);

@@ -21,11 +21,26 @@ const server = await startScriptedModelServer();
 const work = mkdtempSync(join(tmpdir(), "bench-load-"));
 const agent = await writeIsolatedAgentDir({ dir: join(work, ".agent"), baseUrl: server.baseUrl });
 const cli = locatePiCli().cliPath;
-const lean = ["--mode", "text", "--no-session", "--no-extensions", "--no-skills", "--no-prompt-templates", "--no-themes", "--no-context-files", "--offline", "-p", "hi"];
+const lean = [
+  "--mode",
+  "text",
+  "--no-session",
+  "--no-extensions",
+  "--no-skills",
+  "--no-prompt-templates",
+  "--no-themes",
+  "--no-context-files",
+  "--offline",
+  "-p",
+  "hi",
+];
 
 const cpuFile = join(work, "cpu.json");
 const preload = join(work, "cpu-at-exit.cjs");
-writeFileSync(preload, `process.on("exit", () => require("node:fs").writeFileSync(${JSON.stringify(cpuFile)}, JSON.stringify(process.cpuUsage())));\n`);
+writeFileSync(
+  preload,
+  `process.on("exit", () => require("node:fs").writeFileSync(${JSON.stringify(cpuFile)}, JSON.stringify(process.cpuUsage())));\n`,
+);
 
 interface Sample {
   readonly wall: number;
@@ -35,7 +50,11 @@ interface Sample {
 
 // Async on purpose: the scripted model server answers from this same process.
 async function run(extra: string[]): Promise<Sample> {
-  const env = { ...process.env, ...agent.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --require ${preload}`.trim() };
+  const env = {
+    ...process.env,
+    ...agent.env,
+    NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --require ${preload}`.trim(),
+  };
   const start = performance.now();
   // stdin closed: a piped, open stdin would be read by pi as part of the prompt.
   const child = spawn(process.execPath, [cli, ...lean, ...extra], { cwd: work, env, stdio: "ignore" });
@@ -74,7 +93,8 @@ for (const [name] of variants) {
   rows[`${name}: wall ms (median / min)`] = `${wall.median.toFixed(0)} / ${wall.min.toFixed(0)}`;
   rows[`${name}: CPU ms (median / min)`] = `${cpu.median.toFixed(0)} / ${cpu.min.toFixed(0)}`;
   if (name === "without the package") continue;
-  rows[`${name}: added wall ms, median of paired differences${name === "with the package" ? " (goal ≤ 50)" : ""}`] = paired(name, "wall");
+  rows[`${name}: added wall ms, median of paired differences${name === "with the package" ? " (goal ≤ 50)" : ""}`] =
+    paired(name, "wall");
   rows[`${name}: added wall ms, difference of medians`] = wall.median - base.wall.median;
   rows[`${name}: added wall ms, min`] = wall.min - base.wall.min;
   rows[`${name}: wall ratio to without, median`] = wall.median / base.wall.median;

@@ -20,7 +20,11 @@ const childExtension = fileURLToPath(new URL("../adapters/pi/child/fusion-child-
 
 const server = await startScriptedModelServer();
 const work = mkdtempSync(join(tmpdir(), "bench-prestart-"));
-const agent = await writeIsolatedAgentDir({ dir: join(work, "agent"), baseUrl: server.baseUrl, extraSettings: { retry: { enabled: false } } });
+const agent = await writeIsolatedAgentDir({
+  dir: join(work, "agent"),
+  baseUrl: server.baseUrl,
+  extraSettings: { retry: { enabled: false } },
+});
 const runner = new PiChildRunner({
   childExtensionPath: childExtension,
   anthropicSanitizerPath: childExtension,

@@ -7,12 +7,19 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { writeIsolatedAgentDir } from "../adapters/fake/isolated-agent-dir.ts";
-import { startScriptedModelServer, type ResponderInput, type ScriptedReply } from "../adapters/fake/scripted-model-server.ts";
+import {
+  startScriptedModelServer,
+  type ResponderInput,
+  type ScriptedReply,
+} from "../adapters/fake/scripted-model-server.ts";
 import { CryptoRandomSource } from "../adapters/node/crypto-random-source.ts";
 import { NodeFileCommitter } from "../adapters/node/node-file-committer.ts";
 import { PiChildRunner } from "../adapters/node/pi-child-runner.ts";
 import { SystemClock } from "../adapters/node/system-clock.ts";
-import { anthropicSanitizerExtensionPath, fusionChildExtensionPath } from "../adapters/pi/child/child-extension-paths.ts";
+import {
+  anthropicSanitizerExtensionPath,
+  fusionChildExtensionPath,
+} from "../adapters/pi/child/child-extension-paths.ts";
 import { calibratedEstimator, fusionBudgetGate } from "../domain/fusion/model/fusion-budget-plan.ts";
 import { BRAINSTORM_PROFILE, runFusion, type FusionRunRequest } from "../domain/fusion/service/index.ts";
 import { buildFusionInput } from "../domain/projection/model/fusion-input.ts";
@@ -26,7 +33,14 @@ const GOAL = 1.15;
 
 const EVALUATION = JSON.stringify({
   schema_version: "pi-background-tasks.fusion-evaluation.v1",
-  candidate_assessments: ["A", "B", "C"].map((id) => ({ candidate_id: id, summary: `answer ${id}`, strengths: ["clear"], limitations: [], useful_contributions: [`idea ${id}`], risks: [] })),
+  candidate_assessments: ["A", "B", "C"].map((id) => ({
+    candidate_id: id,
+    summary: `answer ${id}`,
+    strengths: ["clear"],
+    limitations: [],
+    useful_contributions: [`idea ${id}`],
+    risks: [],
+  })),
   agreements: ["all agree"],
   conflicts: [],
   synthesis_plan: { must_include: [{ candidate_id: "A", contribution: "idea A" }], must_resolve: [], must_avoid: [] },
@@ -41,14 +55,24 @@ const stageOf = (input: { body: ResponderInput["body"] }): Stage => {
 };
 const reply = (input: ResponderInput): ScriptedReply => {
   const stage = stageOf(input);
-  const text = stage === "evaluator" ? EVALUATION : stage === "merger" ? "Merged: use an LRU cache." : `Candidate ${input.index}: use an LRU cache.`;
+  const text =
+    stage === "evaluator"
+      ? EVALUATION
+      : stage === "merger"
+        ? "Merged: use an LRU cache."
+        : `Candidate ${input.index}: use an LRU cache.`;
   return { text, delayMs: MODEL_DELAY_MS, usage: { input: 100, output: 20 } };
 };
 
 const server = await startScriptedModelServer();
 server.setResponder(reply);
 const work = mkdtempSync(join(tmpdir(), "bench-fusion-latency-"));
-const agent = await writeIsolatedAgentDir({ dir: join(work, "agent"), baseUrl: server.baseUrl, defaultModel: "scripted-c", extraSettings: { retry: { enabled: false } } });
+const agent = await writeIsolatedAgentDir({
+  dir: join(work, "agent"),
+  baseUrl: server.baseUrl,
+  defaultModel: "scripted-c",
+  extraSettings: { retry: { enabled: false } },
+});
 const files = new NodeFileCommitter();
 const clock = new SystemClock();
 const runner = new PiChildRunner({
@@ -66,12 +90,26 @@ const input = buildFusionInput({
   activeToolCallId: "call-active",
   messages: [
     { role: "user", content: "We need a cache for the task store." },
-    { role: "assistant", content: [{ type: "toolCall", id: "call-active", name: "fusion_brainstorm", arguments: { prompt: "Which cache policy?" } }] },
+    {
+      role: "assistant",
+      content: [
+        {
+          type: "toolCall",
+          id: "call-active",
+          name: "fusion_brainstorm",
+          arguments: { prompt: "Which cache policy?" },
+        },
+      ],
+    },
   ],
 });
 if (!input.ok) throw new Error(input.error.message);
 const route = { provider: "scripted", model: "scripted-c" };
-const budget = fusionBudgetGate((r) => ({ provider: r.provider, model: r.model, contextWindow: 200_000 }), calibratedEstimator, "bench");
+const budget = fusionBudgetGate(
+  (r) => ({ provider: r.provider, model: r.model, contextWindow: 200_000 }),
+  calibratedEstimator,
+  "bench",
+);
 
 interface Variant {
   readonly name: string;
@@ -98,17 +136,20 @@ async function runOnce(variant: Variant, index: number): Promise<Sample> {
   const mark = server.requests.length;
   const startedAt = Date.now();
   const start = performance.now();
-  const outcome = await runFusion({ runner, files, clock, random: new CryptoRandomSource() }, {
-    profile: BRAINSTORM_PROFILE,
-    source: "tool",
-    canonicalInputJson: input.ok ? input.value.inputJson : "",
-    ledgerJson: input.ok ? input.value.ledgerJson : "",
-    routes: { candidates: [route, route, route], evaluator: route, merger: route },
-    thinkingLevel: "off",
-    budget,
-    location: { baseDir: work, sessionId: `bench-${index}`, pid: process.pid },
-    ...variant.request,
-  });
+  const outcome = await runFusion(
+    { runner, files, clock, random: new CryptoRandomSource() },
+    {
+      profile: BRAINSTORM_PROFILE,
+      source: "tool",
+      canonicalInputJson: input.ok ? input.value.inputJson : "",
+      ledgerJson: input.ok ? input.value.ledgerJson : "",
+      routes: { candidates: [route, route, route], evaluator: route, merger: route },
+      thinkingLevel: "off",
+      budget,
+      location: { baseDir: work, sessionId: `bench-${index}`, pid: process.pid },
+      ...variant.request,
+    },
+  );
   const wallMs = performance.now() - start;
   if (!outcome.ok) throw new Error(`${variant.name}: ${outcome.error.code}: ${outcome.error.message}`);
   const requests = server.requests.slice(mark);
@@ -116,7 +157,8 @@ async function runOnce(variant: Variant, index: number): Promise<Sample> {
   const candidates = at("candidate");
   const [evaluator] = at("evaluator");
   const [merger] = at("merger");
-  if (candidates.length !== 3 || evaluator === undefined || merger === undefined) throw new Error(`${variant.name}: unexpected model requests`);
+  if (candidates.length !== 3 || evaluator === undefined || merger === undefined)
+    throw new Error(`${variant.name}: unexpected model requests`);
   return {
     wallMs,
     candidateStartupMs: Math.min(...candidates) - startedAt,
@@ -129,7 +171,14 @@ async function runOnce(variant: Variant, index: number): Promise<Sample> {
 async function singleStartup(index: number): Promise<number> {
   const mark = server.requests.length;
   const startedAt = Date.now();
-  const child = runner.prepare({ runDir: work, prefix: `startup-${index}`, route: { ...route, thinking: "off" }, tools: [], systemPrompt: "Answer.", cwd: work });
+  const child = runner.prepare({
+    runDir: work,
+    prefix: `startup-${index}`,
+    route: { ...route, thinking: "off" },
+    tools: [],
+    systemPrompt: "Answer.",
+    cwd: work,
+  });
   if (!child.ok) throw new Error(child.error.message);
   const sent = child.value.send("hello", new AbortController().signal);
   await server.waitForRequests(mark + 1, 60_000);
@@ -168,18 +217,31 @@ const rows = VARIANTS.map((variant) => {
 });
 const baseline = rows.find((r) => r.variant.startsWith("no pre-start"));
 const startup = median(startups);
-console.log(JSON.stringify({
-  bench: "fusion-latency",
-  model_delay_ms: MODEL_DELAY_MS,
-  model_critical_path_ms: CRITICAL_PATH_MS,
-  goal_ratio: GOAL,
-  single_child_startup_ms_median: round(startup),
-  // What one unavoidable start-up alone would give on this machine right now.
-  floor_ratio_one_startup: Number(((CRITICAL_PATH_MS + startup) / CRITICAL_PATH_MS).toFixed(3)),
-  rows: rows.map((r) => ({ ...r, vs_no_prestart: baseline === undefined ? null : Number((r.wall_ms_median / baseline.wall_ms_median).toFixed(3)) })),
-}, null, 2));
-console.log("\n| variant | wall (median) | ÷ 6 s model path | min–max | candidate start-up | eval hand-off | merge hand-off |");
+console.log(
+  JSON.stringify(
+    {
+      bench: "fusion-latency",
+      model_delay_ms: MODEL_DELAY_MS,
+      model_critical_path_ms: CRITICAL_PATH_MS,
+      goal_ratio: GOAL,
+      single_child_startup_ms_median: round(startup),
+      // What one unavoidable start-up alone would give on this machine right now.
+      floor_ratio_one_startup: Number(((CRITICAL_PATH_MS + startup) / CRITICAL_PATH_MS).toFixed(3)),
+      rows: rows.map((r) => ({
+        ...r,
+        vs_no_prestart: baseline === undefined ? null : Number((r.wall_ms_median / baseline.wall_ms_median).toFixed(3)),
+      })),
+    },
+    null,
+    2,
+  ),
+);
+console.log(
+  "\n| variant | wall (median) | ÷ 6 s model path | min–max | candidate start-up | eval hand-off | merge hand-off |",
+);
 console.log("|---|---|---|---|---|---|---|");
 for (const r of rows) {
-  console.log(`| ${r.variant} | ${r.wall_ms_median} ms | ${r.ratio_to_model_critical_path} | ${r.ratio_min}–${r.ratio_max} | ${r.candidate_startup_ms} ms | ${r.evaluator_handoff_ms} ms | ${r.merger_handoff_ms} ms |`);
+  console.log(
+    `| ${r.variant} | ${r.wall_ms_median} ms | ${r.ratio_to_model_critical_path} | ${r.ratio_min}–${r.ratio_max} | ${r.candidate_startup_ms} ms | ${r.evaluator_handoff_ms} ms | ${r.merger_handoff_ms} ms |`,
+  );
 }

@@ -30,7 +30,21 @@ function prng(seed: number) {
   };
 }
 
-const WORDS = ["const", "return", "function", "await", "import", "export", "value", "error", "result", "state", "é", "日本", "😀"];
+const WORDS = [
+  "const",
+  "return",
+  "function",
+  "await",
+  "import",
+  "export",
+  "value",
+  "error",
+  "result",
+  "state",
+  "é",
+  "日本",
+  "😀",
+];
 /** Code-like text; one payload in ten carries some multi-byte words, as real tool output sometimes does. */
 function prose(rand: () => number, bytes: number): string {
   const parts: string[] = [];
@@ -54,11 +68,17 @@ function session(entries: number): SourceMessage[] {
     const blocks: SourceBlock[] = [
       { type: "thinking", thinking: prose(rand, 800 + Math.floor(rand() * 1600)) },
       { type: "text", text: prose(rand, 200 + Math.floor(rand() * 600)) },
-      { type: "toolCall", id, name: ["read", "bash", "edit", "grep"][turn % 4] ?? "read", arguments: { path: `src/f${turn}.ts`, content: prose(rand, 1000 + Math.floor(rand() * 3000)) } },
+      {
+        type: "toolCall",
+        id,
+        name: ["read", "bash", "edit", "grep"][turn % 4] ?? "read",
+        arguments: { path: `src/f${turn}.ts`, content: prose(rand, 1000 + Math.floor(rand() * 3000)) },
+      },
     ];
     out.push({ role: "assistant", content: blocks });
     const result: SourceBlock[] = [{ type: "text", text: prose(rand, 10_000 + Math.floor(rand() * 10_000)) }];
-    if (turn % 100 === 99) result.push({ type: "image", mimeType: "image/png", data: Buffer.from(prose(rand, 30_000)).toString("base64") });
+    if (turn % 100 === 99)
+      result.push({ type: "image", mimeType: "image/png", data: Buffer.from(prose(rand, 30_000)).toString("base64") });
     out.push({ role: "toolResult", toolCallId: id, toolName: "read", content: result });
     out.push({ role: "assistant", content: [{ type: "text", text: prose(rand, 300 + Math.floor(rand() * 700)) }] });
   }
@@ -75,7 +95,10 @@ function timeAlternating(a: () => void, b: () => void): [number[], number[]] {
   const as: number[] = [];
   const bs: number[] = [];
   for (let i = 0; i < RUNS; i++) {
-    for (const [run, samples] of [[a, as], [b, bs]] as const) {
+    for (const [run, samples] of [
+      [a, as],
+      [b, bs],
+    ] as const) {
       const t0 = performance.now();
       run();
       samples.push(performance.now() - t0);
@@ -94,13 +117,23 @@ const maxRssAfterLoad = process.resourceUsage().maxRSS * 1024;
 let inputBytes = 0;
 let ledgerBytes = 0;
 let ledgerRows = 0;
-const [baseline, pipeline] = timeAlternating(() => createHash("sha256").update(raw).digest("hex"), () => {
-  const built = buildFusionInput({ cwd: "/repo", systemPrompt: "system", policy: FUSION_TOOL_POLICY, requestText: "review", activeToolCallId: "none", messages });
-  if (!built.ok) throw new Error(built.error.message);
-  inputBytes = Buffer.byteLength(built.value.inputJson);
-  ledgerBytes = Buffer.byteLength(built.value.ledgerJson);
-  ledgerRows = built.value.ledger.entries.length;
-});
+const [baseline, pipeline] = timeAlternating(
+  () => createHash("sha256").update(raw).digest("hex"),
+  () => {
+    const built = buildFusionInput({
+      cwd: "/repo",
+      systemPrompt: "system",
+      policy: FUSION_TOOL_POLICY,
+      requestText: "review",
+      activeToolCallId: "none",
+      messages,
+    });
+    if (!built.ok) throw new Error(built.error.message);
+    inputBytes = Buffer.byteLength(built.value.inputJson);
+    ledgerBytes = Buffer.byteLength(built.value.ledgerJson);
+    ledgerRows = built.value.ledger.entries.length;
+  },
+);
 const maxRss = process.resourceUsage().maxRSS * 1024;
 
 /** Where the time goes, each phase alone (minimum of the runs). */
@@ -112,7 +145,9 @@ function phases() {
   const min = (run: () => unknown) => Math.round(Math.min(...timeAlternating(run, () => undefined)[0]) * 10) / 10;
   return {
     transform_ms: min(() => transformConversation(messages, FUSION_PROFILE)),
-    ledger_rows_and_root_ms: min(() => buildOmissionLedger(transformed.value, FUSION_PROFILE, FUSION_TOOL_POLICY.id, filter)),
+    ledger_rows_and_root_ms: min(() =>
+      buildOmissionLedger(transformed.value, FUSION_PROFILE, FUSION_TOOL_POLICY.id, filter),
+    ),
     canonical_ledger_ms: min(() => canonicalJsonOf(ledger)),
     canonical_entries_ms: min(() => canonicalJsonOf(transformed.value.entries)),
     json_stringify_entries_ms: min(() => JSON.stringify(transformed.value.entries)),

@@ -16,8 +16,23 @@ const ROUNDS = 3;
 
 function runtime(dir: string, capBytes: number): TaskRuntime {
   return new TaskRuntime(
-    { launcher: new NodeProcessLauncher(), files: new NodeFileCommitter(), clock: new SystemClock(), random: new CryptoRandomSource(), notifier: { deliver: async () => ok(undefined) }, warn: () => {} },
-    { cwd: dir, taskDir: join(dir, "tasks"), displayDir: "tasks", env: { PATH: process.env.PATH ?? "" }, outputCapBytes: capBytes, killGraceMs: 3000, retainTasks: 100 },
+    {
+      launcher: new NodeProcessLauncher(),
+      files: new NodeFileCommitter(),
+      clock: new SystemClock(),
+      random: new CryptoRandomSource(),
+      notifier: { deliver: async () => ok(undefined) },
+      warn: () => {},
+    },
+    {
+      cwd: dir,
+      taskDir: join(dir, "tasks"),
+      displayDir: "tasks",
+      env: { PATH: process.env.PATH ?? "" },
+      outputCapBytes: capBytes,
+      killGraceMs: 3000,
+      retainTasks: 100,
+    },
   );
 }
 
@@ -84,7 +99,11 @@ async function tailCost(): Promise<void> {
   const largeMs = await sample(large);
   await rt.shutdown();
   rmSync(dir, { recursive: true, force: true });
-  report("bg_logs 50 KiB tail read (median of 200)", { "1 MiB log ms": smallMs, "1 GiB log ms": largeMs, "ratio (goal ≤ 1.5)": largeMs / smallMs });
+  report("bg_logs 50 KiB tail read (median of 200)", {
+    "1 MiB log ms": smallMs,
+    "1 GiB log ms": largeMs,
+    "ratio (goal ≤ 1.5)": largeMs / smallMs,
+  });
 }
 
 await captureThroughput(Number(process.env.BENCH_CAPTURE_MIB ?? 512));

@@ -33,7 +33,16 @@ function runtime(dir: string, supervised: boolean): TaskRuntime {
       warn: () => undefined,
       ...(supervised ? { supervisor: new NodeTaskSupervisor(), host: processIdentity(process.pid) } : {}),
     },
-    { cwd: dir, taskDir: join(dir, "tasks"), displayDir: "tasks", env: { PATH: process.env.PATH ?? "/usr/bin:/bin" }, shell: "/bin/sh", outputCapBytes: 2 * FLOOD_BYTES, killGraceMs: 1_000, retainTasks: 1_000 },
+    {
+      cwd: dir,
+      taskDir: join(dir, "tasks"),
+      displayDir: "tasks",
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
+      shell: "/bin/sh",
+      outputCapBytes: 2 * FLOOD_BYTES,
+      killGraceMs: 1_000,
+      retainTasks: 1_000,
+    },
   );
 }
 
@@ -86,7 +95,18 @@ async function supervisorPssKiB(): Promise<number> {
 /** A project with `finished` finished tasks and `orphans` running ones whose host is gone. */
 function project(finished: number, orphans: number): string {
   const cwd = mkdtempSync(join(tmpdir(), "bench-recover-"));
-  const base = { schema_version: "pi-background-tasks.task.v1", name: "t", command: "true", cwd, startTime: 1, bytesWritten: 0, isAgent: false, notified: true, notifyOnCompletion: true, triggerOnCompletion: true };
+  const base = {
+    schema_version: "pi-background-tasks.task.v1",
+    name: "t",
+    command: "true",
+    cwd,
+    startTime: 1,
+    bytesWritten: 0,
+    isAgent: false,
+    notified: true,
+    notifyOnCompletion: true,
+    triggerOnCompletion: true,
+  };
   const output = { producedBytes: 0, keptBytes: 0, elidedBytes: 0, capBytes: 1 << 20, capAction: "keep_head_and_tail" };
   for (let s = 0; s < 10; s++) {
     const dir = join(cwd, ".pi/tasks", `session${s}-${999_000 + s}`);
@@ -94,7 +114,22 @@ function project(finished: number, orphans: number): string {
     for (let i = 0; i < finished / 10 + (s < orphans ? 1 : 0); i++) {
       const id = `b${s}${String(i).padStart(7, "0")}`;
       const status = s < orphans && i === 0 ? "running" : "completed";
-      writeFileSync(join(dir, `${id}.json`), JSON.stringify({ ...base, id, status, outputPath: `.pi/tasks/session${s}/${id}.output`, output, hostPid: 999_000 + s, hostStartedAt: "gone/1" }, null, 2));
+      writeFileSync(
+        join(dir, `${id}.json`),
+        JSON.stringify(
+          {
+            ...base,
+            id,
+            status,
+            outputPath: `.pi/tasks/session${s}/${id}.output`,
+            output,
+            hostPid: 999_000 + s,
+            hostStartedAt: "gone/1",
+          },
+          null,
+          2,
+        ),
+      );
     }
   }
   return cwd;
@@ -103,11 +138,15 @@ function project(finished: number, orphans: number): string {
 async function readAll(cwd: string): Promise<number> {
   const root = join(cwd, ".pi/tasks");
   let n = 0;
-  for (const dir of readdirSync(root)) for (const file of readdirSync(join(root, dir))) n += (await readFile(join(root, dir, file))).length;
+  for (const dir of readdirSync(root))
+    for (const file of readdirSync(join(root, dir))) n += (await readFile(join(root, dir, file))).length;
   return n;
 }
 
-async function recoveryMs(finished: number, orphans: number): Promise<{ baseline: number; recovery: number; recovered: number }> {
+async function recoveryMs(
+  finished: number,
+  orphans: number,
+): Promise<{ baseline: number; recovery: number; recovered: number }> {
   const cwd = project(finished, orphans);
   const t0 = performance.now();
   await readAll(cwd);
@@ -124,10 +163,18 @@ async function recoveryMs(finished: number, orphans: number): Promise<{ baseline
 
 const bare = await startToTerminal(false);
 const supervised = await startToTerminal(true);
-report(`start → durable terminal state of \`true\`, median of ${TASKS} sequential tasks`, { "without supervisor (ms)": bare, "with supervisor (ms)": supervised, ratio: supervised / bare });
+report(`start → durable terminal state of \`true\`, median of ${TASKS} sequential tasks`, {
+  "without supervisor (ms)": bare,
+  "with supervisor (ms)": supervised,
+  ratio: supervised / bare,
+});
 const floodBare = await floodMiBps(false);
 const floodSup = await floodMiBps(true);
-report("64 MiB of output through the output file", { "without supervisor (MiB/s)": floodBare, "with supervisor (MiB/s)": floodSup, ratio: floodSup / floodBare });
+report("64 MiB of output through the output file", {
+  "without supervisor (MiB/s)": floodBare,
+  "with supervisor (MiB/s)": floodSup,
+  ratio: floodSup / floodBare,
+});
 report("one supervisor's memory while its command runs", { "PSS (KiB)": await supervisorPssKiB() });
 const scan = await recoveryMs(500, 5);
 report("session-start recovery over 500 finished tasks + 5 orphans in 10 session directories", {

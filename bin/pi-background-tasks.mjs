@@ -45,7 +45,9 @@ function enclosingPi(file) {
   for (const folder of ancestors(dirname(real))) {
     if (!existsSync(join(folder, "package.json"))) continue;
     try {
-      return PI_PACKAGES.includes(JSON.parse(readFileSync(join(folder, "package.json"), "utf8")).name) ? folder : undefined;
+      return PI_PACKAGES.includes(JSON.parse(readFileSync(join(folder, "package.json"), "utf8")).name)
+        ? folder
+        : undefined;
     } catch {
       return undefined;
     }
@@ -88,7 +90,9 @@ if (chosen !== undefined) {
   const needed = /^>=\s*(\d+)\.(\d+)/.exec(pi.engines ?? "");
   const [major, minor] = process.versions.node.split(".").map(Number);
   if (needed && (major < Number(needed[1]) || (major === Number(needed[1]) && minor < Number(needed[2])))) {
-    process.stderr.write(`pi-background-tasks: ${pi.name} ${pi.version} (${source}) needs Node ${pi.engines}, and this is Node ${process.version}; run this command with a Node that can run that Pi.\n`);
+    process.stderr.write(
+      `pi-background-tasks: ${pi.name} ${pi.version} (${source}) needs Node ${pi.engines}, and this is Node ${process.version}; run this command with a Node that can run that Pi.\n`,
+    );
     process.exit(1);
   }
   say(`Pi modules: ${pi.name} ${pi.version} (${source}) at ${pi.piDir}, on Node ${process.version}`);
@@ -96,7 +100,8 @@ if (chosen !== undefined) {
   if (!process.env.PI_BG_PI_CLI) process.env.PI_BG_PI_CLI = pi.cliPath;
 } else {
   createJiti = jitiFrom(import.meta.url);
-  if (createJiti !== undefined) say("no Pi install found: background tasks work; Fusion needs Pi (set PI_BG_PI_CLI or install Pi)");
+  if (createJiti !== undefined)
+    say("no Pi install found: background tasks work; Fusion needs Pi (set PI_BG_PI_CLI or install Pi)");
 }
 if (createJiti === undefined) {
   process.stderr.write(

@@ -7,7 +7,8 @@ import { describePi } from "./pi-host-modules.mjs";
 
 const BIN = resolve(import.meta.dirname, "pi-background-tasks.mjs");
 /** The Pi of this test lane (Pi 1.x sets PI_BG_TEST_PI_DIR), else the Pi 0.73 devDependency. */
-const INSTALLED_PI = process.env.PI_BG_TEST_PI_DIR || resolve(import.meta.dirname, "../node_modules/@mariozechner/pi-coding-agent");
+const INSTALLED_PI =
+  process.env.PI_BG_TEST_PI_DIR || resolve(import.meta.dirname, "../node_modules/@mariozechner/pi-coding-agent");
 const PI = describePi(INSTALLED_PI);
 
 let roots: string[] = [];
@@ -33,7 +34,11 @@ function isolatedPackage() {
     "export async function main(argv: readonly string[]): Promise<number> {\n  const typed: string = argv.join(' ');\n  process.stdout.write(`stub main: ${typed}\\n`);\n  return 7;\n}\n",
   );
   const run = (env: Record<string, string>) =>
-    spawnSync(process.execPath, [join(pkg, "bin", "pi-background-tasks.mjs"), "mcp"], { cwd: root, env: { HOME: root, PATH: "/usr/bin:/bin", ...env }, encoding: "utf8" });
+    spawnSync(process.execPath, [join(pkg, "bin", "pi-background-tasks.mjs"), "mcp"], {
+      cwd: root,
+      env: { HOME: root, PATH: "/usr/bin:/bin", ...env },
+      encoding: "utf8",
+    });
   return { root, run };
 }
 
@@ -60,7 +65,10 @@ describe("bin/pi-background-tasks.mjs finds a TypeScript loader that exists at r
     const { root, run } = isolatedPackage();
     mkdirSync(join(root, "path-bin"));
     symlinkSync(PI.cliPath, join(root, "path-bin", "pi"));
-    expect(run({ PATH: `${join(root, "path-bin")}:/usr/bin:/bin` })).toMatchObject({ status: 7, stdout: "stub main: mcp\n" });
+    expect(run({ PATH: `${join(root, "path-bin")}:/usr/bin:/bin` })).toMatchObject({
+      status: 7,
+      stdout: "stub main: mcp\n",
+    });
     expect(run({ PI_BG_PI_CLI: PI.cliPath })).toMatchObject({ status: 7, stdout: "stub main: mcp\n" });
   });
 
@@ -68,11 +76,21 @@ describe("bin/pi-background-tasks.mjs finds a TypeScript loader that exists at r
     const { root, run } = isolatedPackage();
     const fake = join(root, "node_modules", "@earendil-works", "pi-coding-agent");
     mkdirSync(fake, { recursive: true });
-    writeFileSync(join(fake, "package.json"), JSON.stringify({ name: "@earendil-works/pi-coding-agent", version: "9.9.9", bin: { pi: "cli.js" }, engines: { node: ">=99.0.0" } }));
+    writeFileSync(
+      join(fake, "package.json"),
+      JSON.stringify({
+        name: "@earendil-works/pi-coding-agent",
+        version: "9.9.9",
+        bin: { pi: "cli.js" },
+        engines: { node: ">=99.0.0" },
+      }),
+    );
     symlinkSync(resolve(import.meta.dirname, "../node_modules/jiti"), join(root, "node_modules", "jiti"));
     const result = run({});
     expect(result.status).toBe(1);
-    expect(result.stderr).toContain(`@earendil-works/pi-coding-agent 9.9.9 (installed beside the package) needs Node >=99.0.0, and this is Node ${process.version}`);
+    expect(result.stderr).toContain(
+      `@earendil-works/pi-coding-agent 9.9.9 (installed beside the package) needs Node >=99.0.0, and this is Node ${process.version}`,
+    );
     expect(result.stdout).toBe("");
   });
 });

@@ -23,10 +23,13 @@ function packageDir(name, fromDir) {
 function esmEntry(dir, subpath = ".") {
   const manifest = readManifest(dir);
   const exports = manifest.exports;
-  const target = typeof exports === "object" && exports !== null && !Array.isArray(exports) && subpath in exports
-    ? exports[subpath]
-    : subpath === "." ? (exports ?? manifest.main ?? "index.js") : undefined;
-  const file = typeof target === "string" ? target : target?.import ?? target?.default;
+  const target =
+    typeof exports === "object" && exports !== null && !Array.isArray(exports) && subpath in exports
+      ? exports[subpath]
+      : subpath === "."
+        ? (exports ?? manifest.main ?? "index.js")
+        : undefined;
+  const file = typeof target === "string" ? target : (target?.import ?? target?.default);
   if (typeof file !== "string") throw new Error(`${dir} exports no ESM entry for '${subpath}'`);
   return join(dir, file);
 }
@@ -36,7 +39,13 @@ export function describePi(piDir) {
   const manifest = readManifest(piDir);
   if (!PI_PACKAGES.includes(manifest.name)) throw new Error(`${piDir} is not a Pi package (${manifest.name})`);
   const bin = typeof manifest.bin === "string" ? manifest.bin : manifest.bin?.pi;
-  return { piDir, name: manifest.name, version: manifest.version, cliPath: join(piDir, bin), engines: manifest.engines?.node };
+  return {
+    piDir,
+    name: manifest.name,
+    version: manifest.version,
+    cliPath: join(piDir, bin),
+    engines: manifest.engines?.node,
+  };
 }
 
 /**
@@ -60,6 +69,10 @@ export function piHostAliases(piDir) {
     "@mariozechner/pi-ai": existsSync(extensionView) ? extensionView : sibling("pi-ai"),
     ...(typeboxDir === undefined
       ? {}
-      : { typebox: esmEntry(typeboxDir), "typebox/compile": esmEntry(typeboxDir, "./compile"), "typebox/value": esmEntry(typeboxDir, "./value") }),
+      : {
+          typebox: esmEntry(typeboxDir),
+          "typebox/compile": esmEntry(typeboxDir, "./compile"),
+          "typebox/value": esmEntry(typeboxDir, "./value"),
+        }),
   };
 }

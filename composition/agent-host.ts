@@ -18,11 +18,21 @@ export interface AgentHostBindings {
  * models, and how to start the very Pi CLI this session runs (process.argv[1] inside pi, else the installed
  * package) with this Node binary.
  */
-export function agentHostBindings(ctx: ExtensionContext, settings: TaskSettings, config: TaskRuntimeConfig): AgentHostBindings {
+export function agentHostBindings(
+  ctx: ExtensionContext,
+  settings: TaskSettings,
+  config: TaskRuntimeConfig,
+): AgentHostBindings {
   const windows = contextWindowIndex(ctx.modelRegistry.getAll());
   const cli = locatePiCli();
   const nodePath = process.execPath;
-  const planLaunch = agentLaunchPlanner({ telemetryDisabled: settings.telemetryDisabled, env: process.env, nodePath, piCliPath: cli.ok ? cli.value.cliPath : undefined, windows });
+  const planLaunch = agentLaunchPlanner({
+    telemetryDisabled: settings.telemetryDisabled,
+    env: process.env,
+    nodePath,
+    piCliPath: cli.ok ? cli.value.cliPath : undefined,
+    windows,
+  });
   const [file, ...args] = cli.ok ? piLaunchArgv(nodePath, cli.value.cliPath) : [];
   return {
     planLaunch,

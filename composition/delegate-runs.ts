@@ -1,5 +1,12 @@
 import type { ExtensionContext } from "@mariozechner/pi-coding-agent";
-import { launchDelegate, retrieveDelegateResult, type DelegateHandle, type DelegateLaunchReceipt, type DelegateResultView, type Delivery } from "../domain/delegate/service/index.ts";
+import {
+  launchDelegate,
+  retrieveDelegateResult,
+  type DelegateHandle,
+  type DelegateLaunchReceipt,
+  type DelegateResultView,
+  type Delivery,
+} from "../domain/delegate/service/index.ts";
 import { err, ok, type Result, type TypedError } from "../domain/shared/model/result.ts";
 import { InProcessWork } from "../domain/tasks/service/in-process-work.ts";
 import type { TaskRuntime } from "../domain/tasks/service/task-runtime.ts";
@@ -19,14 +26,23 @@ export class DelegateRuns {
   private readonly files = new NodeFileCommitter();
   private readonly random = new CryptoRandomSource();
 
-  async launch(rawArguments: unknown, toolCallId: string, ctx: ExtensionContext, runtime: TaskRuntime): Promise<Result<DelegateLaunchReceipt, TypedError>> {
+  async launch(
+    rawArguments: unknown,
+    toolCallId: string,
+    ctx: ExtensionContext,
+    runtime: TaskRuntime,
+  ): Promise<Result<DelegateLaunchReceipt, TypedError>> {
     const ports = nodeDelegatePorts({ conversation: createPiConversationSource(ctx) });
     const launched = await launchDelegate(ports, {
       rawArguments,
       toolCallId,
       location: { baseDir: ctx.cwd, sessionId: ctx.sessionManager.getSessionId(), pid: process.pid },
       currentRoute: ctx.model === undefined ? undefined : { provider: ctx.model.provider, model: ctx.model.id },
-      availableModels: ctx.modelRegistry.getAvailable().map((m) => ({ provider: m.provider, model: m.id, contextWindow: m.contextWindow > 0 ? m.contextWindow : undefined })),
+      availableModels: ctx.modelRegistry.getAvailable().map((m) => ({
+        provider: m.provider,
+        model: m.id,
+        contextWindow: m.contextWindow > 0 ? m.contextWindow : undefined,
+      })),
       host: withHookContractProof(nodeDelegateHost()),
       taskId: `d${this.random.hex(16)}`,
     });
@@ -35,10 +51,19 @@ export class DelegateRuns {
     this.handles.set(handle.taskId, handle);
     const work = new InProcessWork(handle.pid, async (signal, log) => {
       signal.addEventListener("abort", () => void handle.cancel(), { once: true });
-      log(`delegate ${handle.taskId} running on ${receipt.route.provider}/${receipt.route.model} (child pid ${handle.pid})`);
+      log(
+        `delegate ${handle.taskId} running on ${receipt.route.provider}/${receipt.route.model} (child pid ${handle.pid})`,
+      );
       const outcome = await handle.whenDone();
       log(`delegate ended: ${outcome.state}`);
-      return outcome.state === "completed" ? ok({}) : err({ message: outcome.error === null ? `the delegate ended ${outcome.state}` : `${outcome.error.message} (${outcome.error.code})` });
+      return outcome.state === "completed"
+        ? ok({})
+        : err({
+            message:
+              outcome.error === null
+                ? `the delegate ended ${outcome.state}`
+                : `${outcome.error.message} (${outcome.error.code})`,
+          });
     });
     const request = {
       name: receipt.name,
@@ -53,7 +78,13 @@ export class DelegateRuns {
       id: handle.taskId,
       start: () => ok(work),
       completion: work.completion(),
-      facets: { delegate: { artifactDir: handle.artifactDir, route: `${receipt.route.provider}/${receipt.route.model}`, childSessionId: receipt.child_session_id } },
+      facets: {
+        delegate: {
+          artifactDir: handle.artifactDir,
+          route: `${receipt.route.provider}/${receipt.route.model}`,
+          childSessionId: receipt.child_session_id,
+        },
+      },
     });
     if (!started.ok) {
       await handle.cancel();

@@ -1,7 +1,17 @@
 import { getAgentDir, type ExtensionAPI, type ExtensionContext } from "@mariozechner/pi-coding-agent";
 import { fusionBudgetGate, type TokenEstimator } from "../domain/fusion/model/fusion-budget-plan.ts";
-import { resolveFusionModels, type ResolvedFusionModels, type ResolvedFusionRoute } from "../domain/fusion/model/fusion-model-resolution.ts";
-import { BRAINSTORM_PROFILE, runFusion, type FusionBudgetGate, type FusionModelRoutes, type FusionRunOutcome } from "../domain/fusion/service/index.ts";
+import {
+  resolveFusionModels,
+  type ResolvedFusionModels,
+  type ResolvedFusionRoute,
+} from "../domain/fusion/model/fusion-model-resolution.ts";
+import {
+  BRAINSTORM_PROFILE,
+  runFusion,
+  type FusionBudgetGate,
+  type FusionModelRoutes,
+  type FusionRunOutcome,
+} from "../domain/fusion/service/index.ts";
 import { buildFusionInput } from "../domain/projection/model/fusion-input.ts";
 import { FUSION_COMMAND_POLICY, FUSION_TOOL_POLICY } from "../domain/projection/model/projection-policy.ts";
 import { err, type Result, type TypedError } from "../domain/shared/model/result.ts";
@@ -12,7 +22,10 @@ import { FusionModelsStore } from "../adapters/node/fusion-models-store.ts";
 import { NodeFileCommitter } from "../adapters/node/node-file-committer.ts";
 import { PiChildRunner } from "../adapters/node/pi-child-runner.ts";
 import { SystemClock } from "../adapters/node/system-clock.ts";
-import { anthropicSanitizerExtensionPath, fusionChildExtensionPath } from "../adapters/pi/child/child-extension-paths.ts";
+import {
+  anthropicSanitizerExtensionPath,
+  fusionChildExtensionPath,
+} from "../adapters/pi/child/child-extension-paths.ts";
 import { fusionWebFetchExtensionPath, toolAuditExtensionPath } from "../adapters/pi/child/research-extension-paths.ts";
 import type { FusionLaunch } from "../adapters/pi/fusion/fusion-launcher.ts";
 import { createPiConversationSource } from "../adapters/pi/pi-conversation-source.ts";
@@ -24,21 +37,32 @@ export type BudgetGateFactory = (models: ResolvedFusionModels) => FusionBudgetGa
 export function budgetGateFor(estimate: TokenEstimator, calibrationVersion: string): BudgetGateFactory {
   return (models) => {
     const all = [...models.candidates, models.evaluator, models.merger];
-    return fusionBudgetGate((route) => {
-      const found = all.find((r) => r.provider === route.provider && r.model === route.model);
-      return found && { provider: found.provider, model: found.model, contextWindow: found.contextWindow };
-    }, estimate, calibrationVersion);
+    return fusionBudgetGate(
+      (route) => {
+        const found = all.find((r) => r.provider === route.provider && r.model === route.model);
+        return found && { provider: found.provider, model: found.model, contextWindow: found.contextWindow };
+      },
+      estimate,
+      calibrationVersion,
+    );
   };
 }
 
 const toRef = (route: ResolvedFusionRoute) => ({ provider: route.provider, model: route.model });
 
 /** The package's candidate child extensions; the orchestrator picks them by capability. */
-export const candidateExtensions = () => ({ webFetch: fusionWebFetchExtensionPath(), toolAudit: toolAuditExtensionPath() });
+export const candidateExtensions = () => ({
+  webFetch: fusionWebFetchExtensionPath(),
+  toolAudit: toolAuditExtensionPath(),
+});
 
 export function routesOf(models: ResolvedFusionModels): FusionModelRoutes {
   const [a, b, c] = models.candidates;
-  return { candidates: [toRef(a), toRef(b), toRef(c)], evaluator: toRef(models.evaluator), merger: toRef(models.merger) };
+  return {
+    candidates: [toRef(a), toRef(b), toRef(c)],
+    evaluator: toRef(models.evaluator),
+    merger: toRef(models.merger),
+  };
 }
 
 /**
@@ -115,7 +139,11 @@ export class FusionRuns {
    * Starts `fusion_validate` as a background task: preflight is durable and the task tracked before
    * this returns; the run goes on in this process and its end notifies (and wakes) the agent.
    */
-  async validate(rawArguments: unknown, ctx: ExtensionContext, runtime: TaskRuntime): Promise<Result<ValidateTaskReceipt, TypedError>> {
+  async validate(
+    rawArguments: unknown,
+    ctx: ExtensionContext,
+    runtime: TaskRuntime,
+  ): Promise<Result<ValidateTaskReceipt, TypedError>> {
     const models = await this.models(ctx);
     if (!models.ok) return models;
     return startValidateTask(
@@ -140,11 +168,22 @@ export class FusionRuns {
   private async models(ctx: ExtensionContext): Promise<Result<ResolvedFusionModels, TypedError>> {
     const loaded = await new FusionModelsStore({ agentDir: getAgentDir(), files: this.files }).load();
     if (!loaded.ok) return loaded;
-    const available = ctx.modelRegistry.getAvailable().map((m) => ({ provider: m.provider, id: m.id, contextWindow: m.contextWindow, maxTokens: m.maxTokens }));
+    const available = ctx.modelRegistry
+      .getAvailable()
+      .map((m) => ({ provider: m.provider, id: m.id, contextWindow: m.contextWindow, maxTokens: m.maxTokens }));
     const current = ctx.model === undefined ? undefined : { provider: ctx.model.provider, id: ctx.model.id };
     const models = resolveFusionModels(loaded.value.config, available, current);
-    return models.ok ? models : err({ ...models.error, message: `${models.error.message} No Fusion child was started. Fix it with /fusion-models.` });
+    return models.ok
+      ? models
+      : err({
+          ...models.error,
+          message: `${models.error.message} No Fusion child was started. Fix it with /fusion-models.`,
+        });
   }
 }
 
-const locationOf = (ctx: ExtensionContext) => ({ baseDir: ctx.cwd, sessionId: ctx.sessionManager.getSessionId(), pid: process.pid });
+const locationOf = (ctx: ExtensionContext) => ({
+  baseDir: ctx.cwd,
+  sessionId: ctx.sessionManager.getSessionId(),
+  pid: process.pid,
+});

@@ -16,7 +16,10 @@ export default function fusionWebFetchChildExtension(pi: ExtensionAPI): void {
     process.env,
     (policy) => {
       const http = new UndiciPinnedHttp({ resolver: new SystemDnsResolver(), policy });
-      return { deps: { http, extractor: new TurndownPageExtractor(), clock: new SystemClock(), policy }, close: () => http.close() };
+      return {
+        deps: { http, extractor: new TurndownPageExtractor(), clock: new SystemClock(), policy },
+        close: () => http.close(),
+      };
     },
     (line) => process.stderr.write(`${line}\n`),
   );

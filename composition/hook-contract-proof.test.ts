@@ -46,13 +46,31 @@ describe("Pi hook contract (context and tool_result) on the installed Pi", () =>
     const work = mkdtempSync(join(tmpdir(), "hook-proof-delegate-"));
     const server = await startScriptedModelServer();
     try {
-      const agent = await writeIsolatedAgentDir({ dir: join(work, "agent"), baseUrl: server.baseUrl, models: [{ id: "roomy", contextWindow: 200_000, maxTokens: 4096 }] });
+      const agent = await writeIsolatedAgentDir({
+        dir: join(work, "agent"),
+        baseUrl: server.baseUrl,
+        models: [{ id: "roomy", contextWindow: 200_000, maxTokens: 4096 }],
+      });
       server.enqueue({ text: "ANSWER: proved first." });
-      const ports = nodeDelegatePorts({ conversation: { capture: () => ok({ cwd: work, systemPrompt: "sys", messages: [{ role: "user", content: "hello" }] }) }, baseEnv: { ...process.env, ...agent.env } });
+      const ports = nodeDelegatePorts({
+        conversation: {
+          capture: () => ok({ cwd: work, systemPrompt: "sys", messages: [{ role: "user", content: "hello" }] }),
+        },
+        baseEnv: { ...process.env, ...agent.env },
+      });
       // As on a Pi release the package has no evidence for: an empty evidence directory.
-      const proving = withHookContractProof({ ...nodeDelegateHost(process.env), hookEvidenceDir: join(work, "no-evidence") });
+      const proving = withHookContractProof({
+        ...nodeDelegateHost(process.env),
+        hookEvidenceDir: join(work, "no-evidence"),
+      });
       let consulted = 0;
-      const host = { ...proving, proveHookContract: () => { consulted += 1; return proving.proveHookContract?.() ?? Promise.reject(new Error("no prover")); } };
+      const host = {
+        ...proving,
+        proveHookContract: () => {
+          consulted += 1;
+          return proving.proveHookContract?.() ?? Promise.reject(new Error("no prover"));
+        },
+      };
       const launched = await launchDelegate(ports, {
         rawArguments: { name: "proof", prompt: "Answer." },
         toolCallId: "call_1",

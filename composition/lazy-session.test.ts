@@ -14,7 +14,12 @@ afterEach(() => {
 function ctxIn(sessionId = "s-1"): ExtensionContext {
   const cwd = mkdtempSync(join(tmpdir(), "lazy-session-"));
   dirs.push(cwd);
-  return { cwd, hasUI: false, sessionManager: { getSessionId: () => sessionId }, modelRegistry: { getAll: () => [] } } as unknown as ExtensionContext;
+  return {
+    cwd,
+    hasUI: false,
+    sessionManager: { getSessionId: () => sessionId },
+    modelRegistry: { getAll: () => [] },
+  } as unknown as ExtensionContext;
 }
 
 function session() {
@@ -24,7 +29,11 @@ function session() {
   return { lazy, built };
 }
 
-const code = (promise: Promise<unknown>) => promise.then(() => "resolved", (error: { code?: string }) => error.code);
+const code = (promise: Promise<unknown>) =>
+  promise.then(
+    () => "resolved",
+    (error: { code?: string }) => error.code,
+  );
 
 describe("LazySession", () => {
   it("outside a session nothing is served: ready() rejects and current() throws session_not_started", async () => {
@@ -58,7 +67,14 @@ describe("LazySession", () => {
     const ctx = ctxIn("abc");
     await lazy.open(ctx);
     const runtime = await lazy.ready();
-    const started = await runtime.start({ name: "echo", command: "echo hi", isAgent: false, notifyOnCompletion: false, triggerOnCompletion: false, onOutputCap: "keep_head_and_tail" });
+    const started = await runtime.start({
+      name: "echo",
+      command: "echo hi",
+      isAgent: false,
+      notifyOnCompletion: false,
+      triggerOnCompletion: false,
+      onOutputCap: "keep_head_and_tail",
+    });
     if (!started.ok) throw new Error(started.error.message);
     expect(started.value.outputPath).toContain(`.pi/tasks/abc-${process.pid}/`);
     await lazy.close();

@@ -18,7 +18,11 @@ interface OpenSession {
   recovering?: Promise<readonly RecoveredTask[]>;
 }
 
-const notStarted = () => new TypedFailure({ code: "session_not_started", message: "pi-background-tasks is not active: the Pi session has not started or is shutting down" });
+const notStarted = () =>
+  new TypedFailure({
+    code: "session_not_started",
+    message: "pi-background-tasks is not active: the Pi session has not started or is shutting down",
+  });
 
 function childEnv(): Record<string, string> {
   return Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined));
@@ -53,14 +57,24 @@ export class LazySession implements RuntimeLifecycle {
     };
     const session: OpenSession = { ctx, settings: settings.value, config };
     this.session = session;
-    const warn = (message: string) => (ctx.hasUI ? ctx.ui.notify(message, "warning") : process.stderr.write(`[pi-background-tasks] ${message}\n`));
+    const warn = (message: string) =>
+      ctx.hasUI ? ctx.ui.notify(message, "warning") : process.stderr.write(`[pi-background-tasks] ${message}\n`);
     const conversation = sanitizeSessionId(ctx.sessionManager.getSessionId());
     session.recovering = takeOverOrphans(config, settings.value, conversation, warn).catch((cause: unknown) => {
-      warn(`Tasks left running by an earlier Pi process could not be recovered: ${cause instanceof Error ? cause.message : String(cause)}`);
+      warn(
+        `Tasks left running by an earlier Pi process could not be recovered: ${cause instanceof Error ? cause.message : String(cause)}`,
+      );
       return [];
     });
     // Recovered tasks belong in this session's runtime (the dock, /jobs, bg_status), so it is built for them.
-    void session.recovering.then((tasks) => (tasks.length > 0 && this.session === session ? this.ready().then(() => undefined, () => undefined) : undefined));
+    void session.recovering.then((tasks) =>
+      tasks.length > 0 && this.session === session
+        ? this.ready().then(
+            () => undefined,
+            () => undefined,
+          )
+        : undefined,
+    );
   }
 
   ready(): Promise<TaskRuntime> {

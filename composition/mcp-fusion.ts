@@ -17,7 +17,10 @@ import { FusionModelsStore } from "../adapters/node/fusion-models-store.ts";
 import { NodeFileCommitter } from "../adapters/node/node-file-committer.ts";
 import { PiChildRunner } from "../adapters/node/pi-child-runner.ts";
 import { piAgentDir } from "../adapters/mcp/pi-agent-dir.ts";
-import { anthropicSanitizerExtensionPath, fusionChildExtensionPath } from "../adapters/pi/child/child-extension-paths.ts";
+import {
+  anthropicSanitizerExtensionPath,
+  fusionChildExtensionPath,
+} from "../adapters/pi/child/child-extension-paths.ts";
 import type { BudgetGateFactory } from "./fusion-runs.ts";
 import type { McpSpecContext } from "./mcp-server.ts";
 import { piInstallHint } from "./pi-install-hint.ts";
@@ -29,7 +32,10 @@ const DELIVERY = "notification_and_wait" as const;
  * that the server answers `initialize` and lists its tools without waiting for them.
  */
 async function loadPiSide() {
-  const [runs, catalog] = await Promise.all([import("./fusion-runs.ts"), import("../adapters/mcp/pi-agent-catalog.ts")]);
+  const [runs, catalog] = await Promise.all([
+    import("./fusion-runs.ts"),
+    import("../adapters/mcp/pi-agent-catalog.ts"),
+  ]);
   return { ...runs, ...catalog };
 }
 type PiSide = Awaited<ReturnType<typeof loadPiSide>>;
@@ -63,7 +69,9 @@ export class McpFusion {
     return [
       fusionValidateToolSpec(DELIVERY, (args) => this.validate(args)),
       fusionBrainstormToolSpec("clean_task", this.brainstorm),
-      bgResultToolSpec(DELIVERY, (query) => readTaskResult({ files: this.files, runtime: this.context.runtime() }, query)),
+      bgResultToolSpec(DELIVERY, (query) =>
+        readTaskResult({ files: this.files, runtime: this.context.runtime() }, query),
+      ),
     ];
   }
 
@@ -122,7 +130,12 @@ export class McpFusion {
   };
 
   /** Everything a run needs that can be refused before any file or child exists: the CLI, the models. */
-  private async prepare(): Promise<Result<{ ports: Omit<FusionPorts, "onProgress">; models: ResolvedFusionModels; thinkingLevel: string; pi: PiSide }, TypedError>> {
+  private async prepare(): Promise<
+    Result<
+      { ports: Omit<FusionPorts, "onProgress">; models: ResolvedFusionModels; thinkingLevel: string; pi: PiSide },
+      TypedError
+    >
+  > {
     const piCli = this.context.piCli;
     if (!piCli.ok || this.runner === undefined) {
       const reason = piCli.ok ? "the Pi CLI is unusable" : piCli.error.message;
@@ -136,8 +149,18 @@ export class McpFusion {
     if (!available.ok) return available;
     const models = resolveExplicitFusionModels(loaded.value, store.path, available.value);
     if (!models.ok) return models;
-    const ports = { runner: this.runner, files: this.files, clock: this.context.clock, random: new CryptoRandomSource() };
-    return ok({ ports, models: models.value, thinkingLevel: pi.configuredThinkingLevel(this.context.cwd, this.agentDir), pi });
+    const ports = {
+      runner: this.runner,
+      files: this.files,
+      clock: this.context.clock,
+      random: new CryptoRandomSource(),
+    };
+    return ok({
+      ports,
+      models: models.value,
+      thinkingLevel: pi.configuredThinkingLevel(this.context.cwd, this.agentDir),
+      pi,
+    });
   }
 
   private gateFor(pi: PiSide, models: ResolvedFusionModels) {

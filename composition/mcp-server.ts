@@ -52,7 +52,10 @@ export interface McpSession {
   readonly closed: Promise<void>;
 }
 
-const PACKAGE = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { name: string; version: string };
+const PACKAGE = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
+  name: string;
+  version: string;
+};
 
 const INSTRUCTIONS =
   "Background tasks: start long shell commands with bg_run and keep working; inspect them with bg_status and bg_logs, stop them with bg_kill. " +
@@ -65,7 +68,11 @@ export async function serveMcp(options: McpServeOptions): Promise<Result<McpSess
   if (!settings.ok) return settings;
   const env = definedEnv(options.env);
   const piCli = locatePiCli({ env: options.env });
-  options.log(piCli.ok ? `Pi CLI: ${piCli.value.cliPath}${piCli.value.version === undefined ? "" : ` (${piCli.value.version})`}` : piInstallHint(piCli.error.message));
+  options.log(
+    piCli.ok
+      ? `Pi CLI: ${piCli.value.cliPath}${piCli.value.version === undefined ? "" : ` (${piCli.value.version})`}`
+      : piInstallHint(piCli.error.message),
+  );
   const dirName = `mcp-${options.pid}`;
   const config: TaskRuntimeConfig = {
     cwd: options.cwd,
@@ -76,7 +83,10 @@ export async function serveMcp(options: McpServeOptions): Promise<Result<McpSess
     killGraceMs: settings.value.killGraceMs,
     retainTasks: settings.value.retainTasks,
   };
-  const server = new Server({ name: PACKAGE.name, version: PACKAGE.version }, { capabilities: { tools: {}, logging: {} }, instructions: INSTRUCTIONS });
+  const server = new Server(
+    { name: PACKAGE.name, version: PACKAGE.version },
+    { capabilities: { tools: {}, logging: {} }, instructions: INSTRUCTIONS },
+  );
   const clock = new SystemClock();
   const warn = (message: string) => options.log(message);
   const planLaunch = agentLaunchPlanner({
@@ -88,14 +98,25 @@ export async function serveMcp(options: McpServeOptions): Promise<Result<McpSess
     windows: new Map(),
   });
   const container = new Container();
-  await container.load(mcpHostModule({ config, clock, notifier: new McpTaskNotifier(server), warn, planLaunch }), taskRuntimeModule);
+  await container.load(
+    mcpHostModule({ config, clock, notifier: new McpTaskNotifier(server), warn, planLaunch }),
+    taskRuntimeModule,
+  );
   const runtime = await container.getAsync(TOKENS.taskRuntime);
   const access: RuntimeAccess = () => runtime;
   const closeHooks: Array<() => Promise<void>> = [];
   const specs = [
     ...taskToolSpecs({ runtime: access, now: () => clock.now(), delivery: "notification_and_wait" }),
     waitToolSpec({ runtime: access, clock }),
-    ...(options.extraSpecs?.({ runtime: access, clock, cwd: options.cwd, env, pid: options.pid, piCli, onClose: (hook) => closeHooks.push(hook) }) ?? []),
+    ...(options.extraSpecs?.({
+      runtime: access,
+      clock,
+      cwd: options.cwd,
+      env,
+      pid: options.pid,
+      piCli,
+      onClose: (hook) => closeHooks.push(hook),
+    }) ?? []),
   ];
   serveToolSpecs(server, specs, warn);
   const session = closeOnce(runtime, container, server, closeHooks, options.log);
@@ -107,7 +128,13 @@ export async function serveMcp(options: McpServeOptions): Promise<Result<McpSess
   return { ok: true, value: session };
 }
 
-function closeOnce(runtime: TaskRuntime, container: Container, server: Server, hooks: ReadonlyArray<() => Promise<void>>, log: (line: string) => void): McpSession {
+function closeOnce(
+  runtime: TaskRuntime,
+  container: Container,
+  server: Server,
+  hooks: ReadonlyArray<() => Promise<void>>,
+  log: (line: string) => void,
+): McpSession {
   let closing: Promise<void> | undefined;
   let markClosed: () => void = () => undefined;
   const closed = new Promise<void>((resolve) => (markClosed = resolve));
@@ -116,8 +143,13 @@ function closeOnce(runtime: TaskRuntime, container: Container, server: Server, h
       const running = runtime.list().filter((t) => t.status === "running").length;
       log(`Shutting down (${reason}); stopping ${running} running task${running === 1 ? "" : "s"}`);
       await container.unbindAllAsync();
-      const failed = (await Promise.allSettled(hooks.map((hook) => hook()))).filter((r): r is PromiseRejectedResult => r.status === "rejected");
-      for (const failure of failed) log(`A shutdown step failed: ${failure.reason instanceof Error ? failure.reason.message : String(failure.reason)}`);
+      const failed = (await Promise.allSettled(hooks.map((hook) => hook()))).filter(
+        (r): r is PromiseRejectedResult => r.status === "rejected",
+      );
+      for (const failure of failed)
+        log(
+          `A shutdown step failed: ${failure.reason instanceof Error ? failure.reason.message : String(failure.reason)}`,
+        );
       await server.close();
       markClosed();
     })();
@@ -153,13 +185,22 @@ export async function main(argv: readonly string[]): Promise<number> {
     process.stderr.write(`${USAGE}\n`);
     return 2;
   }
-  const served = await serveMcp({ cwd: process.cwd(), env: process.env, pid: process.pid, stdin: process.stdin, stdout: process.stdout, log, extraSpecs: fusionSpecs });
+  const served = await serveMcp({
+    cwd: process.cwd(),
+    env: process.env,
+    pid: process.pid,
+    stdin: process.stdin,
+    stdout: process.stdout,
+    log,
+    extraSpecs: fusionSpecs,
+  });
   if (!served.ok) {
     log(served.error.message);
     return 2;
   }
   const session = served.value;
-  for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.once(signal, () => void session.close(`received ${signal}`));
+  for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const)
+    process.once(signal, () => void session.close(`received ${signal}`));
   await session.closed;
   return 0;
 }

@@ -29,7 +29,13 @@ export async function takeOverOrphans(
   ]);
   return recoverOrphans(
     { files: new NodeFileCommitter(), probe: new NodeSurvivorProbe(), clock: new SystemClock(), warn },
-    { root, policy: settings.orphanPolicy, killGraceMs: settings.killGraceMs, pollMs: REATTACHED_POLL_MS, conversation },
+    {
+      root,
+      policy: settings.orphanPolicy,
+      killGraceMs: settings.killGraceMs,
+      pollMs: REATTACHED_POLL_MS,
+      conversation,
+    },
   );
 }
 

@@ -12,7 +12,10 @@ import { runtimeGated } from "./runtime-gate.ts";
 
 /** Fusion's budget gate: the conservative estimator, loaded with the Fusion runtime on its first use. */
 async function budgetGate(): Promise<BudgetGateFactory> {
-  const [{ budgetGateFor }, { calibratedEstimator }] = await Promise.all([import("./fusion-runs.ts"), import("../domain/fusion/model/fusion-budget-plan.ts")]);
+  const [{ budgetGateFor }, { calibratedEstimator }] = await Promise.all([
+    import("./fusion-runs.ts"),
+    import("../domain/fusion/model/fusion-budget-plan.ts"),
+  ]);
   return budgetGateFor(calibratedEstimator, "input-token-calibration.v1");
 }
 

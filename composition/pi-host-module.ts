@@ -13,7 +13,12 @@ import type { AgentHostBindings } from "./agent-host.ts";
 import { TOKENS } from "./tokens.ts";
 
 /** Real adapters: child processes, the durable filesystem, the system clock, and Pi's message bus. */
-export function piHostModule(pi: ExtensionAPI, config: TaskRuntimeConfig, warn: (message: string) => void, agent: AgentHostBindings): ContainerModule {
+export function piHostModule(
+  pi: ExtensionAPI,
+  config: TaskRuntimeConfig,
+  warn: (message: string) => void,
+  agent: AgentHostBindings,
+): ContainerModule {
   return new ContainerModule(({ bind }) => {
     bind(TOKENS.launcher).toConstantValue(new NodeProcessLauncher());
     bind(TOKENS.files).toConstantValue(new NodeFileCommitter());

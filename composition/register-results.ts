@@ -11,18 +11,25 @@ import { OnFirstUse } from "./on-first-use.ts";
  */
 export function registerDelegatesAndResults(pi: ExtensionAPI, lifecycle: RuntimeLifecycle): void {
   const services = new OnFirstUse(async () => {
-    const [{ DelegateRuns }, { NodeFileCommitter }] = await Promise.all([import("./delegate-runs.ts"), import("../adapters/node/node-file-committer.ts")]);
+    const [{ DelegateRuns }, { NodeFileCommitter }] = await Promise.all([
+      import("./delegate-runs.ts"),
+      import("../adapters/node/node-file-committer.ts"),
+    ]);
     return { delegates: new DelegateRuns(), files: new NodeFileCommitter() };
   });
-  pi.registerTool(delegateTool(async (args, toolCallId, ctx) => {
-    const runtime = await lifecycle.ready();
-    return (await services.get()).delegates.launch(args, toolCallId, ctx, runtime);
-  }));
-  pi.registerTool(bgResultTool(async (query) => {
-    const runtime = await lifecycle.ready();
-    const { files, delegates } = await services.get();
-    return readTaskResult({ files, runtime, delegates }, query);
-  }));
+  pi.registerTool(
+    delegateTool(async (args, toolCallId, ctx) => {
+      const runtime = await lifecycle.ready();
+      return (await services.get()).delegates.launch(args, toolCallId, ctx, runtime);
+    }),
+  );
+  pi.registerTool(
+    bgResultTool(async (query) => {
+      const runtime = await lifecycle.ready();
+      const { files, delegates } = await services.get();
+      return readTaskResult({ files, runtime, delegates }, query);
+    }),
+  );
   pi.on("session_start", async () => {
     const active = pi.getActiveTools();
     const missing = ["bg_delegate", "bg_result"].filter((name) => !active.includes(name));

@@ -1,4 +1,9 @@
-import type { ExtensionAPI, ExtensionCommandContext, ExtensionContext, ToolDefinition } from "@mariozechner/pi-coding-agent";
+import type {
+  ExtensionAPI,
+  ExtensionCommandContext,
+  ExtensionContext,
+  ToolDefinition,
+} from "@mariozechner/pi-coding-agent";
 import { Type } from "typebox";
 import { describe, expect, it } from "vitest";
 import type { TaskRuntime } from "../domain/tasks/service/task-runtime.ts";
@@ -31,7 +36,15 @@ function world() {
     built: () => runtime,
     onBuilt: () => undefined,
   };
-  return { pi, log, tools, commands, shortcuts, gated: runtimeGated(pi, lifecycle), fail: (error: Error) => (failWith = error) };
+  return {
+    pi,
+    log,
+    tools,
+    commands,
+    shortcuts,
+    gated: runtimeGated(pi, lifecycle),
+    fail: (error: Error) => (failWith = error),
+  };
 }
 
 const ctx = {} as ExtensionContext & ExtensionCommandContext;
@@ -70,7 +83,10 @@ describe("runtimeGated", () => {
 
   it("argument completions offer nothing until the runtime is built, then ask the command", async () => {
     const w = world();
-    w.gated.registerCommand("logs", { handler: async () => undefined, getArgumentCompletions: (prefix) => [{ value: `${prefix}1`, label: "one" }] });
+    w.gated.registerCommand("logs", {
+      handler: async () => undefined,
+      getArgumentCompletions: (prefix) => [{ value: `${prefix}1`, label: "one" }],
+    });
     w.gated.registerCommand("plain", { handler: async () => undefined });
     expect(w.commands.get("logs")?.getArgumentCompletions?.("t")).toBeNull();
     expect(w.commands.get("plain")?.getArgumentCompletions).toBeUndefined();

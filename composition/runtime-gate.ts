@@ -26,7 +26,11 @@ export function runtimeGated(pi: ExtensionAPI, lifecycle: RuntimeLifecycle): Ext
           await lifecycle.ready();
           return options.handler(args, ctx);
         },
-        ...(complete === undefined ? {} : { getArgumentCompletions: (prefix: string) => (lifecycle.built() === undefined ? null : complete(prefix)) }),
+        ...(complete === undefined
+          ? {}
+          : {
+              getArgumentCompletions: (prefix: string) => (lifecycle.built() === undefined ? null : complete(prefix)),
+            }),
       });
     },
     registerShortcut(shortcut, options) {

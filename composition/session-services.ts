@@ -20,9 +20,15 @@ export interface SessionServices {
  * Builds the session's container: the real adapters, the task runtime and the attested runner. Loaded with
  * `import()` on the session's first need (see lazy-session.ts), so it is the boundary of the heavy modules.
  */
-export async function openSessionServices(pi: ExtensionAPI, ctx: ExtensionContext, settings: TaskSettings, config: TaskRuntimeConfig): Promise<SessionServices> {
+export async function openSessionServices(
+  pi: ExtensionAPI,
+  ctx: ExtensionContext,
+  settings: TaskSettings,
+  config: TaskRuntimeConfig,
+): Promise<SessionServices> {
   const container = new Container();
-  const warn = (message: string) => (ctx.hasUI ? ctx.ui.notify(message, "warning") : process.stderr.write(`[pi-background-tasks] ${message}\n`));
+  const warn = (message: string) =>
+    ctx.hasUI ? ctx.ui.notify(message, "warning") : process.stderr.write(`[pi-background-tasks] ${message}\n`);
   await container.load(piHostModule(pi, config, warn, agentHostBindings(ctx, settings, config)), taskRuntimeModule);
   const runtime = await container.getAsync(TOKENS.taskRuntime);
   const attested = await container.getAsync(TOKENS.attestedRunner);

@@ -8,7 +8,20 @@ export const taskRuntimeModule = new ContainerModule(({ bind }) => {
   bind(TOKENS.taskRuntime)
     .toResolvedValue(
       (launcher, files, clock, random, notifier, warn, config, planLaunch, survival) =>
-        new TaskRuntime({ launcher, files, clock, random, notifier, warn, planLaunch, supervisor: survival.supervisor, host: survival.host }, config),
+        new TaskRuntime(
+          {
+            launcher,
+            files,
+            clock,
+            random,
+            notifier,
+            warn,
+            planLaunch,
+            supervisor: survival.supervisor,
+            host: survival.host,
+          },
+          config,
+        ),
       [
         TOKENS.launcher,
         TOKENS.files,
@@ -25,6 +38,9 @@ export const taskRuntimeModule = new ContainerModule(({ bind }) => {
     .onDeactivation((runtime) => runtime.shutdown());
   // Attested runs are tasks of that runtime; stopping the runtime stops them.
   bind(TOKENS.attestedRunner)
-    .toResolvedValue((runtime, files, random, worktree, config) => new AttestedPiRunner({ runtime, files, random, worktree }, config), [TOKENS.taskRuntime, TOKENS.files, TOKENS.random, TOKENS.worktree, TOKENS.attestedConfig])
+    .toResolvedValue(
+      (runtime, files, random, worktree, config) => new AttestedPiRunner({ runtime, files, random, worktree }, config),
+      [TOKENS.taskRuntime, TOKENS.files, TOKENS.random, TOKENS.worktree, TOKENS.attestedConfig],
+    )
     .inSingletonScope();
 });

@@ -19,7 +19,11 @@ function walk(dir: string): string[] {
 export function importsOf(file: string, source: string): ImportFact[] {
   // The compiler's own pre-processor: real imports only, never text inside strings or comments.
   return ts.preProcessFile(source, true, true).importedFiles.map(({ fileName: specifier }) => {
-    const resolved = specifier.startsWith(".") ? normalize(join(dirname(file), specifier)).split("\\").join("/") : undefined;
+    const resolved = specifier.startsWith(".")
+      ? normalize(join(dirname(file), specifier))
+          .split("\\")
+          .join("/")
+      : undefined;
     return { file, specifier, resolved };
   });
 }

@@ -123,7 +123,8 @@ export function describeFileCommitterContract(name: string, makeSubject: () => P
 
     it("appends durably in order, creating the file", async () => {
       const { committer, root } = await makeSubject();
-      for (const line of ["one\n", "two\n", "three\n"]) value(await committer.appendDurable(`${root}/events.jsonl`, bytes(line)));
+      for (const line of ["one\n", "two\n", "three\n"])
+        value(await committer.appendDurable(`${root}/events.jsonl`, bytes(line)));
       value(await committer.appendDurable(`${root}/events.jsonl`, new Uint8Array(0)));
       expect(text(value(await committer.readRange(`${root}/events.jsonl`, 0, 14)))).toBe("one\ntwo\nthree\n");
     });
@@ -135,7 +136,13 @@ export function describeFileCommitterContract(name: string, makeSubject: () => P
       expect(text(value(await committer.readRange(`${root}/r`, 6, 4)))).toBe("6789");
       expect(value(await committer.readRange(`${root}/r`, 10, 0)).length).toBe(0);
       expect(value(await committer.readRange(`${root}/r`, 0, 0)).length).toBe(0);
-      for (const [offset, length] of [[6, 5], [10, 1], [11, 0], [-1, 2], [0, -1]] as const) {
+      for (const [offset, length] of [
+        [6, 5],
+        [10, 1],
+        [11, 0],
+        [-1, 2],
+        [0, -1],
+      ] as const) {
         const error = failure(await committer.readRange(`${root}/r`, offset, length));
         expect(error.code).toBe("range_out_of_bounds");
         expect(error.path).toBe(`${root}/r`);

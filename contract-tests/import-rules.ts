@@ -2,14 +2,7 @@
  * The import rules of DESIGN.md as data, so the architecture test and its own mutation test
  * read the same table.
  */
-export type Layer =
-  | "domain-model"
-  | "domain-service"
-  | "ports"
-  | "adapter"
-  | "composition"
-  | "contract-tests"
-  | "free";
+export type Layer = "domain-model" | "domain-service" | "ports" | "adapter" | "composition" | "contract-tests" | "free";
 
 export interface ImportFact {
   readonly file: string; // repository-relative, forward slashes
@@ -40,16 +33,28 @@ export function violation(fact: ImportFact): string | undefined {
   if (isTest(fact.file) && testOnlyAllowance(fact)) return undefined;
   switch (layer) {
     case "domain-model":
-      if (pkg !== undefined) return pkg === "node:crypto" || pkg === "typebox" || pkg.startsWith("typebox/") ? undefined : `domain model may not import package '${pkg}'`;
-      return target !== undefined && layerOf(target) === "domain-model" ? undefined : `domain model may import only domain model modules, not '${target}'`;
+      if (pkg !== undefined)
+        return pkg === "node:crypto" || pkg === "typebox" || pkg.startsWith("typebox/")
+          ? undefined
+          : `domain model may not import package '${pkg}'`;
+      return target !== undefined && layerOf(target) === "domain-model"
+        ? undefined
+        : `domain model may import only domain model modules, not '${target}'`;
     case "domain-service":
       if (pkg !== undefined) return `domain service may not import package '${pkg}'`;
-      return target !== undefined && ["domain-model", "domain-service", "ports"].includes(layerOf(target)) ? undefined : `domain service may import only domain and ports, not '${target}'`;
+      return target !== undefined && ["domain-model", "domain-service", "ports"].includes(layerOf(target))
+        ? undefined
+        : `domain service may import only domain and ports, not '${target}'`;
     case "ports":
       if (pkg !== undefined) return `ports may not import package '${pkg}'`;
-      return target !== undefined && ["domain-model", "ports"].includes(layerOf(target)) ? undefined : `ports may import only domain model types and ports, not '${target}'`;
+      return target !== undefined && ["domain-model", "ports"].includes(layerOf(target))
+        ? undefined
+        : `ports may import only domain model types and ports, not '${target}'`;
     case "adapter":
-      if (pkg !== undefined) return pkg === "inversify" || pkg.startsWith("inversify/") ? "only composition/ may import inversify" : undefined;
+      if (pkg !== undefined)
+        return pkg === "inversify" || pkg.startsWith("inversify/")
+          ? "only composition/ may import inversify"
+          : undefined;
       if (target === undefined) return undefined;
       if (target.startsWith("domain/") || target.startsWith("ports/")) return undefined;
       if (target.startsWith(`adapters/${adapterTech(fact.file)}/`)) return undefined;
@@ -57,8 +62,14 @@ export function violation(fact: ImportFact): string | undefined {
     case "composition":
       return target !== undefined && isTest(target) ? "composition may not import test files" : undefined;
     case "contract-tests":
-      if (pkg !== undefined) return pkg === "vitest" || pkg.startsWith("node:") ? undefined : `contract tests may not import package '${pkg}'`;
-      return target !== undefined && ["domain-model", "domain-service", "ports", "contract-tests"].includes(layerOf(target)) ? undefined : `contract tests may not import '${target}'`;
+      if (pkg !== undefined)
+        return pkg === "vitest" || pkg.startsWith("node:")
+          ? undefined
+          : `contract tests may not import package '${pkg}'`;
+      return target !== undefined &&
+        ["domain-model", "domain-service", "ports", "contract-tests"].includes(layerOf(target))
+        ? undefined
+        : `contract tests may not import '${target}'`;
     case "free":
       return pkg === "inversify" ? "only composition/ may import inversify" : undefined;
   }

@@ -49,7 +49,8 @@ const SHORT_GRACE_MS = 150;
 const MEDIUM_GRACE_MS = 1_000;
 const LONG_GRACE_MS = 30_000;
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
-const pidsAfter = (label: string, output: string): number[] => [...output.matchAll(new RegExp(`^${label} (\\d+)$`, "gm"))].map((m) => Number(m[1]));
+const pidsAfter = (label: string, output: string): number[] =>
+  [...output.matchAll(new RegExp(`^${label} (\\d+)$`, "gm"))].map((m) => Number(m[1]));
 
 export function describeProcessLauncherContract(name: string, makeSubject: () => ProcessLauncherSubject): void {
   describe(`ProcessLauncher contract: ${name}`, () => {
@@ -61,7 +62,12 @@ export function describeProcessLauncherContract(name: string, makeSubject: () =>
 
     it("delivers stdout and stderr bytes and the exit code", async () => {
       const subject = makeSubject();
-      const proc = start(subject, { kind: "print-and-exit", stdout: "out: héllo\n", stderr: "err line\n", exitCode: 3 });
+      const proc = start(subject, {
+        kind: "print-and-exit",
+        stdout: "out: héllo\n",
+        stderr: "err line\n",
+        exitCode: 3,
+      });
       expect(Number.isInteger(proc.pid) && proc.pid > 0).toBe(true);
       const [out, errOut, exit] = await Promise.all([drain(proc.stdout), drain(proc.stderr), proc.exited]);
       expect(text(out)).toBe("out: héllo\n");
@@ -78,7 +84,12 @@ export function describeProcessLauncherContract(name: string, makeSubject: () =>
     });
 
     it("settles exited even when nobody reads the streams", async () => {
-      const proc = start(makeSubject(), { kind: "print-and-exit", stdout: "unread\n", stderr: "unread\n", exitCode: 5 });
+      const proc = start(makeSubject(), {
+        kind: "print-and-exit",
+        stdout: "unread\n",
+        stderr: "unread\n",
+        exitCode: 5,
+      });
       expect(await proc.exited).toEqual({ code: 5, signal: null });
     });
 
@@ -200,18 +211,21 @@ export function describeProcessLauncherContract(name: string, makeSubject: () =>
       await expectEventually(async () => !(await subject.groupAlive(proc.pid)));
     });
 
-    it.each([false, true])("kills a descendant that left the group with setsid (it ignores SIGTERM: %s)", async (ignoresSigterm) => {
-      const subject = makeSubject();
-      const proc = start(subject, { kind: "escapee-and-wait", escapeeIgnoresSigterm: ignoresSigterm });
-      const run = await startedRun(proc);
-      const [escapee] = pidsAfter("escapee", text(await peek(run)));
-      if (escapee === undefined) throw new Error("the escapee did not say its pid");
-      expect(await subject.alive(escapee)).toBe(true);
-      await proc.killGroup({ graceMs: ignoresSigterm ? SHORT_GRACE_MS : LONG_GRACE_MS });
-      expect((await run.exit).signal).toBe("SIGTERM");
-      await expectEventually(async () => !(await subject.alive(escapee)));
-      expect(await subject.groupAlive(proc.pid)).toBe(false);
-    });
+    it.each([false, true])(
+      "kills a descendant that left the group with setsid (it ignores SIGTERM: %s)",
+      async (ignoresSigterm) => {
+        const subject = makeSubject();
+        const proc = start(subject, { kind: "escapee-and-wait", escapeeIgnoresSigterm: ignoresSigterm });
+        const run = await startedRun(proc);
+        const [escapee] = pidsAfter("escapee", text(await peek(run)));
+        if (escapee === undefined) throw new Error("the escapee did not say its pid");
+        expect(await subject.alive(escapee)).toBe(true);
+        await proc.killGroup({ graceMs: ignoresSigterm ? SHORT_GRACE_MS : LONG_GRACE_MS });
+        expect((await run.exit).signal).toBe("SIGTERM");
+        await expectEventually(async () => !(await subject.alive(escapee)));
+        expect(await subject.groupAlive(proc.pid)).toBe(false);
+      },
+    );
 
     it("stops descendants that hold the output after the drain grace and reports them as strays", async () => {
       const subject = makeSubject();
@@ -276,7 +290,10 @@ async function startedRun(proc: RunningProcess): Promise<Run> {
   return run;
 }
 
-export async function drain(stream: AsyncIterable<Uint8Array>, onChunk?: (soFar: Uint8Array) => void): Promise<Uint8Array> {
+export async function drain(
+  stream: AsyncIterable<Uint8Array>,
+  onChunk?: (soFar: Uint8Array) => void,
+): Promise<Uint8Array> {
   const chunks: Uint8Array[] = [];
   for await (const chunk of stream) {
     chunks.push(chunk);

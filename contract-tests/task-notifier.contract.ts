@@ -45,7 +45,14 @@ function snapshot(overrides: Partial<TaskSnapshot>): TaskSnapshot {
 
 const completed = renderNotification(snapshot({}), "all 12 tests passed");
 const failed = renderNotification(
-  snapshot({ id: "b9f8e7d6", name: "build <release> & \"quotes\" — ünïcode 🚀", status: "failed", exitCode: 2, error: "Exited with code 2", triggerOnCompletion: false }),
+  snapshot({
+    id: "b9f8e7d6",
+    name: 'build <release> & "quotes" — ünïcode 🚀',
+    status: "failed",
+    exitCode: 2,
+    error: "Exited with code 2",
+    triggerOnCompletion: false,
+  }),
   "error TS2322: <T> & 'x'\n\tsecond line",
 );
 

@@ -1,10 +1,6 @@
 import type { Result, TypedError } from "../domain/shared/model/result.ts";
 
-export type FileErrorCode =
-  | "file_exists"
-  | "file_not_found"
-  | "range_out_of_bounds"
-  | "io_failed";
+export type FileErrorCode = "file_exists" | "file_not_found" | "range_out_of_bounds" | "io_failed";
 
 export interface FileError extends TypedError<FileErrorCode> {
   readonly path: string;

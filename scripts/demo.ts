@@ -5,7 +5,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { writeIsolatedAgentDir } from "../adapters/fake/isolated-agent-dir.ts";
-import { startScriptedModelServer, type ScriptedReply, type ResponderInput } from "../adapters/fake/scripted-model-server.ts";
+import {
+  startScriptedModelServer,
+  type ScriptedReply,
+  type ResponderInput,
+} from "../adapters/fake/scripted-model-server.ts";
 import type { PiRecord } from "../adapters/pi/e2e/pi-cli.ts";
 import { startPiRpc } from "../adapters/pi/e2e/rpc-client.ts";
 
@@ -16,42 +20,62 @@ const say = (line: string) => console.log(line);
 function respond(input: ResponderInput): ScriptedReply {
   const transcript = JSON.stringify(input.body.messages);
   const taskId = /"id":"(b[0-9a-f]{8})"|\((b[0-9a-f]{8})\)/.exec(transcript);
-  if (input.lastMessageRole === "tool" && transcript.includes("[Full output")) return { text: "The build finished: all three steps ran and it printed 'build ok'. Done." };
-  if (transcript.includes("<background-task-notification>")) return { toolCalls: [{ name: "bg_logs", arguments: { taskId: taskId?.[1] ?? taskId?.[2] ?? "" } }] };
-  if (input.lastMessageRole === "tool") return { text: "The build is running in the background. I'll continue when it finishes." };
+  if (input.lastMessageRole === "tool" && transcript.includes("[Full output"))
+    return { text: "The build finished: all three steps ran and it printed 'build ok'. Done." };
+  if (transcript.includes("<background-task-notification>"))
+    return { toolCalls: [{ name: "bg_logs", arguments: { taskId: taskId?.[1] ?? taskId?.[2] ?? "" } }] };
+  if (input.lastMessageRole === "tool")
+    return { text: "The build is running in the background. I'll continue when it finishes." };
   return {
     toolCalls: [
       {
         name: "bg_run",
-        arguments: { name: "demo build", command: "for i in 1 2 3; do echo \"step $i\"; sleep 0.4; done; echo 'build ok'", isAgent: false },
+        arguments: {
+          name: "demo build",
+          command: "for i in 1 2 3; do echo \"step $i\"; sleep 0.4; done; echo 'build ok'",
+          isAgent: false,
+        },
       },
     ],
   };
 }
 
 function show(event: PiRecord): void {
-  if (event.type === "tool_execution_start") say(`  → model calls ${String(event.toolName)} ${JSON.stringify(event.args)}`);
+  if (event.type === "tool_execution_start")
+    say(`  → model calls ${String(event.toolName)} ${JSON.stringify(event.args)}`);
   if (event.type === "tool_execution_end") {
     const text = (event.result as { content: { text: string }[] }).content.map((c) => c.text).join("");
     say(`  ← ${String(event.toolName)}${event.isError ? " (error)" : ""}:\n${indent(text)}`);
   }
   if (event.type !== "message_end") return;
   const message = event.message as { role: string; customType?: string; content: unknown };
-  if (message.role === "custom") say(`  ⏰ notification (${message.customType}) wakes the agent:\n${indent(String(message.content))}`);
+  if (message.role === "custom")
+    say(`  ⏰ notification (${message.customType}) wakes the agent:\n${indent(String(message.content))}`);
   if (message.role === "assistant") {
-    const text = (message.content as { type: string; text?: string }[]).filter((b) => b.type === "text").map((b) => b.text).join("");
+    const text = (message.content as { type: string; text?: string }[])
+      .filter((b) => b.type === "text")
+      .map((b) => b.text)
+      .join("");
     if (text) say(`  🤖 ${text}`);
   }
 }
 
-const indent = (text: string) => text.split("\n").map((l) => `      ${l}`).join("\n");
+const indent = (text: string) =>
+  text
+    .split("\n")
+    .map((l) => `      ${l}`)
+    .join("\n");
 
 const work = mkdtempSync(join(tmpdir(), "pi-bg-demo-"));
 const server = await startScriptedModelServer();
 server.setResponder(respond);
 const agent = await writeIsolatedAgentDir({ dir: join(work, ".agent"), baseUrl: server.baseUrl });
 say(`pi-background-tasks demo — offline scripted model at ${server.baseUrl}, working dir ${work}\n`);
-const pi = startPiRpc({ args: ["--no-session", "--no-extensions", "--offline", "-e", PACKAGE_ROOT], env: agent.env, cwd: work });
+const pi = startPiRpc({
+  args: ["--no-session", "--no-extensions", "--offline", "-e", PACKAGE_ROOT],
+  env: agent.env,
+  cwd: work,
+});
 let shown = 0;
 const pump = setInterval(() => {
   while (shown < pi.events.length) show(pi.events[shown++] as PiRecord);

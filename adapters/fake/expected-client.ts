@@ -15,11 +15,14 @@ export interface ClientExpectation {
 
 export const EXPECT_CLIENT_ENV = "PI_BG_TEST_EXPECT_CLIENT";
 
-export function clientExpectationFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): ClientExpectation | undefined {
+export function clientExpectationFromEnv(
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): ClientExpectation | undefined {
   const raw = env[EXPECT_CLIENT_ENV];
   if (raw === undefined || raw === "") return undefined;
   const parsed = JSON.parse(raw) as Partial<ClientExpectation>;
-  if (typeof parsed.node !== "string" || typeof parsed.pi !== "string") throw new Error(`${EXPECT_CLIENT_ENV} must be {"node":"vX.Y.Z","pi":"X.Y.Z"}, got ${raw}`);
+  if (typeof parsed.node !== "string" || typeof parsed.pi !== "string")
+    throw new Error(`${EXPECT_CLIENT_ENV} must be {"node":"vX.Y.Z","pi":"X.Y.Z"}, got ${raw}`);
   return { node: parsed.node, pi: parsed.pi };
 }
 

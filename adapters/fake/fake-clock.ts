@@ -76,7 +76,8 @@ export class FakeClock implements Clock {
     let best: PendingTimer | undefined;
     for (const timer of this.#timers) {
       if (timer.due > limit) continue;
-      if (best === undefined || timer.due < best.due || (timer.due === best.due && timer.order < best.order)) best = timer;
+      if (best === undefined || timer.due < best.due || (timer.due === best.due && timer.order < best.order))
+        best = timer;
     }
     return best;
   }
@@ -89,6 +90,7 @@ export class FakeClock implements Clock {
 
 /** Same rule as the system clock: a finite, non-negative delay, at least 1 ms. */
 function timerDelay(ms: number): number {
-  if (!Number.isFinite(ms) || ms < 0) throw new RangeError(`timer delay must be a finite, non-negative number of ms, got ${ms}`);
+  if (!Number.isFinite(ms) || ms < 0)
+    throw new RangeError(`timer delay must be a finite, non-negative number of ms, got ${ms}`);
   return Math.max(1, ms);
 }

@@ -6,7 +6,12 @@ import { FakeFusionChildRunner } from "./fake-fusion-child-runner.ts";
 import { InMemoryFileCommitter } from "./in-memory-file-committer.ts";
 
 const spec = (prefix: string): ChildStageSpec => ({
-  runDir: "/run", prefix, route: { provider: "p", model: "m", thinking: "off" }, tools: [], systemPrompt: "s", cwd: "/",
+  runDir: "/run",
+  prefix,
+  route: { provider: "p", model: "m", thinking: "off" },
+  tools: [],
+  systemPrompt: "s",
+  cwd: "/",
 });
 const usage = { ...ZERO_USAGE, input: 3, totalTokens: 3 };
 const never = new AbortController().signal;
@@ -43,10 +48,15 @@ describe("FakeFusionChildRunner", () => {
     const child = runner.prepare({ ...spec("c"), env: { PI_FUSION_TOOL_CALL_LOG_PATH: "/run/c.tool-calls.jsonl" } });
     if (!child.ok) throw new Error(child.error.message);
     const result = await child.value.send("p", never);
-    expect(result.ok && result.value.frames.map((f) => [f.stopReason, f.toolCalls])).toEqual([["toolUse", 2], ["stop", 0]]);
+    expect(result.ok && result.value.frames.map((f) => [f.stopReason, f.toolCalls])).toEqual([
+      ["toolUse", 2],
+      ["stop", 0],
+    ]);
     const verified = verifyToolAuditLog(files.contents("/run/c.tool-calls.jsonl"), { expectedCalls: 2 });
     expect(verified.ok && verified.value.map((r) => r.ordinal)).toEqual([1, 2]);
-    expect(() => new FakeFusionChildRunner({ c: {} }).prepare({ ...spec("c"), env: { PI_FUSION_TOOL_CALL_LOG_PATH: "/run/x" } })).toThrow(/construct the fake with \{ files \}/);
+    expect(() =>
+      new FakeFusionChildRunner({ c: {} }).prepare({ ...spec("c"), env: { PI_FUSION_TOOL_CALL_LOG_PATH: "/run/x" } }),
+    ).toThrow(/construct the fake with \{ files \}/);
   });
 
   it("fails loudly for an unscripted prefix", async () => {
@@ -67,7 +77,9 @@ describe("FakeFusionChildRunner", () => {
   });
 
   it("fails prepare the scripted number of times, then succeeds", () => {
-    const runner = new FakeFusionChildRunner({ c: { answer: "a", prepareFail: { code: "child_spawn_failed", times: 1 } } });
+    const runner = new FakeFusionChildRunner({
+      c: { answer: "a", prepareFail: { code: "child_spawn_failed", times: 1 } },
+    });
     expect(runner.prepare(spec("c")).ok).toBe(false);
     expect(runner.prepare(spec("c")).ok).toBe(true);
     expect(runner.prepared).toEqual(["c"]);

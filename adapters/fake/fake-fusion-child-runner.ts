@@ -20,7 +20,12 @@ export interface FakeStageScript {
   readonly answer?: string | ((prompt: string, spec: ChildStageSpec) => string);
   readonly usage?: Usage;
   /** Fail instead of answering, reporting the usage consumed so far. */
-  readonly fail?: { readonly code: ChildErrorCode; readonly message?: string; readonly partialText?: string; readonly usage?: Usage };
+  readonly fail?: {
+    readonly code: ChildErrorCode;
+    readonly message?: string;
+    readonly partialText?: string;
+    readonly usage?: Usage;
+  };
   /** `prepare` fails this many times (default: every time) with this code. */
   readonly prepareFail?: { readonly code: ChildErrorCode; readonly times?: number };
   /** Answer (or fail) after this many real milliseconds. */
@@ -86,7 +91,9 @@ export class FakeFusionChildRunner implements FusionChildRunner {
     }
     if (this.specs.has(spec.prefix)) throw new Error(`child ${spec.prefix} prepared twice`);
     if (spec.env?.[TOOL_CALL_LOG_ENV] !== undefined && this.files === undefined) {
-      throw new Error(`FakeFusionChildRunner: ${spec.prefix} must write a tool-call audit log; construct the fake with { files }`);
+      throw new Error(
+        `FakeFusionChildRunner: ${spec.prefix} must write a tool-call audit log; construct the fake with { files }`,
+      );
     }
     this.events.push({ kind: "prepare", prefix: spec.prefix });
     this.specs.set(spec.prefix, spec);
@@ -121,7 +128,8 @@ export class FakeFusionChildRunner implements FusionChildRunner {
   }
 
   recordSend(spec: ChildStageSpec, prompt: string): FakeStageScript | undefined {
-    if (!this.#live.has(spec.prefix)) throw new Error(`prompt sent to ${spec.prefix}, which is not a live unsent child`);
+    if (!this.#live.has(spec.prefix))
+      throw new Error(`prompt sent to ${spec.prefix}, which is not a live unsent child`);
     if (this.#prompts.has(spec.prefix)) throw new Error(`second prompt sent to ${spec.prefix}`);
     this.#prompts.set(spec.prefix, prompt);
     this.events.push({ kind: "send", prefix: spec.prefix });
@@ -177,7 +185,7 @@ class FakePreparedChild implements PreparedChild {
 /** True when the script's time is up, false when the signal aborted first. */
 function waitFor(script: FakeStageScript | undefined, signal: AbortSignal): Promise<boolean> {
   if (signal.aborted) return Promise.resolve(false);
-  const delay = script?.hang === true ? undefined : script?.delayMs ?? 0;
+  const delay = script?.hang === true ? undefined : (script?.delayMs ?? 0);
   return new Promise((resolve) => {
     const timer = delay === undefined ? undefined : setTimeout(() => done(true), delay);
     const onAbort = () => done(false);
@@ -190,15 +198,23 @@ function waitFor(script: FakeStageScript | undefined, signal: AbortSignal): Prom
   });
 }
 
-function answer(spec: ChildStageSpec, prompt: string, script: FakeStageScript | undefined): Result<ChildStageResult, ChildError> {
+function answer(
+  spec: ChildStageSpec,
+  prompt: string,
+  script: FakeStageScript | undefined,
+): Result<ChildStageResult, ChildError> {
   if (script === undefined) return err({ code: "child_exit_failed", message: `no fake script for ${spec.prefix}` });
   if (script.fail !== undefined) {
     const text = script.fail.partialText ?? "";
     const usage = script.fail.usage ?? ZERO_USAGE;
     const partial = stageResult(spec, text, usage, "error");
-    return err({ code: script.fail.code, message: script.fail.message ?? `scripted ${script.fail.code} for ${spec.prefix}`, partial });
+    return err({
+      code: script.fail.code,
+      message: script.fail.message ?? `scripted ${script.fail.code} for ${spec.prefix}`,
+      partial,
+    });
   }
-  const text = typeof script.answer === "function" ? script.answer(prompt, spec) : script.answer ?? "";
+  const text = typeof script.answer === "function" ? script.answer(prompt, spec) : (script.answer ?? "");
   const calls = script.reportedToolCalls ?? script.toolCalls ?? 0;
   const done = stageResult(spec, text, script.usage ?? ZERO_USAGE, "stop");
   if (calls === 0) return ok(done);
@@ -208,20 +224,28 @@ function answer(spec: ChildStageSpec, prompt: string, script: FakeStageScript | 
 }
 
 /** What the real audit extension leaves for an audited child: one valid line per call, unless scripted otherwise. */
-async function writeAuditLog(files: FileCommitter | undefined, spec: ChildStageSpec, script: FakeStageScript | undefined): Promise<void> {
+async function writeAuditLog(
+  files: FileCommitter | undefined,
+  spec: ChildStageSpec,
+  script: FakeStageScript | undefined,
+): Promise<void> {
   const path = spec.env?.[TOOL_CALL_LOG_ENV];
   if (path === undefined || files === undefined) return;
   const scripted = script?.auditLog;
   if (scripted !== undefined && "missing" in scripted) return;
-  const lines = Array.from({ length: script?.toolCalls ?? 0 }, (_, i) => toolAuditLine(buildToolAuditRecord(i + 1, {
-    toolName: "read",
-    toolCallId: `call_${spec.prefix}_${i + 1}`,
-    arguments: { value: { path: `file-${i + 1}.ts` } },
-    resultContent: [{ type: "text", text: `contents ${i + 1}` }],
-    resultDetails: undefined,
-    isError: false,
-    durationMs: 1,
-  })));
+  const lines = Array.from({ length: script?.toolCalls ?? 0 }, (_, i) =>
+    toolAuditLine(
+      buildToolAuditRecord(i + 1, {
+        toolName: "read",
+        toolCallId: `call_${spec.prefix}_${i + 1}`,
+        arguments: { value: { path: `file-${i + 1}.ts` } },
+        resultContent: [{ type: "text", text: `contents ${i + 1}` }],
+        resultDetails: undefined,
+        isError: false,
+        durationMs: 1,
+      }),
+    ),
+  );
   const written = await files.replaceAtomic(path, new TextEncoder().encode(scripted?.bytes ?? lines.join("")));
   if (!written.ok) throw new Error(`FakeFusionChildRunner: cannot write ${path}: ${written.error.message}`);
 }
@@ -244,5 +268,11 @@ function frameOf(spec: ChildStageSpec, text: string, usage: Usage, stopReason: s
 }
 
 function stageResult(spec: ChildStageSpec, text: string, usage: Usage, stopReason: string): ChildStageResult {
-  return { text, frames: [frameOf(spec, text, usage, stopReason)], usage, exitCode: stopReason === "stop" ? 0 : 1, durationMs: 0 };
+  return {
+    text,
+    frames: [frameOf(spec, text, usage, stopReason)],
+    usage,
+    exitCode: stopReason === "stop" ? 0 : 1,
+    durationMs: 0,
+  };
 }

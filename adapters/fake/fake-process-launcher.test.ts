@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { describeProcessLauncherContract, drain, type ProcessScenario } from "../../contract-tests/process-launcher.contract.ts";
+import {
+  describeProcessLauncherContract,
+  drain,
+  type ProcessScenario,
+} from "../../contract-tests/process-launcher.contract.ts";
 import type { LaunchSpec } from "../../ports/process-launcher.ts";
 import { FakeClock } from "./fake-clock.ts";
 import { FakeProcessLauncher, type FakeScript } from "./fake-process-launcher.ts";
@@ -32,7 +36,10 @@ function scriptFor(scenario: ProcessScenario): FakeScript {
     case "grandchild-holds-output":
       return { stdout: ["early\n"], exit: { code: 0 }, grandchild: { stdout: ["late\n"], exitAfterMs: 200 } };
     case "escapee-and-wait":
-      return { stdout: [(pids) => `escapee ${pids.escapee}\n`, "ready\n"], escapee: { ignoresSigterm: scenario.escapeeIgnoresSigterm } };
+      return {
+        stdout: [(pids) => `escapee ${pids.escapee}\n`, "ready\n"],
+        escapee: { ignoresSigterm: scenario.escapeeIgnoresSigterm },
+      };
     case "background-holds-output":
       return {
         stdout: [(pids) => `holder ${pids.grandchild}\nholder ${pids.escapee}\n`, "ready\n"],
@@ -75,7 +82,10 @@ describe("FakeProcessLauncher specifics", () => {
     expect(launcher.launches).toEqual([]);
     expect(launcher.launch(spec("broken")).ok).toBe(false);
     expect(launcher.launch(spec("fine")).ok).toBe(true);
-    expect(launcher.launches.map((l) => (l.command.kind === "shell" ? l.command.command : ""))).toEqual(["broken", "fine"]);
+    expect(launcher.launches.map((l) => (l.command.kind === "shell" ? l.command.command : ""))).toEqual([
+      "broken",
+      "fine",
+    ]);
     expect(launcher.processes).toHaveLength(1);
   });
 

@@ -93,10 +93,20 @@ export class FakeProcess implements RunningProcess {
     options: FakeTreeOptions,
   ) {
     this.#clock = options.clock;
-    this.#leader = { pid, alive: true, ignoresSigterm: script.ignoresSigterm === true, holdsPipes: true, inGroup: true };
+    this.#leader = {
+      pid,
+      alive: true,
+      ignoresSigterm: script.ignoresSigterm === true,
+      holdsPipes: true,
+      inGroup: true,
+    };
     this.#grandchild = script.grandchild && this.#startMember(script.grandchild, options.nextPid(), true);
     this.#escapee = script.escapee && this.#startMember(script.escapee, options.nextPid(), false);
-    this.pids = { leader: pid, ...(this.#grandchild && { grandchild: this.#grandchild.pid }), ...(this.#escapee && { escapee: this.#escapee.pid }) };
+    this.pids = {
+      leader: pid,
+      ...(this.#grandchild && { grandchild: this.#grandchild.pid }),
+      ...(this.#escapee && { escapee: this.#escapee.pid }),
+    };
     this.#leaderExit = new Promise((resolve) => (this.#resolveLeaderExit = resolve));
     this.exited = this.#leaderExit.then((exit) => this.#settle(exit, options));
     for (const chunk of script.stdout ?? []) this.stdout.push(this.#bytes(chunk));
@@ -193,7 +203,9 @@ export class FakeProcess implements RunningProcess {
 
   /** Like the real launcher: SIGTERM to the group and the tagged escapee, SIGKILL after the grace. */
   async #stopTree(graceMs: number): Promise<number[]> {
-    const found = this.#members().filter((m) => m.alive).map((m) => m.pid);
+    const found = this.#members()
+      .filter((m) => m.alive)
+      .map((m) => m.pid);
     this.#signal("SIGTERM");
     const grace = graceOn(this.#clock, graceMs);
     await Promise.race([this.#leaderExit, grace.done]);
@@ -217,7 +229,11 @@ export class FakeProcess implements RunningProcess {
   }
 
   #bytes(chunk: FakeChunk): Uint8Array {
-    return typeof chunk === "string" ? encoder.encode(chunk) : chunk instanceof Uint8Array ? chunk : encoder.encode(chunk(this.pids));
+    return typeof chunk === "string"
+      ? encoder.encode(chunk)
+      : chunk instanceof Uint8Array
+        ? chunk
+        : encoder.encode(chunk(this.pids));
   }
 }
 

@@ -24,7 +24,8 @@ export class FakeSurvivorProbe implements SurvivorProbe {
   }
 
   async hostAlive(host: { readonly pid: number; readonly startedAt?: string }, taskDir: string): Promise<boolean> {
-    if (host.pid === this.self.pid && (host.startedAt === undefined || host.startedAt === this.self.startedAt)) return this.liveDirs.has(taskDir);
+    if (host.pid === this.self.pid && (host.startedAt === undefined || host.startedAt === this.self.startedAt))
+      return this.liveDirs.has(taskDir);
     return this.liveHosts.has(host.startedAt === undefined ? `${host.pid}` : `${host.pid}@${host.startedAt}`);
   }
 

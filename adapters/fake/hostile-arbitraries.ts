@@ -7,19 +7,68 @@ import fc from "fast-check";
  */
 export const loneSurrogate = fc.integer({ min: 0xd800, max: 0xdfff }).map((c) => String.fromCharCode(c));
 
-const oddCharacter = fc.constantFrom("\0", "\n", "\r", "\t", "\u202e", "\ufeff", "\u2028", "\u00a0", " ", "-", "--", "=", "'", '"', "\\", "$(", "`", ";", "é", "\u{1F600}");
+const oddCharacter = fc.constantFrom(
+  "\0",
+  "\n",
+  "\r",
+  "\t",
+  "\u202e",
+  "\ufeff",
+  "\u2028",
+  "\u00a0",
+  " ",
+  "-",
+  "--",
+  "=",
+  "'",
+  '"',
+  "\\",
+  "$(",
+  "`",
+  ";",
+  "é",
+  "\u{1F600}",
+);
 
 export const hostileString: fc.Arbitrary<string> = fc.oneof(
-  fc.string({ unit: fc.oneof(fc.string({ unit: "binary", minLength: 1, maxLength: 1 }), loneSurrogate, oddCharacter), maxLength: 40 }),
+  fc.string({
+    unit: fc.oneof(fc.string({ unit: "binary", minLength: 1, maxLength: 1 }), loneSurrogate, oddCharacter),
+    maxLength: 40,
+  }),
   fc.string({ unit: "grapheme", maxLength: 30 }),
   fc.string({ maxLength: 30 }),
-  fc.constantFrom("", " ", "\t\n", "x".repeat(100_001), "é".repeat(60_000), "\u{1D7D8}".repeat(30_000), "\ud800".repeat(1_000), "a".repeat(1_000_000), "__proto__", "constructor"),
+  fc.constantFrom(
+    "",
+    " ",
+    "\t\n",
+    "x".repeat(100_001),
+    "é".repeat(60_000),
+    "\u{1D7D8}".repeat(30_000),
+    "\ud800".repeat(1_000),
+    "a".repeat(1_000_000),
+    "__proto__",
+    "constructor",
+  ),
 );
 
 export const hostileNumber: fc.Arbitrary<number> = fc.oneof(
   fc.double(),
   fc.integer(),
-  fc.constantFrom(Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, -0, 0, 1, -1, 0.5, Number.MAX_VALUE, Number.MIN_VALUE, Number.MAX_SAFE_INTEGER + 2, 1e308, 2 ** 53),
+  fc.constantFrom(
+    Number.NaN,
+    Number.POSITIVE_INFINITY,
+    Number.NEGATIVE_INFINITY,
+    -0,
+    0,
+    1,
+    -1,
+    0.5,
+    Number.MAX_VALUE,
+    Number.MIN_VALUE,
+    Number.MAX_SAFE_INTEGER + 2,
+    1e308,
+    2 ** 53,
+  ),
 );
 
 /** Nested arrays and objects up to 20,000 levels deep. */
@@ -36,7 +85,19 @@ const prototypeKeys = fc.constantFrom(
 );
 
 export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
-  { weight: 3, arbitrary: fc.anything({ maxDepth: 4, withBoxedValues: true, withNullPrototype: true, withSparseArray: true, withTypedArray: true, withDate: true, withMap: true, withSet: true }) },
+  {
+    weight: 3,
+    arbitrary: fc.anything({
+      maxDepth: 4,
+      withBoxedValues: true,
+      withNullPrototype: true,
+      withSparseArray: true,
+      withTypedArray: true,
+      withDate: true,
+      withMap: true,
+      withSet: true,
+    }),
+  },
   { weight: 2, arbitrary: hostileString },
   { weight: 2, arbitrary: hostileNumber },
   { weight: 1, arbitrary: deeplyNested },
@@ -49,9 +110,22 @@ export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
  * may be missing, and extra (sometimes hostile) keys may ride along.
  */
 export function nearlyValidObject(fields: Readonly<Record<string, fc.Arbitrary<unknown>>>): fc.Arbitrary<unknown> {
-  const mixed = Object.fromEntries(Object.entries(fields).map(([key, valid]) => [key, fc.oneof({ weight: 3, arbitrary: valid }, { weight: 1, arbitrary: hostileValue })]));
+  const mixed = Object.fromEntries(
+    Object.entries(fields).map(([key, valid]) => [
+      key,
+      fc.oneof({ weight: 3, arbitrary: valid }, { weight: 1, arbitrary: hostileValue }),
+    ]),
+  );
   return fc
-    .tuple(fc.record(mixed, { requiredKeys: [] }), fc.option(fc.dictionary(fc.oneof(hostileString, fc.constantFrom("__proto__", "extra", "taskId ")), hostileValue, { maxKeys: 3 }), { freq: 4 }))
+    .tuple(
+      fc.record(mixed, { requiredKeys: [] }),
+      fc.option(
+        fc.dictionary(fc.oneof(hostileString, fc.constantFrom("__proto__", "extra", "taskId ")), hostileValue, {
+          maxKeys: 3,
+        }),
+        { freq: 4 },
+      ),
+    )
     .map(([known, extra]) => (extra === null ? known : { ...extra, ...known }));
 }
 

@@ -3,7 +3,16 @@ import { err, ok } from "../../domain/shared/model/result.ts";
 import type { Result } from "../../domain/shared/model/result.ts";
 import type { FileCommitter, FileError, WritableFile } from "../../ports/file-committer.ts";
 
-export type FileOp = "ensureDir" | "createExclusive" | "replaceAtomic" | "appendDurable" | "readRange" | "size" | "write" | "sync" | "close";
+export type FileOp =
+  | "ensureDir"
+  | "createExclusive"
+  | "replaceAtomic"
+  | "appendDurable"
+  | "readRange"
+  | "size"
+  | "write"
+  | "sync"
+  | "close";
 
 /** File bytes in a buffer that grows by doubling, so long streams of small writes stay linear. */
 class StoredFile {
@@ -119,7 +128,8 @@ export class InMemoryFileCommitter implements FileCommitter {
   async replaceAtomic(path: string, bytes: Uint8Array): Promise<Result<void, FileError>> {
     const file = normal(path);
     return this.#guarded("replaceAtomic", file, () => {
-      const problem = this.#ancestorProblem(file, false) ?? (this.#dirs.has(file) ? osError(file, "EISDIR") : undefined);
+      const problem =
+        this.#ancestorProblem(file, false) ?? (this.#dirs.has(file) ? osError(file, "EISDIR") : undefined);
       if (problem !== undefined) return problem;
       // The temp file sits beside the old one until the rename: the whole new size must fit.
       const full = this.#spaceFor(file, bytes.length);
@@ -132,7 +142,8 @@ export class InMemoryFileCommitter implements FileCommitter {
   async appendDurable(path: string, bytes: Uint8Array): Promise<Result<void, FileError>> {
     const file = normal(path);
     return this.#guarded("appendDurable", file, () => {
-      const problem = this.#ancestorProblem(file, false) ?? (this.#dirs.has(file) ? osError(file, "EISDIR") : undefined);
+      const problem =
+        this.#ancestorProblem(file, false) ?? (this.#dirs.has(file) ? osError(file, "EISDIR") : undefined);
       if (problem !== undefined) return problem;
       const full = this.#spaceFor(file, bytes.length);
       if (full !== undefined) return full;
@@ -149,10 +160,15 @@ export class InMemoryFileCommitter implements FileCommitter {
     return this.#guarded("readRange", file, () => {
       const found = this.#lookup(file);
       if (!found.ok) return found;
-      if (!Number.isSafeInteger(offset) || !Number.isSafeInteger(length)) throw new RangeError(`bad range ${offset}+${length}`);
+      if (!Number.isSafeInteger(offset) || !Number.isSafeInteger(length))
+        throw new RangeError(`bad range ${offset}+${length}`);
       const size = found.value.length;
       if (offset < 0 || length < 0 || offset + length > size) {
-        return err({ code: "range_out_of_bounds", message: `${file}: bytes ${offset}..${offset + length} are outside 0..${size}`, path: file });
+        return err({
+          code: "range_out_of_bounds",
+          message: `${file}: bytes ${offset}..${offset + length} are outside 0..${size}`,
+          path: file,
+        });
       }
       return ok(found.value.view().slice(offset, offset + length));
     });
@@ -200,14 +216,18 @@ export class InMemoryFileCommitter implements FileCommitter {
   #lookup(file: string): Result<StoredFile, FileError> {
     const problem = this.#ancestorProblem(file, false);
     if (problem !== undefined) return problem;
-    if (this.#dirs.has(file)) return err({ code: "io_failed", message: `${file} is not a regular file`, path: file, osCode: "EISDIR" });
+    if (this.#dirs.has(file))
+      return err({ code: "io_failed", message: `${file} is not a regular file`, path: file, osCode: "EISDIR" });
     const stored = this.#files.get(file);
     return stored === undefined ? osError(file, "ENOENT") : ok(stored);
   }
 
   /** ENOTDIR when an ancestor is a file; ENOENT when the parent is missing (unless `creating` parents). */
   #ancestorProblem(path: string, creating: boolean): Result<never, FileError> | undefined {
-    const parts = posix.dirname(path).split("/").filter((part) => part !== "");
+    const parts = posix
+      .dirname(path)
+      .split("/")
+      .filter((part) => part !== "");
     let at = "/";
     for (const part of parts) {
       at = posix.join(at, part);
@@ -258,7 +278,8 @@ class InMemoryWritableFile implements WritableFile {
   }
 
   #whileOpen(op: FileOp, action: () => Result<void, FileError>): Result<void, FileError> {
-    if (this.#state !== "open") return err({ code: "io_failed", message: `${this.path} is already closed`, path: this.path, osCode: "EBADF" });
+    if (this.#state !== "open")
+      return err({ code: "io_failed", message: `${this.path} is already closed`, path: this.path, osCode: "EBADF" });
     const injected = this.owner.takeFailure(op, this.path);
     return injected.ok ? action() : injected;
   }
@@ -269,7 +290,8 @@ function normal(path: string): string {
 }
 
 function osError(path: string, osCode: string): Result<never, FileError> {
-  if (osCode === "ENOENT") return err({ code: "file_not_found", message: `${path} (or a parent directory) does not exist`, path, osCode });
+  if (osCode === "ENOENT")
+    return err({ code: "file_not_found", message: `${path} (or a parent directory) does not exist`, path, osCode });
   if (osCode === "EEXIST") return err({ code: "file_exists", message: `${path} already exists`, path, osCode });
   return err({ code: "io_failed", message: `${path}: ${osCode}`, path, osCode });
 }

@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { writeIsolatedAgentDir } from "./isolated-agent-dir.ts";
 
-const readJson = (path: string): Record<string, unknown> => JSON.parse(readFileSync(path, "utf8")) as Record<string, unknown>;
+const readJson = (path: string): Record<string, unknown> =>
+  JSON.parse(readFileSync(path, "utf8")) as Record<string, unknown>;
 
 describe("writeIsolatedAgentDir", () => {
   it("writes the scripted provider and the settings Pi reads from PI_CODING_AGENT_DIR", async () => {
@@ -17,7 +18,12 @@ describe("writeIsolatedAgentDir", () => {
       baseUrl: "http://127.0.0.1:4242/v1",
       api: "openai-completions",
       apiKey: "scripted-local-key",
-      compat: { supportsDeveloperRole: false, supportsReasoningEffort: false, supportsStore: false, maxTokensField: "max_tokens" },
+      compat: {
+        supportsDeveloperRole: false,
+        supportsReasoningEffort: false,
+        supportsStore: false,
+        maxTokensField: "max_tokens",
+      },
     });
     const list = provider.models as { id: string; contextWindow: number; reasoning?: boolean; cost?: unknown }[];
     expect(list.map((m) => [m.id, m.contextWindow, m.reasoning === true])).toEqual([
@@ -45,7 +51,13 @@ describe("writeIsolatedAgentDir", () => {
       defaultModel: "m2",
       extraSettings: { retry: { enabled: false }, quietStartup: false },
     });
-    expect(readJson(join(dir, "settings.json"))).toMatchObject({ defaultModel: "m2", retry: { enabled: false }, quietStartup: false });
-    await expect(writeIsolatedAgentDir({ dir, baseUrl: "http://127.0.0.1:1/v1", defaultModel: "nope" })).rejects.toThrow("'nope' is not one of");
+    expect(readJson(join(dir, "settings.json"))).toMatchObject({
+      defaultModel: "m2",
+      retry: { enabled: false },
+      quietStartup: false,
+    });
+    await expect(
+      writeIsolatedAgentDir({ dir, baseUrl: "http://127.0.0.1:1/v1", defaultModel: "nope" }),
+    ).rejects.toThrow("'nope' is not one of");
   });
 });

@@ -13,11 +13,22 @@ export interface ScriptedModelDefinition {
   readonly input?: readonly ("text" | "image")[];
   readonly contextWindow?: number;
   readonly maxTokens?: number;
-  readonly cost?: { readonly input: number; readonly output: number; readonly cacheRead: number; readonly cacheWrite: number };
+  readonly cost?: {
+    readonly input: number;
+    readonly output: number;
+    readonly cacheRead: number;
+    readonly cacheWrite: number;
+  };
 }
 
 export const DEFAULT_SCRIPTED_MODELS: readonly ScriptedModelDefinition[] = [
-  { id: "scripted-a", name: "Scripted A", contextWindow: 32000, maxTokens: 4096, cost: { input: 1, output: 2, cacheRead: 0, cacheWrite: 0 } },
+  {
+    id: "scripted-a",
+    name: "Scripted A",
+    contextWindow: 32000,
+    maxTokens: 4096,
+    cost: { input: 1, output: 2, cacheRead: 0, cacheWrite: 0 },
+  },
   { id: "scripted-b", name: "Scripted B", contextWindow: 64000, maxTokens: 4096 },
   { id: "scripted-c", name: "Scripted C (reasoning)", reasoning: true, contextWindow: 200000, maxTokens: 8192 },
 ];
@@ -41,7 +52,10 @@ export interface IsolatedAgentDir {
 }
 
 /** The `models.json` Pi reads for the scripted provider (compat flags per pi-host-notes §1.2). */
-export function scriptedModelsJson(baseUrl: string, models: readonly ScriptedModelDefinition[] = DEFAULT_SCRIPTED_MODELS): Record<string, unknown> {
+export function scriptedModelsJson(
+  baseUrl: string,
+  models: readonly ScriptedModelDefinition[] = DEFAULT_SCRIPTED_MODELS,
+): Record<string, unknown> {
   return {
     providers: {
       [SCRIPTED_PROVIDER]: {
@@ -61,7 +75,10 @@ export function scriptedModelsJson(baseUrl: string, models: readonly ScriptedMod
 }
 
 /** Settings keys as documented in Pi's settings.md (`compaction.enabled`); `lastChangelogVersion` silences the changelog. */
-export function scriptedSettingsJson(defaultModel: string, extra: Readonly<Record<string, unknown>> = {}): Record<string, unknown> {
+export function scriptedSettingsJson(
+  defaultModel: string,
+  extra: Readonly<Record<string, unknown>> = {},
+): Record<string, unknown> {
   return {
     defaultProvider: SCRIPTED_PROVIDER,
     defaultModel,
@@ -79,11 +96,19 @@ export async function writeIsolatedAgentDir(options: IsolatedAgentDirOptions): P
   if (first === undefined) throw new Error("writeIsolatedAgentDir: at least one model is needed");
   const defaultModel = options.defaultModel ?? first.id;
   if (!models.some((model) => model.id === defaultModel)) {
-    throw new Error(`writeIsolatedAgentDir: defaultModel '${defaultModel}' is not one of ${models.map((m) => m.id).join(", ")}`);
+    throw new Error(
+      `writeIsolatedAgentDir: defaultModel '${defaultModel}' is not one of ${models.map((m) => m.id).join(", ")}`,
+    );
   }
   await mkdir(options.dir, { recursive: true });
-  await writeFile(join(options.dir, "models.json"), `${JSON.stringify(scriptedModelsJson(options.baseUrl, models), null, 2)}\n`);
-  await writeFile(join(options.dir, "settings.json"), `${JSON.stringify(scriptedSettingsJson(defaultModel, options.extraSettings), null, 2)}\n`);
+  await writeFile(
+    join(options.dir, "models.json"),
+    `${JSON.stringify(scriptedModelsJson(options.baseUrl, models), null, 2)}\n`,
+  );
+  await writeFile(
+    join(options.dir, "settings.json"),
+    `${JSON.stringify(scriptedSettingsJson(defaultModel, options.extraSettings), null, 2)}\n`,
+  );
   return {
     dir: options.dir,
     env: { PI_CODING_AGENT_DIR: options.dir, PI_OFFLINE: "1", PI_SKIP_VERSION_CHECK: "1" },

@@ -30,7 +30,8 @@ export function resolveCompletion(reply: ScriptedReply, context: CompletionConte
   }));
   const text = reply.text ?? "";
   const reasoning = reply.reasoning ?? "";
-  const outputChars = text.length + reasoning.length + toolCalls.reduce((n, c) => n + c.name.length + c.argumentsJson.length, 0);
+  const outputChars =
+    text.length + reasoning.length + toolCalls.reduce((n, c) => n + c.name.length + c.argumentsJson.length, 0);
   const usage = reply.usage ?? { input: estimateTokens(context.promptChars), output: estimateTokens(outputChars) };
   return {
     id: `chatcmpl-scripted-${context.requestIndex}`,
@@ -39,7 +40,12 @@ export function resolveCompletion(reply: ScriptedReply, context: CompletionConte
     text,
     reasoning,
     toolCalls,
-    usage: { input: usage.input, output: usage.output, cacheRead: usage.cacheRead ?? 0, cacheWrite: usage.cacheWrite ?? 0 },
+    usage: {
+      input: usage.input,
+      output: usage.output,
+      cacheRead: usage.cacheRead ?? 0,
+      cacheWrite: usage.cacheWrite ?? 0,
+    },
     finishReason: reply.finishReason ?? (toolCalls.length > 0 ? "tool_calls" : "stop"),
   };
 }
@@ -55,7 +61,10 @@ export function openAiUsage(usage: Required<ScriptedUsage>): Record<string, unkn
     prompt_tokens: prompt,
     completion_tokens: usage.output,
     total_tokens: prompt + usage.output,
-    prompt_tokens_details: { cached_tokens: usage.cacheRead, ...(usage.cacheWrite > 0 ? { cache_write_tokens: usage.cacheWrite } : {}) },
+    prompt_tokens_details: {
+      cached_tokens: usage.cacheRead,
+      ...(usage.cacheWrite > 0 ? { cache_write_tokens: usage.cacheWrite } : {}),
+    },
   };
 }
 
@@ -77,14 +86,21 @@ export function textPieces(text: string): string[] {
 
 /** The SSE `data:` payloads of a streamed completion, in order, ending with `[DONE]`. */
 export function streamChunks(completion: ResolvedCompletion, includeUsage: boolean): string[] {
-  const base = { id: completion.id, object: "chat.completion.chunk", created: completion.created, model: completion.model };
+  const base = {
+    id: completion.id,
+    object: "chat.completion.chunk",
+    created: completion.created,
+    model: completion.model,
+  };
   const chunk = (delta: Record<string, unknown>, finishReason: string | null = null): string =>
     JSON.stringify({ ...base, choices: [{ index: 0, delta, finish_reason: finishReason }] });
   const chunks = [chunk({ role: "assistant", content: "" })];
   for (const piece of textPieces(completion.reasoning)) chunks.push(chunk({ reasoning_content: piece }));
   for (const piece of textPieces(completion.text)) chunks.push(chunk({ content: piece }));
   completion.toolCalls.forEach((call, index) => {
-    chunks.push(chunk({ tool_calls: [{ index, id: call.id, type: "function", function: { name: call.name, arguments: "" } }] }));
+    chunks.push(
+      chunk({ tool_calls: [{ index, id: call.id, type: "function", function: { name: call.name, arguments: "" } }] }),
+    );
     // Two argument fragments, so the client's partial-JSON path is exercised as with real providers.
     const half = Math.ceil(call.argumentsJson.length / 2);
     for (const part of [call.argumentsJson.slice(0, half), call.argumentsJson.slice(half)]) {
@@ -99,7 +115,10 @@ export function streamChunks(completion: ResolvedCompletion, includeUsage: boole
 
 /** The body of a non-streamed completion. */
 export function completionJson(completion: ResolvedCompletion): Record<string, unknown> {
-  const message: Record<string, unknown> = { role: "assistant", content: completion.text === "" ? null : completion.text };
+  const message: Record<string, unknown> = {
+    role: "assistant",
+    content: completion.text === "" ? null : completion.text,
+  };
   if (completion.reasoning !== "") message.reasoning_content = completion.reasoning;
   if (completion.toolCalls.length > 0) {
     message.tool_calls = completion.toolCalls.map((call) => ({

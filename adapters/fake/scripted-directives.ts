@@ -64,7 +64,8 @@ function applyNumbers(keyword: "sleep" | "error" | "usage", body: string, draft:
   }
   const [first, second, third, fourth] = numbers;
   if (keyword === "sleep" && first !== undefined && numbers.length === 1) draft.delayMs = first;
-  else if (keyword === "error" && first !== undefined && numbers.length === 1 && first >= 400 && first <= 599) draft.errorStatus = first;
+  else if (keyword === "error" && first !== undefined && numbers.length === 1 && first >= 400 && first <= 599)
+    draft.errorStatus = first;
   else if (keyword === "usage" && first !== undefined && numbers.length <= 4) {
     draft.usage = { input: first, output: second ?? 0, cacheRead: third ?? 0, cacheWrite: fourth ?? 0 };
   } else draft.problems.push(`[[${keyword} ${body}]] has the wrong shape`);
@@ -120,7 +121,9 @@ function endOfJsonObject(text: string, start: number): number {
 function parseObject(json: string): Record<string, unknown> | undefined {
   try {
     const value: unknown = JSON.parse(json);
-    return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    return typeof value === "object" && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
   } catch {
     return undefined;
   }

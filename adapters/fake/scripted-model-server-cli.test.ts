@@ -15,7 +15,10 @@ describe("parseCliArgs", () => {
       ok: true,
       options: { port: 0, logPath: "/tmp/x.jsonl", defaultChunkDelayMs: 5 },
     });
-    expect(parseCliArgs(["--port", "-1"])).toEqual({ ok: false, message: "--port needs a non-negative integer, got '-1'" });
+    expect(parseCliArgs(["--port", "-1"])).toEqual({
+      ok: false,
+      message: "--port needs a non-negative integer, got '-1'",
+    });
     expect(parseCliArgs(["--log"])).toEqual({ ok: false, message: "--log needs a value" });
     expect(parseCliArgs(["--verbose", "1"]).ok).toBe(false);
   });
@@ -25,7 +28,10 @@ describe("scripted-model-server-cli as a process", () => {
   it("prints its baseUrl, serves /__enqueue'd replies, logs requests and exits 0 on SIGTERM", async () => {
     const logPath = join(mkdtempSync(join(tmpdir(), "scripted-cli-")), "requests.jsonl");
     const { [EXPECT_CLIENT_ENV]: _rawHttpHere, ...env } = process.env;
-    const child = spawn(process.execPath, ["--import", "tsx", cliPath, "--log", logPath], { stdio: ["ignore", "pipe", "pipe"], env });
+    const child = spawn(process.execPath, ["--import", "tsx", cliPath, "--log", logPath], {
+      stdio: ["ignore", "pipe", "pipe"],
+      env,
+    });
     const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
     try {
       const firstLine = await new Promise<string>((resolve, reject) => {
@@ -40,7 +46,10 @@ describe("scripted-model-server-cli as a process", () => {
       const { baseUrl } = JSON.parse(firstLine) as { baseUrl: string };
       expect(baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
       const origin = baseUrl.slice(0, -"/v1".length);
-      const enqueued = await fetch(`${origin}/__enqueue`, { method: "POST", body: JSON.stringify([{ text: "from the queue" }]) });
+      const enqueued = await fetch(`${origin}/__enqueue`, {
+        method: "POST",
+        body: JSON.stringify([{ text: "from the queue" }]),
+      });
       expect(enqueued.status).toBe(200);
       const completion = await fetch(`${baseUrl}/chat/completions`, {
         method: "POST",

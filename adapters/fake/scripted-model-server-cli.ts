@@ -14,7 +14,9 @@ interface CliOptions {
   defaultChunkDelayMs?: number;
 }
 
-export function parseCliArgs(argv: readonly string[]): { ok: true; options: CliOptions } | { ok: false; message: string } {
+export function parseCliArgs(
+  argv: readonly string[],
+): { ok: true; options: CliOptions } | { ok: false; message: string } {
   const options: CliOptions = {};
   for (let i = 0; i < argv.length; i += 2) {
     const flag = argv[i];
@@ -25,7 +27,8 @@ export function parseCliArgs(argv: readonly string[]): { ok: true; options: CliO
       if (!/^\d+$/.test(value)) return { ok: false, message: `${flag} needs a non-negative integer, got '${value}'` };
       if (flag === "--port") options.port = Number(value);
       else options.defaultChunkDelayMs = Number(value);
-    } else return { ok: false, message: `unknown option '${flag ?? ""}' (known: --port N, --log PATH, --chunk-delay MS)` };
+    } else
+      return { ok: false, message: `unknown option '${flag ?? ""}' (known: --port N, --log PATH, --chunk-delay MS)` };
   }
   return { ok: true, options };
 }
@@ -56,7 +59,9 @@ async function main(): Promise<void> {
 const invokedDirectly = process.argv[1] !== undefined && fileURLToPath(import.meta.url) === resolve(process.argv[1]);
 if (invokedDirectly) {
   main().catch((error: unknown) => {
-    process.stderr.write(`scripted-model-server: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.stderr.write(
+      `scripted-model-server: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
     process.exit(1);
   });
 }

@@ -22,20 +22,35 @@ function modelFor(server: ScriptedModelServer): Model<"openai-completions"> {
     cost: { input: 1, output: 2, cacheRead: 0, cacheWrite: 0 },
     contextWindow: 32000,
     maxTokens: 4096,
-    compat: { supportsDeveloperRole: false, supportsReasoningEffort: false, supportsStore: false, maxTokensField: "max_tokens" },
+    compat: {
+      supportsDeveloperRole: false,
+      supportsReasoningEffort: false,
+      supportsStore: false,
+      maxTokensField: "max_tokens",
+    },
   };
 }
 
 const userContext = (text: string): Context => ({
   systemPrompt: "sys",
   messages: [{ role: "user", content: text, timestamp: 0 }],
-  tools: [{ name: "read", description: "read a file", parameters: { type: "object", properties: { path: { type: "string" } } } as never }],
+  tools: [
+    {
+      name: "read",
+      description: "read a file",
+      parameters: { type: "object", properties: { path: { type: "string" } } } as never,
+    },
+  ],
 });
 
 const options = { apiKey: "scripted-local-key", maxRetries: 0 };
 
 async function postJson(url: string, body: unknown): Promise<{ status: number; json: unknown }> {
-  const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
   return { status: response.status, json: await response.json() };
 }
 
@@ -70,7 +85,13 @@ describe("scripted model server with pi-ai's openai-completions client", () => {
   });
 
   it("sends several tool calls that the client parses into arguments", async () => {
-    server.enqueue({ text: "calling", toolCalls: [{ name: "read", arguments: { path: "a.txt" } }, { name: "bash", arguments: { command: "ls", nested: { n: [1, 2] } }, id: "fixed-id" }] });
+    server.enqueue({
+      text: "calling",
+      toolCalls: [
+        { name: "read", arguments: { path: "a.txt" } },
+        { name: "bash", arguments: { command: "ls", nested: { n: [1, 2] } }, id: "fixed-id" },
+      ],
+    });
     const message = await complete(modelFor(server), userContext("go"), options);
     expect(message.stopReason).toBe("toolUse");
     const calls = message.content.filter((block) => block.type === "toolCall");
@@ -108,7 +129,10 @@ describe("scripted model server with pi-ai's openai-completions client", () => {
     });
     const broken = await complete(modelFor(server), userContext("y"), options);
     expect(broken.errorMessage).toContain("scripted responder threw: boom");
-    expect(server.requests.map((r) => [r.source, r.outcome])).toEqual([["queue", "http_error"], ["responder_error", "http_error"]]);
+    expect(server.requests.map((r) => [r.source, r.outcome])).toEqual([
+      ["queue", "http_error"],
+      ["responder_error", "http_error"],
+    ]);
   });
 
   it("survives a client that aborts mid-stream and keeps serving", async () => {
@@ -130,13 +154,19 @@ describe("conversation rules (raw HTTP)", () => {
       stream: false,
       messages: [
         { role: "user", content: [{ type: "text", text: 'do [[tool read {"path":"x"}]]' }] },
-        { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "read", arguments: "{}" } }] },
+        {
+          role: "assistant",
+          content: null,
+          tool_calls: [{ id: "c1", type: "function", function: { name: "read", arguments: "{}" } }],
+        },
         { role: "tool", tool_call_id: "c1", content: `FILE:${"z".repeat(300)}` },
       ],
     };
     const { status, json } = await postJson(`${server.baseUrl}/chat/completions`, body);
     expect(status).toBe(200);
-    const message = (json as { choices: [{ message: { content: string; tool_calls?: unknown }; finish_reason: string }] }).choices[0];
+    const message = (
+      json as { choices: [{ message: { content: string; tool_calls?: unknown }; finish_reason: string }] }
+    ).choices[0];
     expect(message.message.content).toBe(`tool result seen: FILE:${"z".repeat(195)}`);
     expect(message.message.tool_calls).toBeUndefined();
     expect(message.finish_reason).toBe("stop");
@@ -152,7 +182,10 @@ describe("conversation rules (raw HTTP)", () => {
 
 describe("control endpoints and recording", () => {
   it("enqueues over HTTP, lists requests, rejects bad replies and resets", async () => {
-    const added = await postJson(`http://127.0.0.1:${server.port}/__enqueue`, [{ text: "via http" }, { toolCalls: [{ name: "ls", arguments: {} }] }]);
+    const added = await postJson(`http://127.0.0.1:${server.port}/__enqueue`, [
+      { text: "via http" },
+      { toolCalls: [{ name: "ls", arguments: {} }] },
+    ]);
     expect(added).toEqual({ status: 200, json: { queued: 2, added: 2 } });
     const bad = await postJson(`http://127.0.0.1:${server.port}/__enqueue`, [{ text: 5 }]);
     expect(bad.status).toBe(400);
@@ -181,15 +214,23 @@ describe("control endpoints and recording", () => {
     try {
       await complete(modelFor(logged), userContext("logged one"), options);
       await complete(modelFor(logged), userContext("[[error 404]]"), options);
-      const lines = readFileSync(logPath, "utf8").trim().split("\n").map((line) => JSON.parse(line) as RecordedRequest);
-      expect(lines.map((l) => [l.lastUserText, l.source])).toEqual([["logged one", "echo"], ["[[error 404]]", "directive"]]);
+      const lines = readFileSync(logPath, "utf8")
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line) as RecordedRequest);
+      expect(lines.map((l) => [l.lastUserText, l.source])).toEqual([
+        ["logged one", "echo"],
+        ["[[error 404]]", "directive"],
+      ]);
     } finally {
       await logged.close();
     }
   });
 
   it("rejects a malformed in-process reply at enqueue time", () => {
-    expect(() => server.enqueue({ toolCalls: [{ name: "", arguments: {} }] })).toThrow("'name' must be a non-empty string");
+    expect(() => server.enqueue({ toolCalls: [{ name: "", arguments: {} }] })).toThrow(
+      "'name' must be a non-empty string",
+    );
     expect(server.queued()).toBe(0);
   });
 });

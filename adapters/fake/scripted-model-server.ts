@@ -114,7 +114,8 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
       if (!res.writableFinished) abort.abort();
       inFlight.delete(abort);
     });
-    const foreign = expectClient === null || expectClient === undefined ? undefined : clientMismatch(req.headers, expectClient);
+    const foreign =
+      expectClient === null || expectClient === undefined ? undefined : clientMismatch(req.headers, expectClient);
     if (foreign !== undefined) {
       foreignClients.push(foreign);
       req.resume();
@@ -128,7 +129,18 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
     if (body === undefined) {
       const message = raw.ok ? "request body must be a JSON object" : raw.error;
       const reply: ScriptedReply = { httpError: { status: 400, body: errorJson(400, message) } };
-      const entry: RecordedRequest = { index, receivedAtMs, path, model: "unknown-model", stream: false, body: {}, lastUserText: undefined, source: "invalid_request", reply, outcome: "pending" };
+      const entry: RecordedRequest = {
+        index,
+        receivedAtMs,
+        path,
+        model: "unknown-model",
+        stream: false,
+        body: {},
+        lastUserText: undefined,
+        source: "invalid_request",
+        reply,
+        outcome: "pending",
+      };
       record(entry);
       sendJson(res, 400, errorJson(400, message));
       entry.outcome = abort.signal.aborted ? "client_aborted" : "http_error";
@@ -137,7 +149,18 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
     const input = responderInput(index, body);
     const chosen = await chooseReply(input, () => queue.shift(), responder);
     const stream = body.stream === true;
-    const entry: RecordedRequest = { index, receivedAtMs, path, model: input.model, stream, body, lastUserText: input.lastUserText, source: chosen.source, reply: chosen.reply, outcome: "pending" };
+    const entry: RecordedRequest = {
+      index,
+      receivedAtMs,
+      path,
+      model: input.model,
+      stream,
+      body,
+      lastUserText: input.lastUserText,
+      source: chosen.source,
+      reply: chosen.reply,
+      outcome: "pending",
+    };
     record(entry);
     const reply = chosen.reply;
     if (!(await pause(reply.delayMs ?? 0, abort.signal))) {
@@ -182,7 +205,11 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
       const raw = await readJson(req);
       const replies = raw.ok ? parseScriptedReplies(raw.value) : undefined;
       if (replies === undefined || !replies.ok) {
-        sendJson(res, 400, errorJson(400, replies === undefined ? (raw.ok ? "bad body" : raw.error) : replies.error.message));
+        sendJson(
+          res,
+          400,
+          errorJson(400, replies === undefined ? (raw.ok ? "bad body" : raw.error) : replies.error.message),
+        );
       } else {
         queue.push(...replies.value);
         sendJson(res, 200, { queued: queue.length, added: replies.value.length });
@@ -234,7 +261,9 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
       new Promise((resolve, reject) => {
         if (requests.length >= count) return resolve(requests.slice(0, count));
         const timer = setTimeout(() => {
-          settle(waiter, () => reject(new Error(`waited ${timeoutMs} ms for ${count} model request(s), saw ${requests.length}`)));
+          settle(waiter, () =>
+            reject(new Error(`waited ${timeoutMs} ms for ${count} model request(s), saw ${requests.length}`)),
+          );
         }, timeoutMs);
         const waiter: Waiter = { count, resolve, reject, timer };
         waiters.add(waiter);
@@ -246,7 +275,10 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
         server.close(() => resolve());
         server.closeAllConnections();
       });
-      if (foreignClients.length > 0) throw new Error(`the scripted model server refused ${foreignClients.length} call(s) from outside this test lane: ${foreignClients[0]}`);
+      if (foreignClients.length > 0)
+        throw new Error(
+          `the scripted model server refused ${foreignClients.length} call(s) from outside this test lane: ${foreignClients[0]}`,
+        );
     },
   };
 }
@@ -286,7 +318,9 @@ async function readJson(req: IncomingMessage): Promise<JsonRead> {
 function sendJson(res: ServerResponse, status: number, value: unknown): void {
   if (res.destroyed || res.writableEnded) return;
   const text = typeof value === "string" ? value : JSON.stringify(value);
-  res.writeHead(status, { "content-type": typeof value === "string" ? "text/plain; charset=utf-8" : "application/json" });
+  res.writeHead(status, {
+    "content-type": typeof value === "string" ? "text/plain; charset=utf-8" : "application/json",
+  });
   res.end(text);
 }
 

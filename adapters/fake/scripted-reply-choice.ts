@@ -4,7 +4,14 @@ import { parseDirectives } from "./scripted-directives.ts";
 import type { ScriptedReply } from "./scripted-reply.ts";
 
 /** Where a reply came from, in the order they are tried. */
-export type ReplySource = "queue" | "responder" | "responder_error" | "directive" | "directive_error" | "tool_result" | "echo";
+export type ReplySource =
+  | "queue"
+  | "responder"
+  | "responder_error"
+  | "directive"
+  | "directive_error"
+  | "tool_result"
+  | "echo";
 
 /** What a responder function sees about one request. */
 export interface ResponderInput {
@@ -18,7 +25,9 @@ export interface ResponderInput {
 }
 
 /** Returns a reply, or undefined to fall through to directives / defaults. */
-export type ScriptedResponder = (input: ResponderInput) => ScriptedReply | undefined | Promise<ScriptedReply | undefined>;
+export type ScriptedResponder = (
+  input: ResponderInput,
+) => ScriptedReply | undefined | Promise<ScriptedReply | undefined>;
 
 export interface ChosenReply {
   readonly reply: ScriptedReply;
@@ -57,7 +66,10 @@ export async function chooseReply(
     } catch (error) {
       // 400, not 5xx: the OpenAI client and Pi would retry a 5xx for about 20 s.
       const message = `scripted responder threw: ${error instanceof Error ? error.message : String(error)}`;
-      return { reply: { httpError: { status: 400, body: { error: { message, type: "scripted_error", code: 400 } } } }, source: "responder_error" };
+      return {
+        reply: { httpError: { status: 400, body: { error: { message, type: "scripted_error", code: 400 } } } },
+        source: "responder_error",
+      };
     }
   }
   if (input.lastMessageRole === "tool") {

@@ -44,13 +44,21 @@ export type ScriptedReplyError = TypedError<"invalid_scripted_reply">;
 
 type Fields = Record<string, unknown>;
 
-const REPLY_KEYS = new Set(["text", "reasoning", "toolCalls", "delayMs", "chunkDelayMs", "httpError", "usage", "finishReason"]);
+const REPLY_KEYS = new Set([
+  "text",
+  "reasoning",
+  "toolCalls",
+  "delayMs",
+  "chunkDelayMs",
+  "httpError",
+  "usage",
+  "finishReason",
+]);
 
 const isRecord = (value: unknown): value is Fields =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
-const isCount = (value: unknown): value is number =>
-  typeof value === "number" && Number.isInteger(value) && value >= 0;
+const isCount = (value: unknown): value is number => typeof value === "number" && Number.isInteger(value) && value >= 0;
 
 function invalid(where: string, message: string): Result<never, ScriptedReplyError> {
   return err(typedError("invalid_scripted_reply", `${where}: ${message}`));
@@ -60,12 +68,14 @@ function invalid(where: string, message: string): Result<never, ScriptedReplyErr
 export function parseScriptedReply(value: unknown, where = "reply"): Result<ScriptedReply, ScriptedReplyError> {
   if (!isRecord(value)) return invalid(where, "must be a JSON object");
   const unknownKey = Object.keys(value).find((key) => !REPLY_KEYS.has(key));
-  if (unknownKey !== undefined) return invalid(where, `unknown key '${unknownKey}' (allowed: ${[...REPLY_KEYS].join(", ")})`);
+  if (unknownKey !== undefined)
+    return invalid(where, `unknown key '${unknownKey}' (allowed: ${[...REPLY_KEYS].join(", ")})`);
   for (const key of ["text", "reasoning", "finishReason"] as const) {
     if (value[key] !== undefined && typeof value[key] !== "string") return invalid(where, `'${key}' must be a string`);
   }
   for (const key of ["delayMs", "chunkDelayMs"] as const) {
-    if (value[key] !== undefined && !isCount(value[key])) return invalid(where, `'${key}' must be a non-negative integer`);
+    if (value[key] !== undefined && !isCount(value[key]))
+      return invalid(where, `'${key}' must be a non-negative integer`);
   }
   const toolCalls = parseToolCalls(value.toolCalls, where);
   if (!toolCalls.ok) return toolCalls;
@@ -93,9 +103,11 @@ function parseToolCalls(value: unknown, where: string): Result<true, ScriptedRep
   for (const [index, call] of value.entries()) {
     const at = `${where}.toolCalls[${index}]`;
     if (!isRecord(call)) return invalid(at, "must be an object");
-    if (typeof call.name !== "string" || call.name.trim() === "") return invalid(at, "'name' must be a non-empty string");
+    if (typeof call.name !== "string" || call.name.trim() === "")
+      return invalid(at, "'name' must be a non-empty string");
     if (!isRecord(call.arguments)) return invalid(at, "'arguments' must be a JSON object");
-    if (call.id !== undefined && (typeof call.id !== "string" || call.id === "")) return invalid(at, "'id' must be a non-empty string");
+    if (call.id !== undefined && (typeof call.id !== "string" || call.id === ""))
+      return invalid(at, "'id' must be a non-empty string");
   }
   return ok(true);
 }
@@ -104,16 +116,19 @@ function parseHttpError(value: unknown, where: string): Result<true, ScriptedRep
   if (value === undefined) return ok(true);
   if (!isRecord(value)) return invalid(where, "'httpError' must be an object");
   const status = value.status;
-  if (!isCount(status) || status < 400 || status > 599) return invalid(where, "'httpError.status' must be an integer 400..599");
+  if (!isCount(status) || status < 400 || status > 599)
+    return invalid(where, "'httpError.status' must be an integer 400..599");
   return ok(true);
 }
 
 function parseUsage(value: unknown, where: string): Result<true, ScriptedReplyError> {
   if (value === undefined) return ok(true);
   if (!isRecord(value)) return invalid(where, "'usage' must be an object");
-  if (!isCount(value.input) || !isCount(value.output)) return invalid(where, "'usage.input' and 'usage.output' must be non-negative integers");
+  if (!isCount(value.input) || !isCount(value.output))
+    return invalid(where, "'usage.input' and 'usage.output' must be non-negative integers");
   for (const key of ["cacheRead", "cacheWrite"] as const) {
-    if (value[key] !== undefined && !isCount(value[key])) return invalid(where, `'usage.${key}' must be a non-negative integer`);
+    if (value[key] !== undefined && !isCount(value[key]))
+      return invalid(where, `'usage.${key}' must be a non-negative integer`);
   }
   return ok(true);
 }

@@ -6,7 +6,11 @@ let seed = 1;
 describeRandomSourceContract("SeededRandomSource", () => new SeededRandomSource(seed++));
 
 describe("SeededRandomSource specifics", () => {
-  const sequence = (random: SeededRandomSource) => [random.hex(8), random.shuffle([1, 2, 3, 4, 5, 6, 7, 8]).join(","), random.hex(4)];
+  const sequence = (random: SeededRandomSource) => [
+    random.hex(8),
+    random.shuffle([1, 2, 3, 4, 5, 6, 7, 8]).join(","),
+    random.hex(4),
+  ];
 
   it("replays the same sequence for the same seed", () => {
     expect(sequence(new SeededRandomSource(1234))).toEqual(sequence(new SeededRandomSource(1234)));

@@ -17,7 +17,8 @@ export class SeededRandomSource implements RandomSource {
   }
 
   hex(count: number): string {
-    if (!Number.isSafeInteger(count) || count < 0) throw new RangeError(`byte count must be a non-negative integer, got ${count}`);
+    if (!Number.isSafeInteger(count) || count < 0)
+      throw new RangeError(`byte count must be a non-negative integer, got ${count}`);
     let out = "";
     for (let i = 0; i < count; i++) out += (this.#next() >>> 24).toString(16).padStart(2, "0");
     return out;

@@ -60,8 +60,20 @@ describe("McpTaskNotifier on the wire", () => {
     const { server, client, messages } = await connected();
     const notifier = new McpTaskNotifier(server);
     const task: TaskSnapshot = {
-      schema_version: "pi-background-tasks.task.v1", id: "b1", name: "n", command: "c", status: "completed", outputPath: "o", cwd: "/", startTime: 0, bytesWritten: 0,
-      output: { producedBytes: 0, keptBytes: 0, elidedBytes: 0, capBytes: 1, capAction: "kill" }, isAgent: false, notified: false, notifyOnCompletion: true, triggerOnCompletion: true,
+      schema_version: "pi-background-tasks.task.v1",
+      id: "b1",
+      name: "n",
+      command: "c",
+      status: "completed",
+      outputPath: "o",
+      cwd: "/",
+      startTime: 0,
+      bytesWritten: 0,
+      output: { producedBytes: 0, keptBytes: 0, elidedBytes: 0, capBytes: 1, capAction: "kill" },
+      isAgent: false,
+      notified: false,
+      notifyOnCompletion: true,
+      triggerOnCompletion: true,
     };
     await notifier.deliver(renderNotification(task, ""));
     await notifier.deliver(renderNotification({ ...task, status: "killed" }, ""));

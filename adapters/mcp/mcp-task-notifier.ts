@@ -20,13 +20,21 @@ export class McpTaskNotifier implements TaskNotifier {
     const params: LoggingMessageNotification["params"] = {
       level: levelOf(notification.snapshot),
       logger: MCP_NOTIFICATION_LOGGER,
-      data: { customType: notification.customType, content: notification.content, snapshot: notification.snapshot, triggerTurn: notification.triggerTurn },
+      data: {
+        customType: notification.customType,
+        content: notification.content,
+        snapshot: notification.snapshot,
+        triggerTurn: notification.triggerTurn,
+      },
     };
     try {
       await this.server.notification({ method: "notifications/message", params });
       return ok(undefined);
     } catch (cause) {
-      return err({ code: "notify_failed", message: `the MCP client could not be notified: ${cause instanceof Error ? cause.message : String(cause)}` });
+      return err({
+        code: "notify_failed",
+        message: `the MCP client could not be notified: ${cause instanceof Error ? cause.message : String(cause)}`,
+      });
     }
   }
 }
@@ -41,7 +49,17 @@ export function taskNotificationFromLog(params: LoggingMessageNotification["para
   const data: unknown = params.data;
   if (typeof data !== "object" || data === null) return undefined;
   const record = data as Record<string, unknown>;
-  if (record.customType !== NOTIFICATION_CUSTOM_TYPE || typeof record.content !== "string" || typeof record.triggerTurn !== "boolean") return undefined;
+  if (
+    record.customType !== NOTIFICATION_CUSTOM_TYPE ||
+    typeof record.content !== "string" ||
+    typeof record.triggerTurn !== "boolean"
+  )
+    return undefined;
   if (typeof record.snapshot !== "object" || record.snapshot === null) return undefined;
-  return { customType: NOTIFICATION_CUSTOM_TYPE, content: record.content, snapshot: record.snapshot as TaskSnapshot, triggerTurn: record.triggerTurn };
+  return {
+    customType: NOTIFICATION_CUSTOM_TYPE,
+    content: record.content,
+    snapshot: record.snapshot as TaskSnapshot,
+    triggerTurn: record.triggerTurn,
+  };
 }

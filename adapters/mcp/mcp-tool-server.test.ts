@@ -9,7 +9,10 @@ import { checkArguments } from "../../domain/shared/model/tool-arguments.ts";
 import { err, ok } from "../../domain/shared/model/result.ts";
 import { serveToolSpecs } from "./mcp-tool-server.ts";
 
-const EchoSchema = Type.Object({ word: Type.String({ minLength: 1 }), fail: Type.Optional(Type.Boolean()) }, { additionalProperties: false });
+const EchoSchema = Type.Object(
+  { word: Type.String({ minLength: 1 }), fail: Type.Optional(Type.Boolean()) },
+  { additionalProperties: false },
+);
 
 function echoSpec(runs: unknown[]): HostToolSpec<{ word: string; fail?: boolean }, { echoed: string }> {
   return {
@@ -24,7 +27,9 @@ function echoSpec(runs: unknown[]): HostToolSpec<{ word: string; fail?: boolean 
       runs.push(args);
       context.progress?.("half way");
       context.progress?.("almost");
-      return args.fail === true ? err({ code: "echo_refused", message: `cannot echo ${args.word}` }) : ok({ text: `echo: ${args.word}`, details: { echoed: args.word } });
+      return args.fail === true
+        ? err({ code: "echo_refused", message: `cannot echo ${args.word}` })
+        : ok({ text: `echo: ${args.word}`, details: { echoed: args.word } });
     },
   };
 }
@@ -55,25 +60,40 @@ describe("serveToolSpecs", () => {
         name: "echo",
         title: "Echo",
         description: "Echoes a word.\n\nGuidance:\n- Use it for words.",
-        inputSchema: { type: "object", required: ["word"], properties: { word: { type: "string", minLength: 1 }, fail: { type: "boolean" } }, additionalProperties: false },
+        inputSchema: {
+          type: "object",
+          required: ["word"],
+          properties: { word: { type: "string", minLength: 1 }, fail: { type: "boolean" } },
+          additionalProperties: false,
+        },
       },
     ]);
   });
 
   it("answers with the text and the details as structured content", async () => {
     const { client } = await serve([echoSpec([])]);
-    expect(await client.callTool({ name: "echo", arguments: { word: "hi" } })).toEqual({ content: [{ type: "text", text: "echo: hi" }], structuredContent: { echoed: "hi" } });
+    expect(await client.callTool({ name: "echo", arguments: { word: "hi" } })).toEqual({
+      content: [{ type: "text", text: "echo: hi" }],
+      structuredContent: { echoed: "hi" },
+    });
   });
 
   it("turns refused arguments and expected failures into tool errors carrying the typed error; nothing runs for bad arguments", async () => {
     const runs: unknown[] = [];
     const { client } = await serve([echoSpec(runs)]);
     const bad = await client.callTool({ name: "echo", arguments: { word: "hi", loud: true } });
-    expect(bad).toMatchObject({ isError: true, structuredContent: { error: { code: "invalid_arguments", tool: "echo" } } });
+    expect(bad).toMatchObject({
+      isError: true,
+      structuredContent: { error: { code: "invalid_arguments", tool: "echo" } },
+    });
     expect(JSON.stringify(bad.content)).toContain("unknown key 'loud'");
     expect(runs).toEqual([]);
     const refused = await client.callTool({ name: "echo", arguments: { word: "hi", fail: true } });
-    expect(refused).toEqual({ isError: true, content: [{ type: "text", text: "cannot echo hi (echo_refused)" }], structuredContent: { error: { code: "echo_refused", message: "cannot echo hi" } } });
+    expect(refused).toEqual({
+      isError: true,
+      content: [{ type: "text", text: "cannot echo hi (echo_refused)" }],
+      structuredContent: { error: { code: "echo_refused", message: "cannot echo hi" } },
+    });
   });
 
   it("an unknown tool is a typed tool error naming the tools there are", async () => {
@@ -86,12 +106,17 @@ describe("serveToolSpecs", () => {
   it("sends progress notes only to a caller that asked for progress", async () => {
     const { client, warnings } = await serve([echoSpec([])]);
     const notes: string[] = [];
-    await client.callTool({ name: "echo", arguments: { word: "a" } }, CallToolResultSchema, { onprogress: (p) => notes.push(`${p.progress}:${p.message}`) });
+    await client.callTool({ name: "echo", arguments: { word: "a" } }, CallToolResultSchema, {
+      onprogress: (p) => notes.push(`${p.progress}:${p.message}`),
+    });
     expect(notes).toEqual(["1:half way", "2:almost"]);
     // A progress note without a token the client handed out would surface as a client error.
     const stray: Error[] = [];
     client.onerror = (error) => stray.push(error);
-    const plain = await client.request({ method: "tools/call", params: { name: "echo", arguments: { word: "b" } } }, CallToolResultSchema);
+    const plain = await client.request(
+      { method: "tools/call", params: { name: "echo", arguments: { word: "b" } } },
+      CallToolResultSchema,
+    );
     expect(plain.isError).toBeUndefined();
     expect(stray).toEqual([]);
     expect(warnings).toEqual([]);
@@ -99,6 +124,8 @@ describe("serveToolSpecs", () => {
 
   it("refuses two specs with one name", () => {
     const server = new Server({ name: "t", version: "0" }, { capabilities: { tools: {} } });
-    expect(() => serveToolSpecs(server, [echoSpec([]), echoSpec([])], () => undefined)).toThrow(/two tool specs are named echo/);
+    expect(() => serveToolSpecs(server, [echoSpec([]), echoSpec([])], () => undefined)).toThrow(
+      /two tool specs are named echo/,
+    );
   });
 });

@@ -1,5 +1,10 @@
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolRequestSchema,
+  ListToolsRequestSchema,
+  type CallToolResult,
+  type Tool,
+} from "@modelcontextprotocol/sdk/types.js";
 import { callToolSpec, type AnyHostToolSpec, type ToolRunContext } from "../../domain/shared/model/host-tool-spec.ts";
 import type { Result, TypedError } from "../../domain/shared/model/result.ts";
 import type { ToolReply } from "../../domain/shared/model/host-tool-spec.ts";
@@ -9,7 +14,10 @@ type ProgressToken = string | number;
 
 /** A host-neutral spec as an MCP tool: its TypeBox schema is the input JSON Schema, its guidance joins the description. */
 export function mcpToolFromSpec(spec: AnyHostToolSpec): Tool {
-  const guidance = spec.promptGuidelines === undefined || spec.promptGuidelines.length === 0 ? "" : `\n\nGuidance:\n${spec.promptGuidelines.map((g) => `- ${g}`).join("\n")}`;
+  const guidance =
+    spec.promptGuidelines === undefined || spec.promptGuidelines.length === 0
+      ? ""
+      : `\n\nGuidance:\n${spec.promptGuidelines.map((g) => `- ${g}`).join("\n")}`;
   return {
     name: spec.name,
     title: spec.label,
@@ -25,10 +33,17 @@ export function mcpToolFromSpec(spec: AnyHostToolSpec): Tool {
  */
 export function callToolResult(result: Result<ToolReply<unknown>, TypedError>): CallToolResult {
   if (!result.ok) {
-    return { isError: true, content: [{ type: "text", text: typedErrorText(result.error) }], structuredContent: { error: plainJson(result.error) } };
+    return {
+      isError: true,
+      content: [{ type: "text", text: typedErrorText(result.error) }],
+      structuredContent: { error: plainJson(result.error) },
+    };
   }
   const details = plainJson(result.value.details);
-  const structured = typeof details === "object" && details !== null && !Array.isArray(details) ? (details as Record<string, unknown>) : { value: details };
+  const structured =
+    typeof details === "object" && details !== null && !Array.isArray(details)
+      ? (details as Record<string, unknown>)
+      : { value: details };
   return { content: [{ type: "text", text: result.value.text }], structuredContent: structured };
 }
 
@@ -36,7 +51,11 @@ export function callToolResult(result: Result<ToolReply<unknown>, TypedError>): 
  * Serves `specs` as the server's tools. Arguments go through each spec's own normaliser before anything
  * runs; an unknown tool name is a typed tool error. `warn` reports what nobody awaits (a lost progress note).
  */
-export function serveToolSpecs(server: Server, specs: readonly AnyHostToolSpec[], warn: (message: string) => void): void {
+export function serveToolSpecs(
+  server: Server,
+  specs: readonly AnyHostToolSpec[],
+  warn: (message: string) => void,
+): void {
   const byName = new Map<string, AnyHostToolSpec>();
   for (const spec of specs) {
     if (byName.has(spec.name)) throw new Error(`two tool specs are named ${spec.name}`);
@@ -48,7 +67,13 @@ export function serveToolSpecs(server: Server, specs: readonly AnyHostToolSpec[]
     const spec = byName.get(request.params.name);
     if (spec === undefined) {
       const known = [...byName.keys()].join(", ");
-      return callToolResult({ ok: false, error: { code: "unknown_tool", message: `There is no tool ${request.params.name} on this server (unknown_tool); it has ${known}.` } });
+      return callToolResult({
+        ok: false,
+        error: {
+          code: "unknown_tool",
+          message: `There is no tool ${request.params.name} on this server (unknown_tool); it has ${known}.`,
+        },
+      });
     }
     const token = request.params._meta?.progressToken;
     const context: ToolRunContext = {
@@ -59,15 +84,23 @@ export function serveToolSpecs(server: Server, specs: readonly AnyHostToolSpec[]
   });
 }
 
-type SendNotification = (notification: { method: "notifications/progress"; params: { progressToken: ProgressToken; progress: number; message: string } }) => Promise<void>;
+type SendNotification = (notification: {
+  method: "notifications/progress";
+  params: { progressToken: ProgressToken; progress: number; message: string };
+}) => Promise<void>;
 
 /** Progress notes for a caller that asked for them (a client can reset its request timeout on each). */
-function progressReporter(token: ProgressToken, send: SendNotification, warn: (message: string) => void): (message: string) => void {
+function progressReporter(
+  token: ProgressToken,
+  send: SendNotification,
+  warn: (message: string) => void,
+): (message: string) => void {
   let progress = 0;
   return (message) => {
     progress += 1;
-    send({ method: "notifications/progress", params: { progressToken: token, progress, message } }).catch((cause: unknown) =>
-      warn(`a progress notification could not be sent: ${cause instanceof Error ? cause.message : String(cause)}`),
+    send({ method: "notifications/progress", params: { progressToken: token, progress, message } }).catch(
+      (cause: unknown) =>
+        warn(`a progress notification could not be sent: ${cause instanceof Error ? cause.message : String(cause)}`),
     );
   };
 }

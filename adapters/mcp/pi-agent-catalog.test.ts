@@ -52,7 +52,11 @@ describe("Pi's model registry without a Pi session", () => {
     const root = tempRoot();
     const plain = await writeIsolatedAgentDir({ dir: join(root, "plain"), baseUrl: "http://127.0.0.1:9/v1" });
     expect(configuredThinkingLevel(root, plain.dir)).toBe("off");
-    const configured = await writeIsolatedAgentDir({ dir: join(root, "configured"), baseUrl: "http://127.0.0.1:9/v1", extraSettings: { defaultThinkingLevel: "high" } });
+    const configured = await writeIsolatedAgentDir({
+      dir: join(root, "configured"),
+      baseUrl: "http://127.0.0.1:9/v1",
+      extraSettings: { defaultThinkingLevel: "high" },
+    });
     expect(configuredThinkingLevel(root, configured.dir)).toBe("high");
   });
 });

@@ -16,10 +16,16 @@ export async function availablePiModels(agentDir: string): Promise<Result<Catalo
   const registry = await openRegistry(join(agentDir, "auth.json"), modelsPath);
   const problem = registry.getError();
   if (problem !== undefined) {
-    return err({ code: "model_catalog_invalid", path: modelsPath, message: `Pi cannot read ${modelsPath}: ${problem} (model_catalog_invalid). No Fusion child was started; fix the file.` });
+    return err({
+      code: "model_catalog_invalid",
+      path: modelsPath,
+      message: `Pi cannot read ${modelsPath}: ${problem} (model_catalog_invalid). No Fusion child was started; fix the file.`,
+    });
   }
   const available = await registry.getAvailable();
-  return ok(available.map((m) => ({ provider: m.provider, id: m.id, contextWindow: m.contextWindow, maxTokens: m.maxTokens })));
+  return ok(
+    available.map((m) => ({ provider: m.provider, id: m.id, contextWindow: m.contextWindow, maxTokens: m.maxTokens })),
+  );
 }
 
 interface CatalogModelSource {
@@ -30,7 +36,9 @@ interface CatalogModelSource {
 /** The parts of the two SDK generations used here; each is absent on the other generation. */
 interface SdkGenerations {
   /** Pi 1.x: one async model runtime, no network, no catalog refresh. */
-  readonly ModelRuntime?: { create(options: { authPath: string; modelsPath: string; refreshOnCreate: boolean }): Promise<CatalogModelSource> };
+  readonly ModelRuntime?: {
+    create(options: { authPath: string; modelsPath: string; refreshOnCreate: boolean }): Promise<CatalogModelSource>;
+  };
   /** Pi 0.x: a synchronous registry over an auth store. */
   readonly AuthStorage?: { create(path: string): unknown };
   readonly ModelRegistry?: { create(auth: unknown, modelsPath: string): CatalogModelSource };
@@ -39,7 +47,8 @@ interface SdkGenerations {
 async function openRegistry(authPath: string, modelsPath: string): Promise<CatalogModelSource> {
   const sdk = piSdk as SdkGenerations;
   if (sdk.ModelRuntime !== undefined) return sdk.ModelRuntime.create({ authPath, modelsPath, refreshOnCreate: false });
-  if (sdk.AuthStorage === undefined || sdk.ModelRegistry === undefined) throw new Error("this Pi SDK has neither ModelRuntime nor AuthStorage and ModelRegistry");
+  if (sdk.AuthStorage === undefined || sdk.ModelRegistry === undefined)
+    throw new Error("this Pi SDK has neither ModelRuntime nor AuthStorage and ModelRegistry");
   return sdk.ModelRegistry.create(sdk.AuthStorage.create(authPath), modelsPath);
 }
 

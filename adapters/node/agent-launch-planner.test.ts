@@ -1,8 +1,21 @@
 import { describe, expect, it } from "vitest";
 import { normalizeRunArguments, type RunRequest } from "../../domain/tasks/model/run-request.ts";
-import { agentLaunchPlanner, NON_POSIX_SHELL_REASON, PI_CLI_NOT_FOUND_REASON, TELEMETRY_DISABLED_REASON, type AgentLaunchPlannerOptions } from "./agent-launch-planner.ts";
+import {
+  agentLaunchPlanner,
+  NON_POSIX_SHELL_REASON,
+  PI_CLI_NOT_FOUND_REASON,
+  TELEMETRY_DISABLED_REASON,
+  type AgentLaunchPlannerOptions,
+} from "./agent-launch-planner.ts";
 
-const BASE: AgentLaunchPlannerOptions = { telemetryDisabled: false, env: { SHELL: "/bin/bash" }, nodePath: "/usr/bin/node", piCliPath: "/opt/pi/dist/cli.js", windows: new Map(), wrapperPath: "/pkg/wrapper.mjs" };
+const BASE: AgentLaunchPlannerOptions = {
+  telemetryDisabled: false,
+  env: { SHELL: "/bin/bash" },
+  nodePath: "/usr/bin/node",
+  piCliPath: "/opt/pi/dist/cli.js",
+  windows: new Map(),
+  wrapperPath: "/pkg/wrapper.mjs",
+};
 
 function request(command: string, isAgent = true): RunRequest {
   const r = normalizeRunArguments({ command, isAgent });
@@ -15,18 +28,24 @@ const shell = (command: string) => ({ kind: "shell", command }) as const;
 describe("agentLaunchPlanner", () => {
   it("wraps a bare pi -p of an agent task: the prefixed command, and a filter that yields telemetry", () => {
     const plan = agentLaunchPlanner(BASE)(request('pi -p "hi"'), shell('pi -p "hi"'));
-    expect(plan.command.kind === "shell" && plan.command.command).toMatch(/^\{ __pi_bg_stdout_id=.*\npi\(\) \{ .*'\/pkg\/wrapper\.mjs' '\/usr\/bin\/node' '\/opt\/pi\/dist\/cli\.js' -- "\$@"; \}\npi -p "hi"$/s);
+    expect(plan.command.kind === "shell" && plan.command.command).toMatch(
+      /^\{ __pi_bg_stdout_id=.*\npi\(\) \{ .*'\/pkg\/wrapper\.mjs' '\/usr\/bin\/node' '\/opt\/pi\/dist\/cli\.js' -- "\$@"; \}\npi -p "hi"$/s,
+    );
     expect(plan.stdoutFilter?.telemetry).toBeTypeOf("function");
     expect(plan.telemetryUnavailableReason).toBeUndefined();
   });
 
   it("each launch gets its own filter", () => {
     const planner = agentLaunchPlanner(BASE);
-    expect(planner(request("pi -p a"), shell("pi -p a")).stdoutFilter).not.toBe(planner(request("pi -p a"), shell("pi -p a")).stdoutFilter);
+    expect(planner(request("pi -p a"), shell("pi -p a")).stdoutFilter).not.toBe(
+      planner(request("pi -p a"), shell("pi -p a")).stdoutFilter,
+    );
   });
 
   it("leaves non-agent tasks exactly as given, with no reason", () => {
-    expect(agentLaunchPlanner(BASE)(request("pi -p x", false), shell("pi -p x"))).toEqual({ command: shell("pi -p x") });
+    expect(agentLaunchPlanner(BASE)(request("pi -p x", false), shell("pi -p x"))).toEqual({
+      command: shell("pi -p x"),
+    });
   });
 
   it.each([

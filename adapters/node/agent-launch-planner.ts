@@ -38,7 +38,12 @@ export function agentLaunchPlanner(options: AgentLaunchPlannerOptions): LaunchPl
     if (options.telemetryDisabled) return unwrapped(TELEMETRY_DISABLED_REASON);
     const shellPath = shell.shell ?? options.env.SHELL ?? "/bin/sh";
     if (!POSIX_SHELLS.has(basename(shellPath))) return unwrapped(`${NON_POSIX_SHELL_REASON}: ${basename(shellPath)}`);
-    const plan = planPiInterception(shell.command, { env: options.env, wrapperPath, nodePath: options.nodePath, piCliPath: options.piCliPath ?? "pi" });
+    const plan = planPiInterception(shell.command, {
+      env: options.env,
+      wrapperPath,
+      nodePath: options.nodePath,
+      piCliPath: options.piCliPath ?? "pi",
+    });
     if (!plan.wrapped) return unwrapped(plan.reason);
     if (options.piCliPath === undefined) return unwrapped(PI_CLI_NOT_FOUND_REASON);
     return { command: { ...shell, command: plan.command }, stdoutFilter: new WrappedPiStdoutFilter(options.windows) };

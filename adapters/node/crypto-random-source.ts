@@ -4,7 +4,8 @@ import type { RandomSource } from "../../ports/random-source.ts";
 /** Randomness from the operating system's CSPRNG. */
 export class CryptoRandomSource implements RandomSource {
   hex(count: number): string {
-    if (!Number.isSafeInteger(count) || count < 0) throw new RangeError(`byte count must be a non-negative integer, got ${count}`);
+    if (!Number.isSafeInteger(count) || count < 0)
+      throw new RangeError(`byte count must be a non-negative integer, got ${count}`);
     return randomBytes(count).toString("hex");
   }
 

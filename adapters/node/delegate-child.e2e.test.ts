@@ -8,7 +8,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DELEGATE_ARTIFACT } from "../../domain/delegate/model/delegate-artifacts.ts";
 import { retrieveDelegateResult } from "../../domain/delegate/service/retrieve-delegate-result.ts";
 import { writeIsolatedAgentDir, type IsolatedAgentDir } from "../fake/isolated-agent-dir.ts";
-import { startScriptedModelServer, type RecordedRequest, type ScriptedModelServer } from "../fake/scripted-model-server.ts";
+import {
+  startScriptedModelServer,
+  type RecordedRequest,
+  type ScriptedModelServer,
+} from "../fake/scripted-model-server.ts";
 import { CANARY, launchReal, readJson } from "./delegate-e2e.test-support.ts";
 import { NodeFileCommitter } from "./node-file-committer.ts";
 
@@ -31,7 +35,12 @@ const files = new NodeFileCommitter();
 beforeAll(async () => {
   server = await startScriptedModelServer();
   work = mkdtempSync(join(tmpdir(), "delegate-e2e-"));
-  agent = await writeIsolatedAgentDir({ dir: join(work, "agent"), baseUrl: server.baseUrl, models: MODELS, extraSettings: { images: { autoResize: false } } });
+  agent = await writeIsolatedAgentDir({
+    dir: join(work, "agent"),
+    baseUrl: server.baseUrl,
+    models: MODELS,
+    extraSettings: { images: { autoResize: false } },
+  });
 });
 beforeEach(() => {
   server.reset();
@@ -43,14 +52,26 @@ afterAll(async () => {
 });
 
 const bodyOf = (r: RecordedRequest | undefined): string => JSON.stringify(r?.body.messages ?? []);
-const toolNames = (r: RecordedRequest | undefined): string[] => (r?.body.tools ?? []).map((t) => (t as { function: { name: string } }).function.name);
+const toolNames = (r: RecordedRequest | undefined): string[] =>
+  (r?.body.tools ?? []).map((t) => (t as { function: { name: string } }).function.name);
 const lastTool = (r: RecordedRequest) => (r.body.messages ?? []).filter((m) => m.role === "tool").at(-1);
 
 describe("a real delegate child", () => {
   it("sees the projected conversation but no omitted payload, commits a verified answer, and a corrupted byte is caught", async () => {
     server.enqueue({ text: "ANSWER: the parser is fine.", usage: { input: 900, output: 12 } });
-    const { receipt, handle } = await launchReal({ cwd: work, agentEnv: agent.env, models: AVAILABLE, route: ROOMY, args: { name: "review", prompt: "Review the parser." } });
-    expect(receipt).toMatchObject({ state: "running", route: { provider: "scripted", model: "roomy", source: "parent_current" }, mode: "isolated", capability: "inspect" });
+    const { receipt, handle } = await launchReal({
+      cwd: work,
+      agentEnv: agent.env,
+      models: AVAILABLE,
+      route: ROOMY,
+      args: { name: "review", prompt: "Review the parser." },
+    });
+    expect(receipt).toMatchObject({
+      state: "running",
+      route: { provider: "scripted", model: "roomy", source: "parent_current" },
+      mode: "isolated",
+      capability: "inspect",
+    });
     const outcome = await handle.whenDone();
     expect(outcome.error).toBeNull();
     expect(outcome).toMatchObject({ state: "completed", usage: { input: 900, output: 12 } });
@@ -60,7 +81,8 @@ describe("a real delegate child", () => {
     expect(seen).toContain(CANARY.visibleUser);
     expect(seen).toContain(CANARY.visibleAssistant);
     expect(seen).toContain("Review the parser.");
-    for (const hidden of [CANARY.thinking, CANARY.toolArgs, CANARY.toolResult, CANARY.siblingArgs, CANARY.batchText]) expect(seen).not.toContain(hidden);
+    for (const hidden of [CANARY.thinking, CANARY.toolArgs, CANARY.toolResult, CANARY.siblingArgs, CANARY.batchText])
+      expect(seen).not.toContain(hidden);
     expect(toolNames(server.requests[0]).sort()).toEqual(["delegate_read_artifact", "find", "grep", "ls", "read"]);
 
     const dir = handle.artifactDir;
@@ -70,13 +92,18 @@ describe("a real delegate child", () => {
     expect(receipt.child_session_dir).toBe(join(dir, "child-session"));
     const sessions = readdirSync(receipt.child_session_dir);
     expect(sessions).toHaveLength(1);
-    if (receipt.child_session_file !== null) expect(receipt.child_session_file).toBe(join(dir, "child-session", sessions[0] ?? ""));
+    if (receipt.child_session_file !== null)
+      expect(receipt.child_session_file).toBe(join(dir, "child-session", sessions[0] ?? ""));
     else expect(sessions[0]).toMatch(new RegExp(`_${receipt.child_session_id}\\.jsonl$`));
-    expect(receipt.isolation.session).toBe(receipt.child_session_file === null ? "session-id-in-session-dir" : "session-file");
+    expect(receipt.isolation.session).toBe(
+      receipt.child_session_file === null ? "session-id-in-session-dir" : "session-file",
+    );
     expect(existsSync(join(dir, DELEGATE_ARTIFACT.childTerminal))).toBe(false);
 
     const inline = await retrieveDelegateResult(files, handle.taskId, handle);
-    expect(inline.ok && inline.value.delivery === "inline" ? inline.value.answer.text : inline).toBe("ANSWER: the parser is fine.");
+    expect(inline.ok && inline.value.delivery === "inline" ? inline.value.answer.text : inline).toBe(
+      "ANSWER: the parser is fine.",
+    );
 
     const resultPath = join(dir, DELEGATE_ARTIFACT.result);
     const original = readFileSync(resultPath);
@@ -85,7 +112,9 @@ describe("a real delegate child", () => {
     tampered[blockAt] = tampered[blockAt] === 0x41 ? 0x42 : 0x41;
     writeFileSync(resultPath, tampered);
     const caught = await retrieveDelegateResult(files, handle.taskId, handle);
-    expect(caught.ok ? "accepted" : caught.error.code).toMatch(/^(answer_hash_mismatch|child_result_encoding_invalid)$/);
+    expect(caught.ok ? "accepted" : caught.error.code).toMatch(
+      /^(answer_hash_mismatch|child_result_encoding_invalid)$/,
+    );
   });
 
   it("spills a 2 MB read result in full and reads it back in exact ranges; a range past the end fails", async () => {
@@ -107,14 +136,26 @@ describe("a real delegate child", () => {
         return {
           toolCalls: [
             { name: "delegate_read_artifact", arguments: { artifact: receipt.artifact, offset: 0, length: 64 } },
-            { name: "delegate_read_artifact", arguments: { artifact: receipt.artifact, offset: receipt.bytes - 40, length: 40 } },
-            { name: "delegate_read_artifact", arguments: { artifact: receipt.artifact, offset: receipt.bytes - 10, length: 20 } },
+            {
+              name: "delegate_read_artifact",
+              arguments: { artifact: receipt.artifact, offset: receipt.bytes - 40, length: 40 },
+            },
+            {
+              name: "delegate_read_artifact",
+              arguments: { artifact: receipt.artifact, offset: receipt.bytes - 10, length: 20 },
+            },
           ],
         };
       }
       return { text: "DONE reading the ranges" };
     });
-    const { handle } = await launchReal({ cwd: work, agentEnv: agent.env, models: AVAILABLE, route: ROOMY, args: { name: "spill", prompt: "Read big.gif." } });
+    const { handle } = await launchReal({
+      cwd: work,
+      agentEnv: agent.env,
+      models: AVAILABLE,
+      route: ROOMY,
+      args: { name: "spill", prompt: "Read big.gif." },
+    });
     const outcome = await handle.whenDone();
     expect(outcome.error).toBeNull();
     expect(receipt).toBeDefined();
@@ -137,21 +178,41 @@ describe("a real delegate child", () => {
     const marker = "CANARY-BIG-FILE-2e8d";
     writeFileSync(big, `${marker}\n${"x".repeat(40_000)}\n`);
     server.enqueue({ toolCalls: [{ name: "read", arguments: { path: big } }] }, { text: "should never be asked" });
-    const { handle } = await launchReal({ cwd: work, agentEnv: agent.env, models: AVAILABLE, route: { provider: "scripted", model: "tight" }, messages: [], args: { name: "tight", prompt: "Read big.txt." } });
+    const { handle } = await launchReal({
+      cwd: work,
+      agentEnv: agent.env,
+      models: AVAILABLE,
+      route: { provider: "scripted", model: "tight" },
+      messages: [],
+      args: { name: "tight", prompt: "Read big.txt." },
+    });
     const outcome = await handle.whenDone();
     expect(outcome.error?.code).toBe("provider_context_budget_exhausted");
     expect(server.requests).toHaveLength(1);
     for (const request of server.requests) expect(bodyOf(request)).not.toContain(marker);
-    expect(readJson(join(handle.artifactDir, DELEGATE_ARTIFACT.childTerminal))).toMatchObject({ code: "provider_context_budget_exhausted", hook: "context" });
+    expect(readJson(join(handle.artifactDir, DELEGATE_ARTIFACT.childTerminal))).toMatchObject({
+      code: "provider_context_budget_exhausted",
+      hook: "context",
+    });
     expect(existsSync(join(handle.artifactDir, DELEGATE_ARTIFACT.result))).toBe(false);
   });
 
   it("refuses to commit when the provider answers from another model (route drift)", async () => {
     const proxy = await startDriftProxy(server.port, "roomy", "impostor-model");
-    const drifting = await writeIsolatedAgentDir({ dir: join(work, "agent-drift"), baseUrl: `http://127.0.0.1:${proxy.port}/v1`, models: MODELS });
+    const drifting = await writeIsolatedAgentDir({
+      dir: join(work, "agent-drift"),
+      baseUrl: `http://127.0.0.1:${proxy.port}/v1`,
+      models: MODELS,
+    });
     try {
       server.enqueue({ text: "an answer from the wrong model" });
-      const { handle } = await launchReal({ cwd: work, agentEnv: drifting.env, models: AVAILABLE, route: ROOMY, args: { name: "drift", prompt: "Answer." } });
+      const { handle } = await launchReal({
+        cwd: work,
+        agentEnv: drifting.env,
+        models: AVAILABLE,
+        route: ROOMY,
+        args: { name: "drift", prompt: "Answer." },
+      });
       const outcome = await handle.whenDone();
       expect(outcome.error?.code).toBe("route_mismatch");
       expect(outcome.error?.happened).toContain("impostor-model");
@@ -182,8 +243,17 @@ describe("a real delegate child", () => {
   });
 
   it("enforces the turn limit", async () => {
-    server.setResponder((input) => (input.index < 5 ? { toolCalls: [{ name: "ls", arguments: {} }] } : { text: "too late" }));
-    const { handle } = await launchReal({ cwd: work, agentEnv: agent.env, models: AVAILABLE, route: ROOMY, messages: [], args: { name: "turns", prompt: "List.", maxTurns: 2 } });
+    server.setResponder((input) =>
+      input.index < 5 ? { toolCalls: [{ name: "ls", arguments: {} }] } : { text: "too late" },
+    );
+    const { handle } = await launchReal({
+      cwd: work,
+      agentEnv: agent.env,
+      models: AVAILABLE,
+      route: ROOMY,
+      messages: [],
+      args: { name: "turns", prompt: "List.", maxTurns: 2 },
+    });
     const outcome = await handle.whenDone();
     expect(outcome.error?.code).toBe("child_turn_limit");
     expect(server.requests).toHaveLength(2);
@@ -199,19 +269,26 @@ function lastUserText(request: RecordedRequest | undefined): string {
 }
 
 /** Forwards to the scripted server and rewrites the `model` the responses name. */
-async function startDriftProxy(targetPort: number, from: string, to: string): Promise<{ server: Server; port: number }> {
+async function startDriftProxy(
+  targetPort: number,
+  from: string,
+  to: string,
+): Promise<{ server: Server; port: number }> {
   const proxy = createServer((req, res) => {
-    const upstream = httpRequest({ host: "127.0.0.1", port: targetPort, path: req.url, method: req.method, headers: req.headers }, (answer) => {
-      const parts: Buffer[] = [];
-      answer.on("data", (chunk: Buffer) => parts.push(chunk));
-      answer.on("end", () => {
-        const body = Buffer.concat(parts).toString("utf8").split(`"model":"${from}"`).join(`"model":"${to}"`);
-        const headers = { ...answer.headers };
-        delete headers["content-length"];
-        res.writeHead(answer.statusCode ?? 500, headers);
-        res.end(body);
-      });
-    });
+    const upstream = httpRequest(
+      { host: "127.0.0.1", port: targetPort, path: req.url, method: req.method, headers: req.headers },
+      (answer) => {
+        const parts: Buffer[] = [];
+        answer.on("data", (chunk: Buffer) => parts.push(chunk));
+        answer.on("end", () => {
+          const body = Buffer.concat(parts).toString("utf8").split(`"model":"${from}"`).join(`"model":"${to}"`);
+          const headers = { ...answer.headers };
+          delete headers["content-length"];
+          res.writeHead(answer.statusCode ?? 500, headers);
+          res.end(body);
+        });
+      },
+    );
     req.pipe(upstream);
   });
   await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));

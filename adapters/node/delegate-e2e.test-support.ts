@@ -33,19 +33,33 @@ export function parentMessages(): SourceMessage[] {
         { type: "toolCall", id: "call_read_1", name: "read", arguments: { path: CANARY.toolArgs } },
       ],
     },
-    { role: "toolResult", toolCallId: "call_read_1", toolName: "read", content: [{ type: "text", text: `file body ${CANARY.toolResult}` }] },
+    {
+      role: "toolResult",
+      toolCallId: "call_read_1",
+      toolName: "read",
+      content: [{ type: "text", text: `file body ${CANARY.toolResult}` }],
+    },
     {
       role: "assistant",
       content: [
         { type: "text", text: `Delegating two reviews. ${CANARY.batchText}` },
         { type: "toolCall", id: ACTIVE_CALL, name: "bg_delegate", arguments: { name: "one", prompt: "first" } },
-        { type: "toolCall", id: SIBLING_CALL, name: "bg_delegate", arguments: { name: "two", prompt: CANARY.siblingArgs } },
+        {
+          type: "toolCall",
+          id: SIBLING_CALL,
+          name: "bg_delegate",
+          arguments: { name: "two", prompt: CANARY.siblingArgs },
+        },
       ],
     },
   ];
 }
 
-export function conversationOf(cwd: string, messages: readonly SourceMessage[], systemPrompt = "You are the parent agent."): ConversationSource {
+export function conversationOf(
+  cwd: string,
+  messages: readonly SourceMessage[],
+  systemPrompt = "You are the parent agent.",
+): ConversationSource {
   return { capture: () => ok({ cwd, systemPrompt, messages }) };
 }
 
@@ -62,17 +76,24 @@ export interface DelegateSetup {
 
 /** One real `bg_delegate` launch: node ports, the installed Pi, the package's guard and evidence. */
 export async function launchReal(setup: DelegateSetup): Promise<DelegateLaunch> {
-  const ports = nodeDelegatePorts({ conversation: conversationOf(setup.cwd, setup.messages ?? parentMessages()), baseEnv: { ...process.env, ...setup.agentEnv } });
-  const launched = await launchDelegate(setup.launcher === undefined ? ports : { ...ports, launcher: setup.launcher(ports.launcher) }, {
-    rawArguments: setup.args,
-    toolCallId: ACTIVE_CALL,
-    location: { baseDir: setup.cwd, sessionId: "parent-session", pid: process.pid },
-    currentRoute: setup.route,
-    availableModels: setup.models,
-    host: nodeDelegateHost(process.env),
+  const ports = nodeDelegatePorts({
+    conversation: conversationOf(setup.cwd, setup.messages ?? parentMessages()),
+    baseEnv: { ...process.env, ...setup.agentEnv },
   });
+  const launched = await launchDelegate(
+    setup.launcher === undefined ? ports : { ...ports, launcher: setup.launcher(ports.launcher) },
+    {
+      rawArguments: setup.args,
+      toolCallId: ACTIVE_CALL,
+      location: { baseDir: setup.cwd, sessionId: "parent-session", pid: process.pid },
+      currentRoute: setup.route,
+      availableModels: setup.models,
+      host: nodeDelegateHost(process.env),
+    },
+  );
   if (!launched.ok) throw new Error(launched.error.message);
   return launched.value;
 }
 
-export const readJson = (path: string): Record<string, unknown> => JSON.parse(readFileSync(path, "utf8")) as Record<string, unknown>;
+export const readJson = (path: string): Record<string, unknown> =>
+  JSON.parse(readFileSync(path, "utf8")) as Record<string, unknown>;

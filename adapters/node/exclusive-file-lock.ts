@@ -24,7 +24,11 @@ export type LockTimeout = TypedError<"lock_timeout"> & { readonly holderPid?: nu
  * safely would need a second lock, and two waiters could both "break" it. The waiter times out and its
  * message names the dead pid and the file to delete by hand.
  */
-export async function acquireFileLock(path: string, files: FileCommitter, options: FileLockOptions): Promise<Result<HeldLock, LockTimeout>> {
+export async function acquireFileLock(
+  path: string,
+  files: FileCommitter,
+  options: FileLockOptions,
+): Promise<Result<HeldLock, LockTimeout>> {
   const deadline = performance.now() + options.timeoutMs;
   for (;;) {
     const created = await files.createExclusive(path);
@@ -38,7 +42,8 @@ export async function acquireFileLock(path: string, files: FileCommitter, option
       }
       return ok({ release: () => removeLock(path) });
     }
-    if (created.error.code !== "file_exists") throw new Error(`cannot create the lock file ${path}: ${created.error.message}`);
+    if (created.error.code !== "file_exists")
+      throw new Error(`cannot create the lock file ${path}: ${created.error.message}`);
     if (performance.now() >= deadline) return err(await timeoutError(path, options.timeoutMs));
     await sleep(options.pollMs);
   }

@@ -21,15 +21,34 @@ const argv = (over: Partial<FusionChildArgvInput>): string[] => {
   return built.value;
 };
 
-const LEAN = ["--no-extensions", "--no-skills", "--no-prompt-templates", "--no-themes", "--no-context-files", "--offline"];
+const LEAN = [
+  "--no-extensions",
+  "--no-skills",
+  "--no-prompt-templates",
+  "--no-themes",
+  "--no-context-files",
+  "--offline",
+];
 
 describe("buildFusionChildArgv", () => {
   it("no tools: the exact reason-stage argv, prompt not in argv", () => {
     expect(argv({})).toEqual([
-      "/pi/dist/cli.js", "--mode", "text", "--no-session", "--no-tools", ...LEAN,
-      "--extension", base.childExtensionPath,
-      "--provider", "scripted", "--model", "scripted-a", "--thinking", "medium",
-      "--system-prompt", "You are a candidate.\nAnswer.",
+      "/pi/dist/cli.js",
+      "--mode",
+      "text",
+      "--no-session",
+      "--no-tools",
+      ...LEAN,
+      "--extension",
+      base.childExtensionPath,
+      "--provider",
+      "scripted",
+      "--model",
+      "scripted-a",
+      "--thinking",
+      "medium",
+      "--system-prompt",
+      "You are a candidate.\nAnswer.",
     ]);
   });
 
@@ -42,7 +61,13 @@ describe("buildFusionChildArgv", () => {
 
   it("where the CLI offers them (Pi 1.x), the denylist and --no-mcp come too", () => {
     const args = argv({ tools: ["read", "fusion_web_fetch"], flags: PI_1_FLAGS });
-    expect(args.slice(4, 9)).toEqual(["--no-builtin-tools", "--tools", "read,fusion_web_fetch", "--exclude-tools", FUSION_DENIED_TOOLS.join(",")]);
+    expect(args.slice(4, 9)).toEqual([
+      "--no-builtin-tools",
+      "--tools",
+      "read,fusion_web_fetch",
+      "--exclude-tools",
+      FUSION_DENIED_TOOLS.join(","),
+    ]);
     expect(args.slice(9, 11)).toEqual(["--no-extensions", "--no-mcp"]);
     expect(argv({ flags: PI_1_FLAGS })).toContain("--no-mcp");
     expect(argv({ tools: ["read"], flags: { ...PI_1_FLAGS, excludeTools: false } })).not.toContain("--exclude-tools");
@@ -51,7 +76,12 @@ describe("buildFusionChildArgv", () => {
   it("anthropic children get the sanitizer as a second extension, after the metadata extension", () => {
     const args = argv({ route: { provider: "anthropic", model: "claude-x", thinking: "high" } });
     const at = args.indexOf("--extension");
-    expect(args.slice(at, at + 4)).toEqual(["--extension", base.childExtensionPath, "--extension", base.anthropicSanitizerPath]);
+    expect(args.slice(at, at + 4)).toEqual([
+      "--extension",
+      base.childExtensionPath,
+      "--extension",
+      base.anthropicSanitizerPath,
+    ]);
   });
 
   it("every other provider's argv is byte-identical whatever the sanitizer path is", () => {
@@ -63,14 +93,33 @@ describe("buildFusionChildArgv", () => {
   });
 
   it("stage extensions come after the metadata extension and the sanitizer, in the order given", () => {
-    const extra = ["/pkg/composition/fusion-web-fetch-child-extension.ts", "/pkg/adapters/pi/child/tool-audit-extension.ts"];
+    const extra = [
+      "/pkg/composition/fusion-web-fetch-child-extension.ts",
+      "/pkg/adapters/pi/child/tool-audit-extension.ts",
+    ];
     const args = argv({ tools: ["read", "fusion_web_fetch"], extensions: extra });
     const at = args.indexOf("--extension");
-    expect(args.slice(at, at + 6)).toEqual(["--extension", base.childExtensionPath, "--extension", extra[0], "--extension", extra[1]]);
+    expect(args.slice(at, at + 6)).toEqual([
+      "--extension",
+      base.childExtensionPath,
+      "--extension",
+      extra[0],
+      "--extension",
+      extra[1],
+    ]);
     expect(args[at + 6]).toBe("--provider");
     const anthropic = argv({ route: { provider: "anthropic", model: "c", thinking: "off" }, extensions: extra });
     const from = anthropic.indexOf("--extension");
-    expect(anthropic.slice(from, from + 8)).toEqual(["--extension", base.childExtensionPath, "--extension", base.anthropicSanitizerPath, "--extension", extra[0], "--extension", extra[1]]);
+    expect(anthropic.slice(from, from + 8)).toEqual([
+      "--extension",
+      base.childExtensionPath,
+      "--extension",
+      base.anthropicSanitizerPath,
+      "--extension",
+      extra[0],
+      "--extension",
+      extra[1],
+    ]);
   });
 
   it("a reason stage's argv is byte-identical with no extensions field, an empty one, or before the field existed", () => {

@@ -43,7 +43,8 @@ export function buildFusionChildArgv(input: FusionChildArgvInput): Result<string
   const extra = input.extensions ?? [];
   const relative = extra.find((path) => !path.startsWith("/"));
   if (relative !== undefined) return refuse(`extension path ${JSON.stringify(relative)} is not absolute`);
-  if (new Set([input.childExtensionPath, ...extra]).size !== extra.length + 1) return refuse(`the extension list ${extra.join(", ")} repeats an extension`);
+  if (new Set([input.childExtensionPath, ...extra]).size !== extra.length + 1)
+    return refuse(`the extension list ${extra.join(", ")} repeats an extension`);
   for (const path of extra) extensions.push("--extension", path);
   const args = [
     input.cliPath,
@@ -72,7 +73,10 @@ export function buildFusionChildArgv(input: FusionChildArgvInput): Result<string
   const bad = args.find((arg) => arg.includes("\0") || Buffer.byteLength(arg, "utf8") > MAX_ARG_BYTES);
   if (bad !== undefined) {
     const why = bad.includes("\0") ? "contains a NUL character" : `is longer than ${MAX_ARG_BYTES} bytes`;
-    return err({ code: "child_spawn_failed", message: `a Fusion child argument ${why} (${bad.slice(0, 40)}…); no child was started` });
+    return err({
+      code: "child_spawn_failed",
+      message: `a Fusion child argument ${why} (${bad.slice(0, 40)}…); no child was started`,
+    });
   }
   return ok(args);
 }

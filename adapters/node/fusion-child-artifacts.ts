@@ -33,21 +33,32 @@ export function childArtifactPaths(runDir: string, prefix: string): ChildArtifac
  * `<prefix>.response.md` is the orchestrator's: a failed attempt's stdout only ever lands in the
  * explicitly partial file.
  */
-export async function writeChildArtifacts(files: FileCommitter, paths: ChildArtifactPaths, artifacts: ChildArtifacts): Promise<Result<void, ChildError>> {
+export async function writeChildArtifacts(
+  files: FileCommitter,
+  paths: ChildArtifactPaths,
+  artifacts: ChildArtifacts,
+): Promise<Result<void, ChildError>> {
   const encoder = new TextEncoder();
   const events = encoder.encode(artifacts.frames.map((frame) => `${frame}\n`).join(""));
   const receipt =
     artifacts.stderrDropped > 0
-      ? encoder.encode(`\n[pi-background-tasks: stderr truncated; the first ${artifacts.stderr.length} bytes were kept, ${artifacts.stderrDropped} more were discarded]\n`)
+      ? encoder.encode(
+          `\n[pi-background-tasks: stderr truncated; the first ${artifacts.stderr.length} bytes were kept, ${artifacts.stderrDropped} more were discarded]\n`,
+        )
       : new Uint8Array(0);
   const writes: Array<[string, Uint8Array]> = [
     [paths.events, events],
     [paths.stderr, concat(artifacts.stderr, receipt)],
   ];
-  if (artifacts.partialStdout !== undefined && artifacts.partialStdout.length > 0) writes.push([paths.partial, artifacts.partialStdout]);
+  if (artifacts.partialStdout !== undefined && artifacts.partialStdout.length > 0)
+    writes.push([paths.partial, artifacts.partialStdout]);
   for (const [path, bytes] of writes) {
     const written = await files.replaceAtomic(path, bytes);
-    if (!written.ok) return err({ code: "artifact_error", message: `cannot write the Fusion child artifact ${path}: ${written.error.message}` });
+    if (!written.ok)
+      return err({
+        code: "artifact_error",
+        message: `cannot write the Fusion child artifact ${path}: ${written.error.message}`,
+      });
   }
   return ok(undefined);
 }

@@ -3,15 +3,29 @@ import { describe, expect, it } from "vitest";
 import { CompletionWatch } from "./fusion-child-completion.ts";
 
 const sha = (text: string): string => createHash("sha256").update(text, "utf8").digest("hex");
-const usage = { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
+const usage = {
+  input: 1,
+  output: 1,
+  cacheRead: 0,
+  cacheWrite: 0,
+  totalTokens: 2,
+  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+};
 const route = { provider: "p", model: "m", thinking: "off" };
 
 function frame(blocks: string[], over: Record<string, unknown> = {}): string {
   const text = blocks.join("\n");
   return JSON.stringify({
-    schema_version: "pi-background-tasks.fusion-child-result.v3", provider: "p", model: "m", stop_reason: "stop",
+    schema_version: "pi-background-tasks.fusion-child-result.v3",
+    provider: "p",
+    model: "m",
+    stop_reason: "stop",
     text_blocks: blocks.map((b) => ({ utf8_bytes: Buffer.byteLength(b), sha256: sha(b) })),
-    text_sha256: sha(text), text_bytes: Buffer.byteLength(text), tool_calls: 0, usage, ...over,
+    text_sha256: sha(text),
+    text_bytes: Buffer.byteLength(text),
+    tool_calls: 0,
+    usage,
+    ...over,
   });
 }
 

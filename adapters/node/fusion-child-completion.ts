@@ -30,7 +30,8 @@ export class CompletionWatch {
     const parsed = parseFrameJson(raw);
     if (!parsed.ok) return undefined;
     const { frame, blocks } = parsed.value;
-    if (frame.stopReason !== "stop" || frame.provider !== this.route.provider || frame.model !== this.route.model) return undefined;
+    if (frame.stopReason !== "stop" || frame.provider !== this.route.provider || frame.model !== this.route.model)
+      return undefined;
     return { frame: parsed.value, stdoutBytes: blocks.reduce((sum, b) => sum + b.utf8Bytes + 1, 0) };
   }
 }

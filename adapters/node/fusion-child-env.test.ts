@@ -44,7 +44,11 @@ describe("fusionChildEnv", () => {
       PI_FUSION_WEB_FETCH_TEST_SEAM: "1",
       PI_FUSION_WEB_FETCH_TEST_ADMIT_CIDR: "127.0.0.0/8",
     };
-    expect(fusionChildEnv(parent)).toEqual({ PI_FUSION_WEB_FETCH_TEST_SEAM: "1", PI_FUSION_WEB_FETCH_TEST_ADMIT_CIDR: "127.0.0.0/8", PI_SKIP_VERSION_CHECK: "1" });
+    expect(fusionChildEnv(parent)).toEqual({
+      PI_FUSION_WEB_FETCH_TEST_SEAM: "1",
+      PI_FUSION_WEB_FETCH_TEST_ADMIT_CIDR: "127.0.0.0/8",
+      PI_SKIP_VERSION_CHECK: "1",
+    });
     const stage = { PI_FUSION_TOOL_CALL_LOG_PATH: "/run/c.jsonl", PI_FUSION_RESEARCH_ENABLED: "1" };
     expect(fusionChildEnv(parent, stage)).toMatchObject(stage);
   });

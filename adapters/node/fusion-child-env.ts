@@ -40,7 +40,8 @@ export function fusionChildEnv(
   }
   env.PI_SKIP_VERSION_CHECK = "1";
   for (const [name, value] of Object.entries(extra)) {
-    if (isStrippedFromChild(name)) throw new Error(`fusionChildEnv: the stage env may not set the credential variable ${name}`);
+    if (isStrippedFromChild(name))
+      throw new Error(`fusionChildEnv: the stage env may not set the credential variable ${name}`);
     env[name] = value;
   }
   return env;

@@ -67,7 +67,9 @@ export function parseFrameJson(raw: string): Result<ParsedFrame, string> {
     return err(`not JSON (${error instanceof Error ? error.message : String(error)}): ${raw.slice(0, MAX_REPORTED)}`);
   }
   if (!Value.Check(FrameSchema, value)) {
-    const problems = [...Value.Errors(FrameSchema, value)].slice(0, 5).map((e) => `${e.instancePath || "/"} ${e.message}`);
+    const problems = [...Value.Errors(FrameSchema, value)]
+      .slice(0, 5)
+      .map((e) => `${e.instancePath || "/"} ${e.message}`);
     return err(`not a ${FUSION_CHILD_RESULT_SCHEMA} frame (${problems.join("; ")}): ${raw.slice(0, MAX_REPORTED)}`);
   }
   return ok(toParsed(value, raw));

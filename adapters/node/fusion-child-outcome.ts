@@ -51,27 +51,43 @@ export function judgeChild(o: ChildObservation): Result<ChildStageResult, ChildE
     exitCode: o.exit.code,
     durationMs: o.durationMs,
   };
-  const fail = (code: ChildErrorCode, message: string): Result<ChildStageResult, ChildError> => err({ code, message: `${message}${exitNote(o)}`, partial });
+  const fail = (code: ChildErrorCode, message: string): Result<ChildStageResult, ChildError> =>
+    err({ code, message: `${message}${exitNote(o)}`, partial });
 
   const stopped = stopFailure(o.stop);
   if (stopped !== undefined) return fail(stopped.code, stopped.message);
   if (o.exitedBeforeSend) return fail("child_spawn_failed", "the Fusion child exited before its prompt was sent");
-  if (frameProblems.length > 0) return fail("child_event_invalid", `invalid metadata from the Fusion child: ${frameProblems.join("; ")}`);
+  if (frameProblems.length > 0)
+    return fail("child_event_invalid", `invalid metadata from the Fusion child: ${frameProblems.join("; ")}`);
   const last = parsed.at(-1);
   if (last === undefined) {
-    if (o.stdinError !== undefined) return fail("child_stdin_failed", `the prompt could not be written to the Fusion child (${o.stdinError})`);
-    return fail("child_event_invalid", "the Fusion child reported no metadata frame (no assistant message was finalised)");
+    if (o.stdinError !== undefined)
+      return fail("child_stdin_failed", `the prompt could not be written to the Fusion child (${o.stdinError})`);
+    return fail(
+      "child_event_invalid",
+      "the Fusion child reported no metadata frame (no assistant message was finalised)",
+    );
   }
   if (last.frame.stopReason !== "stop") {
     const why = last.frame.errorMessage ?? "no error message";
-    return fail("child_exit_failed", `the Fusion child's final message ended with stopReason "${last.frame.stopReason}": ${why}`);
+    return fail(
+      "child_exit_failed",
+      `the Fusion child's final message ended with stopReason "${last.frame.stopReason}": ${why}`,
+    );
   }
   if (last.frame.provider !== o.route.provider || last.frame.model !== o.route.model) {
     const seen = `${last.frame.provider}/${last.frame.model}`;
-    return fail("child_event_invalid", `the Fusion child answered with ${seen}, not the pinned route ${o.route.provider}/${o.route.model}`);
+    return fail(
+      "child_event_invalid",
+      `the Fusion child answered with ${seen}, not the pinned route ${o.route.provider}/${o.route.model}`,
+    );
   }
   const text = verifyStdout(o.stdout, last);
-  if (!text.ok) return fail("child_event_invalid", `the Fusion child's stdout does not match its final metadata frame: ${text.error}`);
+  if (!text.ok)
+    return fail(
+      "child_event_invalid",
+      `the Fusion child's stdout does not match its final metadata frame: ${text.error}`,
+    );
   return ok({ ...partial, text: text.value });
 }
 
@@ -84,11 +100,17 @@ function stopFailure(stop: StopCause | undefined): { code: ChildErrorCode; messa
     case "discarded":
       return { code: "child_cancelled", message: "the Fusion child was discarded before it finished" };
     case "idle_timeout":
-      return { code: "child_timeout", message: `the Fusion child produced no output for ${stop.ms} ms (idle watchdog) and was stopped` };
+      return {
+        code: "child_timeout",
+        message: `the Fusion child produced no output for ${stop.ms} ms (idle watchdog) and was stopped`,
+      };
     case "absolute_timeout":
       return { code: "child_timeout", message: `the Fusion child ran longer than ${stop.ms} ms and was stopped` };
     case "output_cap":
-      return { code: "child_output_cap", message: `the Fusion child wrote more than ${stop.bytes} bytes to stdout and was stopped` };
+      return {
+        code: "child_output_cap",
+        message: `the Fusion child wrote more than ${stop.bytes} bytes to stdout and was stopped`,
+      };
     case "stdin_failed":
       return { code: "child_stdin_failed", message: `the prompt was not sent to the Fusion child: ${stop.reason}` };
   }

@@ -46,7 +46,8 @@ export class ChildStderrSplitter {
 
   end(): void {
     if (this.#inFrame) {
-      if (!this.#discardingFrame) this.problems.push(`stderr ended inside a metadata frame (${this.#pending.length} bytes without a newline)`);
+      if (!this.#discardingFrame)
+        this.problems.push(`stderr ended inside a metadata frame (${this.#pending.length} bytes without a newline)`);
     } else this.#keep(this.#pending);
     this.#pending = Buffer.alloc(0);
     this.#inFrame = false;

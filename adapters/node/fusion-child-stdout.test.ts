@@ -4,7 +4,14 @@ import { parseFrameJson, type ParsedFrame } from "./fusion-child-frame.ts";
 import { verifyStdout } from "./fusion-child-stdout.ts";
 
 const sha = (text: string): string => createHash("sha256").update(text, "utf8").digest("hex");
-const usage = { input: 1, output: 2, cacheRead: 0, cacheWrite: 0, totalTokens: 3, cost: { input: 0.1, output: 0.2, cacheRead: 0, cacheWrite: 0, total: 0.3 } };
+const usage = {
+  input: 1,
+  output: 2,
+  cacheRead: 0,
+  cacheWrite: 0,
+  totalTokens: 3,
+  cost: { input: 0.1, output: 0.2, cacheRead: 0, cacheWrite: 0, total: 0.3 },
+};
 
 function frameFor(blocks: readonly string[], over: Record<string, unknown> = {}): Record<string, unknown> {
   const text = blocks.join("\n");
@@ -33,18 +40,31 @@ const out = (text: string): Uint8Array => Buffer.from(text, "utf8");
 describe("parseFrameJson", () => {
   it("maps the v3 frame onto the port's frame", () => {
     const frame = parsed(frameFor(["a"], { error_message: "e" })).frame;
-    expect(frame).toEqual({ provider: "p", model: "m", stopReason: "stop", errorMessage: "e", textBytes: 1, textSha256: sha("a"), toolCalls: 2, usage });
+    expect(frame).toEqual({
+      provider: "p",
+      model: "m",
+      stopReason: "stop",
+      errorMessage: "e",
+      textBytes: 1,
+      textSha256: sha("a"),
+      toolCalls: 2,
+      usage,
+    });
   });
 
   it("rejects unknown keys, a wrong schema, missing usage fields and non-JSON", () => {
     expect(parseFrameJson(JSON.stringify(frameFor([], { reasoning: "secret" }))).ok).toBe(false);
     expect(parseFrameJson(JSON.stringify(frameFor([], { schema_version: "x.v1" }))).ok).toBe(false);
     // A v2 frame (no tool-call count) is refused: the audit check needs the count.
-    const { tool_calls: _dropped, ...v2 } = frameFor([], { schema_version: "pi-background-tasks.fusion-child-result.v2" });
+    const { tool_calls: _dropped, ...v2 } = frameFor([], {
+      schema_version: "pi-background-tasks.fusion-child-result.v2",
+    });
     expect(parseFrameJson(JSON.stringify(v2)).ok).toBe(false);
     expect(parseFrameJson(JSON.stringify(frameFor([], { tool_calls: -1 }))).ok).toBe(false);
     expect(parseFrameJson(JSON.stringify(frameFor([], { usage: { ...usage, cost: { total: 1 } } }))).ok).toBe(false);
-    expect(parseFrameJson(JSON.stringify({ schema_version: "pi-background-tasks.fusion-child-result.v3", invalid: "why" }))).toMatchObject({ ok: false });
+    expect(
+      parseFrameJson(JSON.stringify({ schema_version: "pi-background-tasks.fusion-child-result.v3", invalid: "why" })),
+    ).toMatchObject({ ok: false });
     const bad = parseFrameJson("{nope");
     expect(bad.ok ? "" : bad.error).toMatch(/^not JSON/);
   });

@@ -20,7 +20,10 @@ const fresh = (): string => join(mkdtempSync(join(tmpdir(), "fusion-models-")), 
 describe("FusionModelsStore", () => {
   it("a missing file loads as all $current with revision 'absent'", async () => {
     const store = new FusionModelsStore({ agentDir: fresh() });
-    expect(await store.load()).toEqual({ ok: true, value: { config: DEFAULT_FUSION_MODELS_CONFIG, revision: ABSENT_REVISION, exists: false } });
+    expect(await store.load()).toEqual({
+      ok: true,
+      value: { config: DEFAULT_FUSION_MODELS_CONFIG, revision: ABSENT_REVISION, exists: false },
+    });
   });
 
   it("saves pretty JSON atomically, makes the directory 0700, and the next load sees the new revision", async () => {
@@ -53,7 +56,10 @@ describe("FusionModelsStore", () => {
   it("a malformed file is config_invalid naming the path", async () => {
     const agentDir = fresh();
     mkdirSync(agentDir, { recursive: true });
-    writeFileSync(join(agentDir, "fusion-models.json"), '{"schema_version":"pi-background-tasks.fusion-models.v1","candidates":[],"evaluator":"x","merger":"$current"}');
+    writeFileSync(
+      join(agentDir, "fusion-models.json"),
+      '{"schema_version":"pi-background-tasks.fusion-models.v1","candidates":[],"evaluator":"x","merger":"$current"}',
+    );
     const loaded = await new FusionModelsStore({ agentDir }).load();
     expect(loaded.ok ? undefined : loaded.error.code).toBe("config_invalid");
     expect(loaded.ok ? "" : loaded.error.message).toContain(join(agentDir, "fusion-models.json"));
@@ -91,7 +97,10 @@ describe("FusionModelsStore", () => {
     const loaded = await Promise.all(workers.map((w) => w.next()));
     expect(loaded).toEqual([{ loaded: ABSENT_REVISION }, { loaded: ABSENT_REVISION }]);
     for (const w of workers) w.go();
-    const outcomes = (await Promise.all(workers.map((w) => w.next()))) as Array<{ saved?: string; error?: { code: string } }>;
+    const outcomes = (await Promise.all(workers.map((w) => w.next()))) as Array<{
+      saved?: string;
+      error?: { code: string };
+    }>;
     const winners = outcomes.flatMap((o, i) => (o.saved !== undefined ? [i] : []));
     const losers = outcomes.filter((o) => o.error !== undefined);
     expect(winners).toHaveLength(1);
@@ -103,7 +112,9 @@ describe("FusionModelsStore", () => {
 });
 
 function startWorker(agentDir: string, merger: string): { next(): Promise<unknown>; go(): void } {
-  const child = spawn(process.execPath, ["--import", "tsx", WORKER, agentDir, merger], { stdio: ["pipe", "pipe", "inherit"] });
+  const child = spawn(process.execPath, ["--import", "tsx", WORKER, agentDir, merger], {
+    stdio: ["pipe", "pipe", "inherit"],
+  });
   const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
   return {
     next: async () => {

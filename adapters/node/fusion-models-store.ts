@@ -17,7 +17,9 @@ import { errnoCode } from "./errno.ts";
 import { acquireFileLock, type FileLockOptions } from "./exclusive-file-lock.ts";
 import { NodeFileCommitter } from "./node-file-committer.ts";
 
-export type FusionModelsStoreError = ConfigInvalid | (TypedError<"config_conflict" | "config_io_failed"> & { readonly path: string });
+export type FusionModelsStoreError =
+  | ConfigInvalid
+  | (TypedError<"config_conflict" | "config_io_failed"> & { readonly path: string });
 
 export interface FusionModelsStoreOptions {
   /** Pi's agent directory (`getAgentDir()`), where `fusion-models.json` lives. */
@@ -54,18 +56,27 @@ export class FusionModelsStore {
   async load(): Promise<Result<LoadedFusionModels, FusionModelsStoreError>> {
     const bytes = await this.#read();
     if (!bytes.ok) return bytes;
-    if (bytes.value === undefined) return ok({ config: DEFAULT_FUSION_MODELS_CONFIG, revision: ABSENT_REVISION, exists: false });
+    if (bytes.value === undefined)
+      return ok({ config: DEFAULT_FUSION_MODELS_CONFIG, revision: ABSENT_REVISION, exists: false });
     const config = parseFusionModelsJson(Buffer.from(bytes.value).toString("utf8"), this.path);
     if (!config.ok) return config;
     return ok({ config: config.value, revision: revisionOf(bytes.value), exists: true });
   }
 
   /** Saves `config` if the file still has `expectedRevision`; returns what is now on disk. */
-  async save(config: FusionModelsConfig, expectedRevision: string): Promise<Result<LoadedFusionModels, FusionModelsStoreError>> {
+  async save(
+    config: FusionModelsConfig,
+    expectedRevision: string,
+  ): Promise<Result<LoadedFusionModels, FusionModelsStoreError>> {
     const dir = await this.#prepareDir();
     if (!dir.ok) return dir;
     const lock = await acquireFileLock(this.lockPath, this.#files, this.#lock);
-    if (!lock.ok) return err({ code: "config_conflict", path: this.path, message: `${lock.error.message} Nothing was saved to ${this.path}.` });
+    if (!lock.ok)
+      return err({
+        code: "config_conflict",
+        path: this.path,
+        message: `${lock.error.message} Nothing was saved to ${this.path}.`,
+      });
     try {
       const current = await this.#read();
       if (!current.ok) return current;
@@ -79,7 +90,12 @@ export class FusionModelsStore {
       }
       const bytes = new TextEncoder().encode(serializeFusionModelsConfig(config));
       const written = await this.#files.replaceAtomic(this.path, bytes);
-      if (!written.ok) return err({ code: "config_io_failed", path: this.path, message: `cannot save ${this.path}: ${written.error.message}` });
+      if (!written.ok)
+        return err({
+          code: "config_io_failed",
+          path: this.path,
+          message: `cannot save ${this.path}: ${written.error.message}`,
+        });
       return ok({ config, revision: revisionOf(bytes), exists: true });
     } finally {
       await lock.value.release();
@@ -91,18 +107,31 @@ export class FusionModelsStore {
       return ok(new Uint8Array(await readFile(this.path)));
     } catch (error) {
       if (errnoCode(error) === "ENOENT") return ok(undefined);
-      return err({ code: "config_io_failed", path: this.path, message: `cannot read ${this.path}: ${describe(error)}` });
+      return err({
+        code: "config_io_failed",
+        path: this.path,
+        message: `cannot read ${this.path}: ${describe(error)}`,
+      });
     }
   }
 
   async #prepareDir(): Promise<Result<void, FusionModelsStoreError>> {
     const made = await this.#files.ensureDir(this.#agentDir);
-    if (!made.ok) return err({ code: "config_io_failed", path: this.path, message: `cannot create ${this.#agentDir}: ${made.error.message}` });
+    if (!made.ok)
+      return err({
+        code: "config_io_failed",
+        path: this.path,
+        message: `cannot create ${this.#agentDir}: ${made.error.message}`,
+      });
     try {
       await chmod(this.#agentDir, 0o700); // the agent dir also holds credentials (auth.json)
       return ok(undefined);
     } catch (error) {
-      return err({ code: "config_io_failed", path: this.path, message: `cannot set mode 0700 on ${this.#agentDir}: ${describe(error)}` });
+      return err({
+        code: "config_io_failed",
+        path: this.path,
+        message: `cannot set mode 0700 on ${this.#agentDir}: ${describe(error)}`,
+      });
     }
   }
 }

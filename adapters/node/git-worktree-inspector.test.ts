@@ -29,7 +29,13 @@ describe("GitWorktreeInspector (real git)", () => {
   it("reports root, HEAD, tree and a clean status, from a subdirectory too", async () => {
     const state = await inspector.inspect(join(repo, "sub"));
     if (!state.ok) throw new Error(state.error.message);
-    expect(state.value).toEqual({ root: repo, dir: join(repo, "sub"), head: git("rev-parse", "HEAD"), tree: git("rev-parse", "HEAD^{tree}"), porcelain: "" });
+    expect(state.value).toEqual({
+      root: repo,
+      dir: join(repo, "sub"),
+      head: git("rev-parse", "HEAD"),
+      tree: git("rev-parse", "HEAD^{tree}"),
+      porcelain: "",
+    });
   });
 
   it("lists untracked files one by one with root-relative paths, names with spaces intact", async () => {
@@ -39,8 +45,15 @@ describe("GitWorktreeInspector (real git)", () => {
     const state = await inspector.inspect(join(repo, "sub"));
     if (!state.ok) throw new Error(state.error.message);
     const entries = parsePorcelainZ(state.value.porcelain);
-    expect(entries).toEqual(expect.arrayContaining([{ status: " M", path: "sub/a.txt" }, { status: "??", path: "sub/new dir/x y.txt" }]));
-    expect(blockingChanges(entries, { cwdPrefix: "sub/", allowedReport: "new dir/x y.txt" })).toEqual([{ status: " M", path: "sub/a.txt" }]);
+    expect(entries).toEqual(
+      expect.arrayContaining([
+        { status: " M", path: "sub/a.txt" },
+        { status: "??", path: "sub/new dir/x y.txt" },
+      ]),
+    );
+    expect(blockingChanges(entries, { cwdPrefix: "sub/", allowedReport: "new dir/x y.txt" })).toEqual([
+      { status: " M", path: "sub/a.txt" },
+    ]);
     git("checkout", "--", "sub/a.txt");
     rmSync(join(repo, "sub", "new dir"), { recursive: true });
   });

@@ -17,7 +17,16 @@ import type { ProcessLauncher, RunningProcess } from "../../ports/process-launch
 const childFile = (name: string): string => fileURLToPath(new URL(`../pi/child/${name}`, import.meta.url));
 export const HOOK_PROBE_EXTENSIONS = [childFile("hook-probe-first.ts"), childFile("hook-probe-second.ts")] as const;
 
-const LEAN = ["--no-session", "--no-extensions", "--no-builtin-tools", "--no-skills", "--no-prompt-templates", "--no-themes", "--no-context-files", "--offline"];
+const LEAN = [
+  "--no-session",
+  "--no-extensions",
+  "--no-builtin-tools",
+  "--no-skills",
+  "--no-prompt-templates",
+  "--no-themes",
+  "--no-context-files",
+  "--offline",
+];
 const RUN_TIMEOUT_MS = 30_000;
 const KILL_GRACE_MS = 2_000;
 
@@ -56,17 +65,42 @@ async function runOne(input: HookProbeInput, scenario: HookProbeScenario, dir: s
     const log = join(dir, `${scenario}.jsonl`);
     const [first, second] = HOOK_PROBE_EXTENSIONS;
     const started = input.launcher.launch({
-      command: { kind: "argv", file: input.nodePath, args: [input.cliPath, "--mode", "json", ...LEAN, "-e", first, "-e", second, "--tools", PROBE_TOOL, "-p", PROBE_PROMPTS[scenario]] },
+      command: {
+        kind: "argv",
+        file: input.nodePath,
+        args: [
+          input.cliPath,
+          "--mode",
+          "json",
+          ...LEAN,
+          "-e",
+          first,
+          "-e",
+          second,
+          "--tools",
+          PROBE_TOOL,
+          "-p",
+          PROBE_PROMPTS[scenario],
+        ],
+      },
       cwd: dir,
       env: { ...input.baseEnv, ...model.env, HOOK_PROBE_LOG: log, HOOK_PROBE_SCENARIO: scenario },
     });
     if (!started.ok) throw new Error(`the hook probe could not start the Pi CLI: ${started.error.message}`);
     const { stdout, timedOut } = await collect(started.value);
-    const lines = existsSync(log) ? readFileSync(log, "utf8").trim().split("\n").filter(Boolean).map((l) => JSON.parse(l) as ProbeLine) : [];
+    const lines = existsSync(log)
+      ? readFileSync(log, "utf8")
+          .trim()
+          .split("\n")
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as ProbeLine)
+      : [];
     const events = stdout.split("\n").flatMap((line) => {
       try {
         const record = JSON.parse(line) as unknown;
-        return typeof record === "object" && record !== null && typeof (record as { type?: unknown }).type === "string" ? [record as ProbeRun["events"][number]] : [];
+        return typeof record === "object" && record !== null && typeof (record as { type?: unknown }).type === "string"
+          ? [record as ProbeRun["events"][number]]
+          : [];
       } catch {
         return [];
       }

@@ -11,7 +11,8 @@ import { afterAll, describe, expect, it } from "vitest";
  * and then fsync the directory.
  */
 const straceWorks = spawnSync("strace", ["-qq", "-e", "trace=none", "true"]).status === 0;
-if (!straceWorks) console.warn("SKIPPED: node-file-committer durability trace needs a working strace (apt-get install strace)");
+if (!straceWorks)
+  console.warn("SKIPPED: node-file-committer durability trace needs a working strace (apt-get install strace)");
 
 const dir = mkdtempSync(join(tmpdir(), "nfc-trace-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -57,10 +58,15 @@ function eventsOf(trace: string): string[] {
   for (const line of joinedCalls(trace)) {
     const call = /^(\w+)\(/.exec(line)?.[1];
     if (call === undefined || !line.includes(dir)) continue;
-    const name = (path: string) => (path === dir ? "DIR" : path.replace(`${dir}/`, "").replace(/^\.meta\.json\.[0-9a-f]+\.tmp$/, "TEMP"));
+    const name = (path: string) =>
+      path === dir ? "DIR" : path.replace(`${dir}/`, "").replace(/^\.meta\.json\.[0-9a-f]+\.tmp$/, "TEMP");
     if (call === "openat") {
       const [, path = "", flags = ""] = /"([^"]+)", ([A-Z_|]+)/.exec(line) ?? [];
-      const tags = [flags.includes("O_EXCL") ? "excl" : "", flags.includes("O_APPEND") ? "append" : "", line.includes(", 0600)") ? "0600" : ""];
+      const tags = [
+        flags.includes("O_EXCL") ? "excl" : "",
+        flags.includes("O_APPEND") ? "append" : "",
+        line.includes(", 0600)") ? "0600" : "",
+      ];
       events.push(["openat", name(path), ...tags.filter((t) => t !== "")].join(" "));
     } else if (call.startsWith("rename")) {
       const paths = [...line.matchAll(/"([^"]+)"/g)].map((m) => name(m[1] ?? ""));
@@ -76,7 +82,25 @@ describe.skipIf(!straceWorks)("NodeFileCommitter durability (system-call trace)"
   it("fsyncs each commit through its own handle, renames after the fsync, then fsyncs the directory", async () => {
     const traceFile = join(dir, "..", `${dir.split("/").pop() ?? "x"}.trace`);
     const calls = "trace=openat,write,pwrite64,fsync,fdatasync,rename,renameat,renameat2,close";
-    await promisify(execFile)("strace", ["-f", "-qq", "-y", "-e", calls, "-o", traceFile, process.execPath, "--import", "tsx", "--input-type=module", "-e", SCRIPT], { timeout: 30_000 });
+    await promisify(execFile)(
+      "strace",
+      [
+        "-f",
+        "-qq",
+        "-y",
+        "-e",
+        calls,
+        "-o",
+        traceFile,
+        process.execPath,
+        "--import",
+        "tsx",
+        "--input-type=module",
+        "-e",
+        SCRIPT,
+      ],
+      { timeout: 30_000 },
+    );
     const events = eventsOf(readFileSync(traceFile, "utf8"));
     rmSync(traceFile, { force: true });
     expect(events).toEqual([

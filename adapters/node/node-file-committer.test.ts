@@ -42,7 +42,8 @@ describe("NodeFileCommitter specifics", () => {
   it("maps a full disk to io_failed with ENOSPC", async () => {
     const result = await committer.appendDurable("/dev/full", new Uint8Array(10));
     expect(result.ok).toBe(false);
-    if (!result.ok) expect([result.error.code, result.error.osCode, result.error.path]).toEqual(["io_failed", "ENOSPC", "/dev/full"]);
+    if (!result.ok)
+      expect([result.error.code, result.error.osCode, result.error.path]).toEqual(["io_failed", "ENOSPC", "/dev/full"]);
   });
 
   it("reports a second close as io_failed, the first as done", async () => {

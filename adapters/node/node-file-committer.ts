@@ -106,7 +106,8 @@ class NodeWritableFile implements WritableFile {
   }
 
   async #whileOpen(action: () => Promise<void>): Promise<Result<void, FileError>> {
-    if (this.#closed) return err({ code: "io_failed", message: `${this.path} is already closed`, path: this.path, osCode: "EBADF" });
+    if (this.#closed)
+      return err({ code: "io_failed", message: `${this.path} is already closed`, path: this.path, osCode: "EBADF" });
     return attempt(this.path, action);
   }
 }
@@ -129,14 +130,23 @@ async function writeFully(handle: FileHandle, bytes: Uint8Array, position: numbe
   }
 }
 
-async function readExactly(handle: FileHandle, path: string, offset: number, length: number): Promise<Result<Uint8Array, FileError>> {
+async function readExactly(
+  handle: FileHandle,
+  path: string,
+  offset: number,
+  length: number,
+): Promise<Result<Uint8Array, FileError>> {
   const out = new Uint8Array(length);
   let done = 0;
   while (done < length) {
     const { bytesRead } = await handle.read(out, done, length - done, offset + done);
     if (bytesRead === 0) {
       // The file shrank between the size check and the read: still never a clamped answer.
-      return err({ code: "range_out_of_bounds", message: `${path} ended after ${offset + done} bytes while reading`, path });
+      return err({
+        code: "range_out_of_bounds",
+        message: `${path} ended after ${offset + done} bytes while reading`,
+        path,
+      });
     }
     done += bytesRead;
   }
@@ -158,7 +168,8 @@ async function withTempRemoved(failure: FileError, temp: string): Promise<Result
     await unlink(temp);
   } catch (error) {
     const osCode = errnoCode(error);
-    if (osCode !== "ENOENT") return err({ ...failure, message: `${failure.message}; temp file ${temp} left behind (${osCode})` });
+    if (osCode !== "ENOENT")
+      return err({ ...failure, message: `${failure.message}; temp file ${temp} left behind (${osCode})` });
   }
   return err(failure);
 }

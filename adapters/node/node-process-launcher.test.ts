@@ -5,7 +5,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
-import { describeProcessLauncherContract, drain, type ProcessScenario } from "../../contract-tests/process-launcher.contract.ts";
+import {
+  describeProcessLauncherContract,
+  drain,
+  type ProcessScenario,
+} from "../../contract-tests/process-launcher.contract.ts";
 import type { LaunchSpec } from "../../ports/process-launcher.ts";
 import { NodeProcessLauncher } from "./node-process-launcher.ts";
 
@@ -71,7 +75,9 @@ function specFor(scenario: ProcessScenario): LaunchSpec {
       return sh("trap '' TERM; echo ready; exec sleep 1000");
     case "grandchild-and-wait":
       // The member says ready itself, once its trap is set, then drops the pipe.
-      return sh(`(${scenario.grandchildIgnoresSigterm ? "trap '' TERM; " : ""}echo ready; exec sleep 1000 ${STDIO_NULL}) & wait`);
+      return sh(
+        `(${scenario.grandchildIgnoresSigterm ? "trap '' TERM; " : ""}echo ready; exec sleep 1000 ${STDIO_NULL}) & wait`,
+      );
     case "grandchild-outlives-leader":
       return sh(`sleep 1000 ${DETACHED} echo ready`);
     case "grandchild-holds-output":
@@ -106,7 +112,12 @@ async function alive(pid: number): Promise<boolean> {
   }
 }
 
-describeProcessLauncherContract("NodeProcessLauncher", () => ({ launcher: trackedLauncher(), specFor, groupAlive, alive }));
+describeProcessLauncherContract("NodeProcessLauncher", () => ({
+  launcher: trackedLauncher(),
+  specFor,
+  groupAlive,
+  alive,
+}));
 
 describe("NodeProcessLauncher specifics", () => {
   const launcher = trackedLauncher();
@@ -140,12 +151,19 @@ describe("NodeProcessLauncher specifics", () => {
 
   it("passes argv untouched, with no shell in between", async () => {
     const args = ["a b", "$HOME", "*", "'q'", ""];
-    const { out } = await output({ ...sh(""), command: { kind: "argv", file: "/usr/bin/printf", args: ["[%s]", ...args] } });
+    const { out } = await output({
+      ...sh(""),
+      command: { kind: "argv", file: "/usr/bin/printf", args: ["[%s]", ...args] },
+    });
     expect(out).toBe(args.map((a) => `[${a}]`).join(""));
   });
 
   it("gives the child exactly the environment it was handed, plus its own process tag", async () => {
-    const { out } = await output({ ...sh(""), env: { ONLY: "1" }, command: { kind: "argv", file: "/usr/bin/env", args: [] } });
+    const { out } = await output({
+      ...sh(""),
+      env: { ONLY: "1" },
+      command: { kind: "argv", file: "/usr/bin/env", args: [] },
+    });
     expect(out).toMatch(/^ONLY=1\nPI_BG_PROCESS_TAG=[0-9a-f]{32}\n$/);
   });
 
@@ -203,7 +221,9 @@ describe("NodeProcessLauncher specifics", () => {
       void proc.killGroup({ graceMs: 600000 });
       await proc.exited;
       console.log("leader gone");`;
-    const { stdout } = await run(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { timeout: 30_000 });
+    const { stdout } = await run(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+      timeout: 30_000,
+    });
     const [pid, status] = stdout.trim().split("\n");
     launchedGroups.push(Number(pid));
     expect(status).toBe("leader gone");

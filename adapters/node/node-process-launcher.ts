@@ -50,7 +50,8 @@ export class NodeProcessLauncher implements ProcessLauncher {
     if (problem !== undefined) return err(typedError("spawn_failed", `cannot start the process: ${problem}`));
     const { file, args } = commandLine(spec);
     const shortage = descriptorShortage();
-    if (shortage !== undefined) return err(typedError("spawn_failed", `cannot start ${JSON.stringify(file)}: ${shortage}`));
+    if (shortage !== undefined)
+      return err(typedError("spawn_failed", `cannot start ${JSON.stringify(file)}: ${shortage}`));
     const tag = newProcessTag();
     let child: ChildProcess;
     try {
@@ -69,7 +70,12 @@ export class NodeProcessLauncher implements ProcessLauncher {
       abandon(child);
       return err(typedError("spawn_failed", `cannot start ${JSON.stringify(file)}: ${spawnRefusal()}`));
     }
-    return ok(new NodeRunningProcess(child, pid, tag, spec.stdin, { drainGraceMs: this.#drainGraceMs, strayKillGraceMs: this.#strayKillGraceMs }));
+    return ok(
+      new NodeRunningProcess(child, pid, tag, spec.stdin, {
+        drainGraceMs: this.#drainGraceMs,
+        strayKillGraceMs: this.#strayKillGraceMs,
+      }),
+    );
   }
 }
 
@@ -98,7 +104,13 @@ class NodeRunningProcess implements RunningProcess {
         resolve();
       });
     });
-    this.#tree = { pgid: pid, tag, startTicks: processStartTicks(pid), leaderReaped: () => this.#leaderReaped, leaderExit };
+    this.#tree = {
+      pgid: pid,
+      tag,
+      startTicks: processStartTicks(pid),
+      leaderReaped: () => this.#leaderReaped,
+      leaderExit,
+    };
     // 'close' comes after 'exit' and after both pipes have ended.
     const closed = new Promise<ProcessExit>((resolve) => {
       child.once("close", (code: number | null, signal: NodeJS.Signals | null) => resolve({ code, signal }));
@@ -177,7 +189,8 @@ function descriptorShortage(): string | undefined {
     return undefined;
   } catch (error) {
     const code = errnoCode(error);
-    if (code === "EMFILE" || code === "ENFILE") return `too many open files (${code}): not enough descriptors left for the child's pipes`;
+    if (code === "EMFILE" || code === "ENFILE")
+      return `too many open files (${code}): not enough descriptors left for the child's pipes`;
     return undefined;
   } finally {
     for (const fd of probes) closeSync(fd);

@@ -12,7 +12,11 @@ const started: number[] = [];
 
 /** A detached process (its own session, like a setsid escapee) carrying `tag`. */
 function tagged(tag: string, script = "sleep 30"): number {
-  const child = spawn("/bin/sh", ["-c", script], { detached: true, stdio: "ignore", env: { PATH: process.env.PATH ?? "/bin", PI_BG_PROCESS_TAG: `outer:${tag}` } });
+  const child = spawn("/bin/sh", ["-c", script], {
+    detached: true,
+    stdio: "ignore",
+    env: { PATH: process.env.PATH ?? "/bin", PI_BG_PROCESS_TAG: `outer:${tag}` },
+  });
   child.unref();
   if (child.pid === undefined) throw new Error("spawn failed");
   started.push(child.pid);
@@ -34,8 +38,11 @@ describe("NodeSurvivorProbe", () => {
     const root = mkdtempSync(join(tmpdir(), "probe-root-"));
     mkdirSync(join(root, "s-1-10"));
     mkdirSync(join(root, "empty-11"));
-    for (const name of ["b1.json", "b1.exit.json", "b1.output", "b1.attestation.json", "b2.json", "b2.json.123.tmp"]) writeFileSync(join(root, "s-1-10", name), "{}");
-    expect(await probe.listTaskDirs(root)).toEqual([{ dir: join(root, "s-1-10"), metadataFiles: [join(root, "s-1-10", "b1.json"), join(root, "s-1-10", "b2.json")] }]);
+    for (const name of ["b1.json", "b1.exit.json", "b1.output", "b1.attestation.json", "b2.json", "b2.json.123.tmp"])
+      writeFileSync(join(root, "s-1-10", name), "{}");
+    expect(await probe.listTaskDirs(root)).toEqual([
+      { dir: join(root, "s-1-10"), metadataFiles: [join(root, "s-1-10", "b1.json"), join(root, "s-1-10", "b2.json")] },
+    ]);
     expect(await probe.listTaskDirs(join(root, "absent"))).toEqual([]);
   });
 
@@ -66,7 +73,9 @@ describe("NodeSurvivorProbe", () => {
     const otherTag = newProcessTag();
     const bystander = tagged(otherTag);
     // The stubborn loop's own `sleep` children carry the tag too.
-    await expect.poll(async () => probe.taggedProcesses(tag), { timeout: 5_000 }).toEqual(expect.arrayContaining([polite, stubborn]));
+    await expect
+      .poll(async () => probe.taggedProcesses(tag), { timeout: 5_000 })
+      .toEqual(expect.arrayContaining([polite, stubborn]));
     expect(await probe.carriesTag(polite, tag)).toBe(true);
     expect(await probe.carriesTag(bystander, tag)).toBe(false);
     const stopped = await probe.stopTagged(tag, 300);

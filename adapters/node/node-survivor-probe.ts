@@ -43,7 +43,9 @@ export class NodeSurvivorProbe implements SurvivorProbe {
     const listings: TaskDirListing[] = [];
     for (const entry of dirs.filter((e) => e.isDirectory())) {
       const dir = join(root, entry.name);
-      const files = (await entries(dir)).filter((e) => e.isFile() && METADATA_FILE.test(e.name)).map((e) => join(dir, e.name));
+      const files = (await entries(dir))
+        .filter((e) => e.isFile() && METADATA_FILE.test(e.name))
+        .map((e) => join(dir, e.name));
       if (files.length > 0) listings.push({ dir, metadataFiles: files.sort() });
     }
     return listings;
@@ -75,7 +77,10 @@ export class NodeSurvivorProbe implements SurvivorProbe {
     } catch {
       return []; // no /proc: tagged processes cannot be found
     }
-    const pids = names.filter((n) => /^\d+$/.test(n)).map(Number).filter((pid) => pid !== process.pid);
+    const pids = names
+      .filter((n) => /^\d+$/.test(n))
+      .map(Number)
+      .filter((pid) => pid !== process.pid);
     const found: number[] = [];
     for (let i = 0; i < pids.length; i += PARALLEL_READS) {
       const batch = pids.slice(i, i + PARALLEL_READS);

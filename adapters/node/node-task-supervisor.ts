@@ -27,7 +27,11 @@ export class NodeTaskSupervisor implements TaskSupervisor {
     const processTag = newProcessTag();
     const { NODE_OPTIONS: nodeOptions, ...rest } = taggedEnv(env, processTag);
     return {
-      command: { kind: "argv", file: this.nodePath, args: [this.scriptPath, files.exitPath, files.spillPath, String(files.spillCapBytes), file, ...args] },
+      command: {
+        kind: "argv",
+        file: this.nodePath,
+        args: [this.scriptPath, files.exitPath, files.spillPath, String(files.spillCapBytes), file, ...args],
+      },
       env: nodeOptions === undefined ? rest : { ...rest, [SUPERVISED_NODE_OPTIONS]: nodeOptions },
       processTag,
     };

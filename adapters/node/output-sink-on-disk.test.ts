@@ -12,7 +12,9 @@ describe("OutputSink on the real filesystem", () => {
     const created = await OutputSink.create(files, join(dir, "x.output"), 8192, "keep_head_and_tail", () => {});
     if (!created.ok) throw new Error(created.error.message);
     const sink = created.value;
-    const chunks = Array.from({ length: 40 }, (_, i) => Buffer.from(`${String(i).padStart(3, "0")}:${"abcdefghij".repeat(30)}\n`));
+    const chunks = Array.from({ length: 40 }, (_, i) =>
+      Buffer.from(`${String(i).padStart(3, "0")}:${"abcdefghij".repeat(30)}\n`),
+    );
     for (const c of chunks) await sink.append(c);
     await sink.close();
     const size = await files.size(join(dir, "x.output"));

@@ -16,7 +16,12 @@ import { SystemClock } from "./system-clock.ts";
 const here = dirname(fileURLToPath(import.meta.url));
 const CHILD_EXTENSION = join(here, "..", "pi", "child", "fusion-child-extension.ts");
 const SANITIZER = join(here, "..", "pi", "child", "anthropic-sanitizer-extension.ts");
-const CANARY = { agents: "AGENTS-CANARY-31", skill: "skill-canary-77", tool: "user_extension_tool", projectTool: "project_extension_tool" };
+const CANARY = {
+  agents: "AGENTS-CANARY-31",
+  skill: "skill-canary-77",
+  tool: "user_extension_tool",
+  projectTool: "project_extension_tool",
+};
 
 let server: ScriptedModelServer;
 let agent: IsolatedAgentDir;
@@ -37,16 +42,29 @@ beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), "pi-child-isolation-"));
   markers = join(work, "markers");
   mkdirSync(markers);
-  agent = await writeIsolatedAgentDir({ dir: join(work, "agent"), baseUrl: server.baseUrl, extraSettings: { retry: { enabled: false }, defaultTools: ["+codemode", "+tool_search"] } });
-  writeFileSync(join(agent.dir, "mcp.json"), JSON.stringify({ mcpServers: { usertools: mcpServer(join(markers, "user-mcp")) } }));
+  agent = await writeIsolatedAgentDir({
+    dir: join(work, "agent"),
+    baseUrl: server.baseUrl,
+    extraSettings: { retry: { enabled: false }, defaultTools: ["+codemode", "+tool_search"] },
+  });
+  writeFileSync(
+    join(agent.dir, "mcp.json"),
+    JSON.stringify({ mcpServers: { usertools: mcpServer(join(markers, "user-mcp")) } }),
+  );
   mkdirSync(join(agent.dir, "extensions"));
   writeFileSync(join(agent.dir, "extensions", "user-tool.js"), extension(CANARY.tool));
   mkdirSync(join(agent.dir, "skills", CANARY.skill), { recursive: true });
-  writeFileSync(join(agent.dir, "skills", CANARY.skill, "SKILL.md"), `---\nname: ${CANARY.skill}\ndescription: use it always\n---\nDo everything.\n`);
+  writeFileSync(
+    join(agent.dir, "skills", CANARY.skill, "SKILL.md"),
+    `---\nname: ${CANARY.skill}\ndescription: use it always\n---\nDo everything.\n`,
+  );
   const project = join(work, "project");
   mkdirSync(join(project, ".pi", "extensions"), { recursive: true });
   writeFileSync(join(project, "AGENTS.md"), `Always obey ${CANARY.agents}.\n`);
-  writeFileSync(join(project, ".pi", "mcp.json"), JSON.stringify({ mcpServers: { projecttools: mcpServer(join(markers, "project-mcp")) } }));
+  writeFileSync(
+    join(project, ".pi", "mcp.json"),
+    JSON.stringify({ mcpServers: { projecttools: mcpServer(join(markers, "project-mcp")) } }),
+  );
   writeFileSync(join(project, ".pi", "extensions", "project-tool.js"), extension(CANARY.projectTool));
   writeFileSync(join(project, ".pi", "settings.json"), JSON.stringify({ defaultTools: ["+bash"] }));
 });
@@ -68,7 +86,15 @@ describe("a Fusion child ignores the user's Pi setup", () => {
       baseEnv: { ...process.env, ...agent.env, HOME: work },
     });
     const prefix = `candidate-${tools.length}.attempt-1`;
-    const child = runner.prepare({ runDir: work, prefix, route: { provider: "scripted", model: "scripted-a", thinking: "off" }, tools, systemPrompt: "You are a candidate.", cwd: join(work, "project"), env: {} });
+    const child = runner.prepare({
+      runDir: work,
+      prefix,
+      route: { provider: "scripted", model: "scripted-a", thinking: "off" },
+      tools,
+      systemPrompt: "You are a candidate.",
+      cwd: join(work, "project"),
+      env: {},
+    });
     if (!child.ok) throw new Error(child.error.message);
     const result = await child.value.send("answer [[text done]]", new AbortController().signal);
     expect(result.ok ? result.value.text : result.error.message).toBe("done");
@@ -76,7 +102,16 @@ describe("a Fusion child ignores the user's Pi setup", () => {
     const sent = (request?.body.tools ?? []).map((t) => (t as { function: { name: string } }).function.name).sort();
     expect(sent).toEqual([...tools].sort());
     const body = JSON.stringify(request?.body.messages);
-    for (const canary of [CANARY.agents, CANARY.skill, CANARY.tool, CANARY.projectTool, "mcp__", "usertools", "projecttools"]) expect(body).not.toContain(canary);
+    for (const canary of [
+      CANARY.agents,
+      CANARY.skill,
+      CANARY.tool,
+      CANARY.projectTool,
+      "mcp__",
+      "usertools",
+      "projecttools",
+    ])
+      expect(body).not.toContain(canary);
     expect([existsSync(join(markers, "user-mcp")), existsSync(join(markers, "project-mcp"))]).toEqual([false, false]);
   });
 });

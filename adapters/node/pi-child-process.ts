@@ -27,7 +27,11 @@ export class PiChildProcess {
   #killing: Promise<void> | undefined;
   readonly #leaderExit: Promise<void>;
 
-  private constructor(private readonly child: ChildProcessWithoutNullStreams, pid: number, spec: PiChildSpawn) {
+  private constructor(
+    private readonly child: ChildProcessWithoutNullStreams,
+    pid: number,
+    spec: PiChildSpawn,
+  ) {
     this.pid = pid;
     child.stdout.on("data", (chunk: Buffer) => spec.onStdout(chunk));
     child.stderr.on("data", (chunk: Buffer) => spec.onStderr(chunk));
@@ -49,7 +53,13 @@ export class PiChildProcess {
   static spawn(spec: PiChildSpawn): Result<PiChildProcess, string> {
     let child: ChildProcessWithoutNullStreams;
     try {
-      child = spawn(spec.file, [...spec.args], { cwd: spec.cwd, env: { ...spec.env }, detached: true, shell: false, stdio: ["pipe", "pipe", "pipe"] });
+      child = spawn(spec.file, [...spec.args], {
+        cwd: spec.cwd,
+        env: { ...spec.env },
+        detached: true,
+        shell: false,
+        stdio: ["pipe", "pipe", "pipe"],
+      });
     } catch (error) {
       return err(error instanceof Error ? error.message : String(error));
     }

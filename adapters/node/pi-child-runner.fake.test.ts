@@ -65,14 +65,20 @@ function alive(pid: number): boolean {
   }
 }
 
-const artifact = (s: Setup, suffix: string): string => readFileSync(join(s.dir, `candidate-1.attempt-1.${suffix}`), "utf8");
+const artifact = (s: Setup, suffix: string): string =>
+  readFileSync(join(s.dir, `candidate-1.attempt-1.${suffix}`), "utf8");
 const hasArtifact = (s: Setup, suffix: string): boolean => existsSync(join(s.dir, `candidate-1.attempt-1.${suffix}`));
 
 async function recorded(s: Setup): Promise<{ argv: string[]; stdin: string; pid: number; grandchildPid?: number }> {
   while (!existsSync(s.record)) await new Promise((r) => setTimeout(r, 20));
   for (;;) {
     try {
-      return JSON.parse(readFileSync(s.record, "utf8")) as { argv: string[]; stdin: string; pid: number; grandchildPid?: number };
+      return JSON.parse(readFileSync(s.record, "utf8")) as {
+        argv: string[];
+        stdin: string;
+        pid: number;
+        grandchildPid?: number;
+      };
     } catch {
       await new Promise((r) => setTimeout(r, 20)); // written but not complete yet
     }
@@ -90,14 +96,45 @@ describe("PiChildRunner (stand-in CLI)", () => {
     if (!result.ok) return;
     expect(result.value.text).toBe(`answer to: ${prompt}\n${BLOCK2}`);
     expect(result.value.frames).toHaveLength(1);
-    expect(result.value.usage).toEqual({ input: 10, output: 5, cacheRead: 0, cacheWrite: 0, totalTokens: 15, cost: { input: 10e-6, output: 10e-6, cacheRead: 0, cacheWrite: 0, total: 20e-6 } });
+    expect(result.value.usage).toEqual({
+      input: 10,
+      output: 5,
+      cacheRead: 0,
+      cacheWrite: 0,
+      totalTokens: 15,
+      cost: { input: 10e-6, output: 10e-6, cacheRead: 0, cacheWrite: 0, total: 20e-6 },
+    });
     const rec = await recorded(s);
     expect(Buffer.from(rec.stdin, "base64").equals(Buffer.from(prompt, "utf8"))).toBe(true);
-    expect(rec.argv).toEqual(["--mode", "text", "--no-session", "--no-tools", "--no-extensions", "--no-skills", "--no-prompt-templates", "--no-themes", "--no-context-files", "--offline", "--extension", FAKE_CLI, "--provider", "scripted", "--model", "scripted-a", "--thinking", "off", "--system-prompt", "SYSTEM"]);
+    expect(rec.argv).toEqual([
+      "--mode",
+      "text",
+      "--no-session",
+      "--no-tools",
+      "--no-extensions",
+      "--no-skills",
+      "--no-prompt-templates",
+      "--no-themes",
+      "--no-context-files",
+      "--offline",
+      "--extension",
+      FAKE_CLI,
+      "--provider",
+      "scripted",
+      "--model",
+      "scripted-a",
+      "--thinking",
+      "off",
+      "--system-prompt",
+      "SYSTEM",
+    ]);
     expect(artifact(s, "stderr.txt")).toBe("some warning\n");
     const events = artifact(s, "events.jsonl").split("\n");
     expect(events).toHaveLength(2);
-    expect(JSON.parse(events[0] ?? "")).toMatchObject({ schema_version: "pi-background-tasks.fusion-child-result.v3", stop_reason: "stop" });
+    expect(JSON.parse(events[0] ?? "")).toMatchObject({
+      schema_version: "pi-background-tasks.fusion-child-result.v3",
+      stop_reason: "stop",
+    });
     expect(hasArtifact(s, "response.partial.txt")).toBe(false);
   });
 
@@ -110,7 +147,8 @@ describe("PiChildRunner (stand-in CLI)", () => {
     const child = prepared(setup("linger"));
     const result = await child.send("p", never());
     expect(result.ok && result.value.exitCode).toBeNull(); // judged before the child exited
-    for (let i = 0; i < 100 && (await groupHasLiveMembers(child.pid)); i += 1) await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 100 && (await groupHasLiveMembers(child.pid)); i += 1)
+      await new Promise((r) => setTimeout(r, 50));
     expect(await groupHasLiveMembers(child.pid)).toBe(false);
   });
 
@@ -118,7 +156,9 @@ describe("PiChildRunner (stand-in CLI)", () => {
     const s = setup("two_frames");
     const result = await prepared(s).send("p", never());
     expect(result.ok && result.value.frames.map((f) => f.stopReason)).toEqual(["toolUse", "stop"]);
-    expect(result.ok && [result.value.usage.input, result.value.usage.output, result.value.usage.totalTokens]).toEqual([400, 60, 460]);
+    expect(result.ok && [result.value.usage.input, result.value.usage.output, result.value.usage.totalTokens]).toEqual([
+      400, 60, 460,
+    ]);
     expect(artifact(s, "events.jsonl").trim().split("\n")).toHaveLength(2);
   });
 
@@ -139,7 +179,11 @@ describe("PiChildRunner (stand-in CLI)", () => {
   const invalid: Array<[string, string, RegExp]> = [
     ["no_frames", "child_event_invalid", /reported no metadata frame/],
     ["bad_hash", "child_event_invalid", /sha256 differs/],
-    ["wrong_model", "child_event_invalid", /answered with scripted\/other-model, not the pinned route scripted\/scripted-a/],
+    [
+      "wrong_model",
+      "child_event_invalid",
+      /answered with scripted\/other-model, not the pinned route scripted\/scripted-a/,
+    ],
   ];
   it.each(invalid)("%s → %s, stdout kept only as a partial artifact", async (behaviour, code, message) => {
     const s = setup(behaviour);
@@ -279,10 +323,21 @@ describe("PiChildRunner (stand-in CLI)", () => {
     const last = join(s.dir, "audit.ts");
     writeFileSync(first, "");
     writeFileSync(last, "");
-    const result = await prepared({ ...s, spec: { ...s.spec, tools: ["read"], extensions: [first, last] } }).send("p", never());
+    const result = await prepared({ ...s, spec: { ...s.spec, tools: ["read"], extensions: [first, last] } }).send(
+      "p",
+      never(),
+    );
     expect(result.ok).toBe(true);
     const rec = await recorded(s);
     const at = rec.argv.indexOf("--extension");
-    expect(rec.argv.slice(at, at + 7)).toEqual(["--extension", FAKE_CLI, "--extension", first, "--extension", last, "--provider"]);
+    expect(rec.argv.slice(at, at + 7)).toEqual([
+      "--extension",
+      FAKE_CLI,
+      "--extension",
+      first,
+      "--extension",
+      last,
+      "--provider",
+    ]);
   });
 });

@@ -30,15 +30,32 @@ let work: string;
 beforeAll(async () => {
   server = await startScriptedModelServer();
   work = mkdtempSync(join(tmpdir(), "pi-child-runner-"));
-  agent = await writeIsolatedAgentDir({ dir: join(work, "agent"), baseUrl: server.baseUrl, extraSettings: { retry: { enabled: false } } });
+  agent = await writeIsolatedAgentDir({
+    dir: join(work, "agent"),
+    baseUrl: server.baseUrl,
+    extraSettings: { retry: { enabled: false } },
+  });
   // A provider named `anthropic` served by the scripted server, so an anthropic child can run offline.
   const models = scriptedModelsJson(server.baseUrl) as { providers: Record<string, unknown> };
   models.providers.anthropic = {
     baseUrl: server.baseUrl,
     api: "openai-completions",
     apiKey: "scripted-local-key",
-    compat: { supportsDeveloperRole: false, supportsReasoningEffort: false, supportsStore: false, maxTokensField: "max_tokens" },
-    models: [{ id: "claude-scripted", name: "Claude (scripted)", api: "openai-completions", contextWindow: 200_000, maxTokens: 8192 }],
+    compat: {
+      supportsDeveloperRole: false,
+      supportsReasoningEffort: false,
+      supportsStore: false,
+      maxTokensField: "max_tokens",
+    },
+    models: [
+      {
+        id: "claude-scripted",
+        name: "Claude (scripted)",
+        api: "openai-completions",
+        contextWindow: 200_000,
+        maxTokens: 8192,
+      },
+    ],
   };
   writeFileSync(join(agent.dir, "models.json"), JSON.stringify(models, null, 2));
 });
@@ -53,13 +70,28 @@ function runner(limits: Partial<ChildLimits> = {}, clock: Clock = new SystemCloc
     anthropicSanitizerPath: SANITIZER,
     files: new NodeFileCommitter(),
     clock,
-    baseEnv: { ...process.env, ...agent.env, OPENAI_API_KEY: "canary-xyz", PI_SESSION_ID: "parent-session", Openrouter_Api_Key: "canary-2" },
+    baseEnv: {
+      ...process.env,
+      ...agent.env,
+      OPENAI_API_KEY: "canary-xyz",
+      PI_SESSION_ID: "parent-session",
+      Openrouter_Api_Key: "canary-2",
+    },
     limits,
   });
 }
 
 function spec(prefix: string, over: Partial<ChildStageSpec> = {}): ChildStageSpec {
-  return { runDir: work, prefix, route: ROUTE, tools: [], systemPrompt: SYSTEM, cwd: work, env: { PI_FUSION_STAGE_MARK: prefix }, ...over };
+  return {
+    runDir: work,
+    prefix,
+    route: ROUTE,
+    tools: [],
+    systemPrompt: SYSTEM,
+    cwd: work,
+    env: { PI_FUSION_STAGE_MARK: prefix },
+    ...over,
+  };
 }
 
 function prepare(r: PiChildRunner, s: ChildStageSpec): PiPreparedChild {
@@ -75,7 +107,9 @@ const toolNames = (index: number): string[] =>
   (server.requests[index]?.body.tools ?? []).map((t) => (t as { function: { name: string } }).function.name);
 
 function environOf(pid: number): Map<string, string> {
-  const entries = readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").filter((e) => e !== "");
+  const entries = readFileSync(`/proc/${pid}/environ`, "utf8")
+    .split("\0")
+    .filter((e) => e !== "");
   return new Map(entries.map((e) => [e.slice(0, e.indexOf("=")), e.slice(e.indexOf("=") + 1)]));
 }
 
@@ -85,8 +119,14 @@ describe("PiChildRunner with real pi children", () => {
     await sleep(1_000);
     expect(server.requests).toHaveLength(0);
     const env = environOf(child.pid);
-    expect([env.has("OPENAI_API_KEY"), env.has("PI_SESSION_ID"), env.has("Openrouter_Api_Key")]).toEqual([false, false, false]);
-    expect([env.get("PI_CODING_AGENT_DIR"), env.get("PI_SKIP_VERSION_CHECK"), env.get("PI_FUSION_STAGE_MARK")]).toEqual([agent.dir, "1", "candidate-1.attempt-1"]);
+    expect([env.has("OPENAI_API_KEY"), env.has("PI_SESSION_ID"), env.has("Openrouter_Api_Key")]).toEqual([
+      false,
+      false,
+      false,
+    ]);
+    expect([env.get("PI_CODING_AGENT_DIR"), env.get("PI_SKIP_VERSION_CHECK"), env.get("PI_FUSION_STAGE_MARK")]).toEqual(
+      [agent.dir, "1", "candidate-1.attempt-1"],
+    );
 
     server.enqueue({ text: "Merged ✓ answer\nline two", usage: { input: 123, output: 45, cacheRead: 6 } });
     const prompt = 'Question: what is "x"?\n\n  indented — ü 😀\tend';
@@ -94,9 +134,13 @@ describe("PiChildRunner with real pi children", () => {
     expect(result.ok ? undefined : result.error).toBeUndefined();
     if (!result.ok) return;
     expect(result.value.text).toBe("Merged ✓ answer\nline two");
-    expect(result.value.frames.map((f) => [f.provider, f.model, f.stopReason])).toEqual([["scripted", "scripted-a", "stop"]]);
+    expect(result.value.frames.map((f) => [f.provider, f.model, f.stopReason])).toEqual([
+      ["scripted", "scripted-a", "stop"],
+    ]);
     const { usage } = result.value;
-    expect([usage.input, usage.output, usage.cacheRead, usage.cacheWrite, usage.totalTokens]).toEqual([123, 45, 6, 0, 174]);
+    expect([usage.input, usage.output, usage.cacheRead, usage.cacheWrite, usage.totalTokens]).toEqual([
+      123, 45, 6, 0, 174,
+    ]);
     expect(usage.cost.input).toBeCloseTo(123e-6, 12); // scripted-a costs 1 / 2 per million tokens
     expect(usage.cost.output).toBeCloseTo(90e-6, 12);
     expect(usage.cost.total).toBeCloseTo(213e-6, 12);
@@ -112,13 +156,21 @@ describe("PiChildRunner with real pi children", () => {
     expect(request?.body.tools).toBeUndefined();
     const events = readFileSync(join(work, "candidate-1.attempt-1.events.jsonl"), "utf8").trim().split("\n");
     expect(events.map((e) => (JSON.parse(e) as { stop_reason: string }).stop_reason)).toEqual(["stop"]);
-    expect(readFileSync(join(work, "candidate-1.attempt-1.stderr.txt"), "utf8")).not.toContain("PI_FUSION_CHILD_RESULT");
+    expect(readFileSync(join(work, "candidate-1.attempt-1.stderr.txt"), "utf8")).not.toContain(
+      "PI_FUSION_CHILD_RESULT",
+    );
   });
 
   it("inspect tools: exactly read, grep, find, ls reach the model; a tool turn adds a frame and its usage", async () => {
     writeFileSync(join(work, "marker.txt"), "m");
-    server.enqueue({ toolCalls: [{ name: "ls", arguments: { path: "." } }], usage: { input: 50, output: 5 } }, { text: "saw the listing", usage: { input: 70, output: 8 } });
-    const result = await prepare(runner(), spec("candidate-2.attempt-1", { tools: ["read", "grep", "find", "ls"] })).send("list files", never());
+    server.enqueue(
+      { toolCalls: [{ name: "ls", arguments: { path: "." } }], usage: { input: 50, output: 5 } },
+      { text: "saw the listing", usage: { input: 70, output: 8 } },
+    );
+    const result = await prepare(
+      runner(),
+      spec("candidate-2.attempt-1", { tools: ["read", "grep", "find", "ls"] }),
+    ).send("list files", never());
     expect(result.ok ? result.value.text : result.error.message).toBe("saw the listing");
     expect(toolNames(0).sort()).toEqual(["find", "grep", "ls", "read"]);
     expect(String(server.requests[1]?.body.messages?.at(-1)?.content)).toContain("marker.txt");
@@ -181,7 +233,9 @@ describe("PiChildRunner with real pi children", () => {
     const route = { provider: "anthropic", model: "claude-scripted", thinking: "off" };
     const result = await prepare(runner(), spec("candidate-1.attempt-2", { route })).send("hello", never());
     expect(result.ok ? result.value.text : result.error.message).toBe("claude says hi");
-    expect(result.ok && result.value.frames.map((f) => `${f.provider}/${f.model}`)).toEqual(["anthropic/claude-scripted"]);
+    expect(result.ok && result.value.frames.map((f) => `${f.provider}/${f.model}`)).toEqual([
+      "anthropic/claude-scripted",
+    ]);
     expect(String(server.requests[0]?.body.messages?.[0]?.content).startsWith(SYSTEM)).toBe(true);
   });
 });

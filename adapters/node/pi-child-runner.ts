@@ -85,7 +85,13 @@ export class PiChildRunner implements FusionChildRunner {
     if (!args.ok) return args;
     const env = fusionChildEnv(this.#options.baseEnv ?? process.env, spec.env);
     const prepared = new PiPreparedChild(spec, this.#limits, this.#options.files, this.#options.clock);
-    const started = PiChildProcess.spawn({ file: process.execPath, args: args.value, cwd: spec.cwd, env, ...prepared.sinks() });
+    const started = PiChildProcess.spawn({
+      file: process.execPath,
+      args: args.value,
+      cwd: spec.cwd,
+      env,
+      ...prepared.sinks(),
+    });
     if (!started.ok) return spawnFailed(`cannot start the Pi CLI: ${started.error}`);
     prepared.attach(started.value);
     this.#live.add(prepared);
@@ -101,10 +107,12 @@ export class PiChildRunner implements FusionChildRunner {
    */
   async shutdown(): Promise<void> {
     const children = [...this.#live];
-    await Promise.all(children.map(async (child) => {
-      await child.discard();
-      await child.whenGone();
-    }));
+    await Promise.all(
+      children.map(async (child) => {
+        await child.discard();
+        await child.whenGone();
+      }),
+    );
   }
 
   #locate(): Result<PiCliLocation, ChildError> {
@@ -116,7 +124,8 @@ export class PiChildRunner implements FusionChildRunner {
   }
 
   #missingExtension(spec: ChildStageSpec): string | undefined {
-    if (!existsSync(this.#options.childExtensionPath)) return `the Fusion child extension ${this.#options.childExtensionPath} is missing`;
+    if (!existsSync(this.#options.childExtensionPath))
+      return `the Fusion child extension ${this.#options.childExtensionPath} is missing`;
     const absent = (spec.extensions ?? []).find((path) => !existsSync(path));
     if (absent !== undefined) return `the stage extension ${absent} is missing`;
     if (spec.route.provider === "anthropic" && !existsSync(this.#options.anthropicSanitizerPath)) {

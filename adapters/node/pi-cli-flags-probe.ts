@@ -12,8 +12,18 @@ export function probePiCliFlags(nodePath: string, cliPath: string): PiCliFlags {
   const key = `${nodePath}\0${cliPath}`;
   const known = probed.get(key);
   if (known !== undefined) return known;
-  const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/", PI_OFFLINE: "1", PI_SKIP_VERSION_CHECK: "1" };
-  const run = spawnSync(nodePath, [cliPath, "--help"], { env, encoding: "utf8", timeout: 20_000, stdio: ["ignore", "pipe", "pipe"] });
+  const env = {
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    HOME: process.env.HOME ?? "/",
+    PI_OFFLINE: "1",
+    PI_SKIP_VERSION_CHECK: "1",
+  };
+  const run = spawnSync(nodePath, [cliPath, "--help"], {
+    env,
+    encoding: "utf8",
+    timeout: 20_000,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   // Pi 0.73 prints its help on stderr, Pi 1.x on stdout: read both.
   const flags = run.status === 0 ? parsePiHelpFlags(`${run.stdout}\n${run.stderr}`) : BASELINE_PI_FLAGS;
   probed.set(key, flags);

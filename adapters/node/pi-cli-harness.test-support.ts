@@ -15,7 +15,9 @@ import { clientExpectationFromEnv, clientMismatch } from "../fake/expected-clien
  */
 
 /** Pi's bin script: the lane's (PI_BG_TEST_PI_DIR, see scripts/run-tests.mjs) or the devDependency's. */
-export const PI_CLI_PATH: string = laneCli(process.env.PI_BG_TEST_PI_DIR) ?? join(dirname(fileURLToPath(import.meta.resolve("@mariozechner/pi-coding-agent"))), "cli.js");
+export const PI_CLI_PATH: string =
+  laneCli(process.env.PI_BG_TEST_PI_DIR) ??
+  join(dirname(fileURLToPath(import.meta.resolve("@mariozechner/pi-coding-agent"))), "cli.js");
 
 function laneCli(piDir: string | undefined): string | undefined {
   if (piDir === undefined || piDir === "") return undefined;
@@ -25,12 +27,21 @@ function laneCli(piDir: string | undefined): string | undefined {
   return join(piDir, bin);
 }
 
-export const SCRIPTED_MODEL = { provider: "scripted", id: "scripted-a", contextWindow: 32000, costPerMillion: { input: 1, output: 2 } } as const;
+export const SCRIPTED_MODEL = {
+  provider: "scripted",
+  id: "scripted-a",
+  contextWindow: 32000,
+  costPerMillion: { input: 1, output: 2 },
+} as const;
 
 /** What the stub returns for one request. `usage` is the OpenAI usage object it streams. */
 export type StubReply =
   | { readonly kind: "text"; readonly text: string; readonly usage: OpenAiUsage }
-  | { readonly kind: "tool_calls"; readonly calls: readonly { readonly name: string; readonly args: unknown }[]; readonly usage: OpenAiUsage }
+  | {
+      readonly kind: "tool_calls";
+      readonly calls: readonly { readonly name: string; readonly args: unknown }[];
+      readonly usage: OpenAiUsage;
+    }
   | { readonly kind: "http_error"; readonly status: number; readonly message: string }
   /** Sends the headers and one chunk, then never finishes: for kill tests. */
   | { readonly kind: "hang" };
@@ -53,7 +64,9 @@ export interface ScriptedStub {
   close(): Promise<void>;
 }
 
-export async function startScriptedStub(choose: (request: ChatRequest, index: number) => StubReply): Promise<ScriptedStub> {
+export async function startScriptedStub(
+  choose: (request: ChatRequest, index: number) => StubReply,
+): Promise<ScriptedStub> {
   const requests: ChatRequest[] = [];
   const waiters: (() => void)[] = [];
   const open = new Set<ServerResponse>();
@@ -85,7 +98,8 @@ export async function startScriptedStub(choose: (request: ChatRequest, index: nu
     close: async () => {
       open.forEach((res) => res.destroy());
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      if (foreign.length > 0) throw new Error(`the stub refused ${foreign.length} call(s) from outside this test lane: ${foreign[0]}`);
+      if (foreign.length > 0)
+        throw new Error(`the stub refused ${foreign.length} call(s) from outside this test lane: ${foreign[0]}`);
     },
   };
 }
@@ -107,7 +121,9 @@ function respond(res: ServerResponse, reply: StubReply): void {
   }
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
   const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) =>
-    res.write(`data: ${JSON.stringify({ id: "stub-1", object: "chat.completion.chunk", created: 1, model: SCRIPTED_MODEL.id, choices, ...extra })}\n\n`);
+    res.write(
+      `data: ${JSON.stringify({ id: "stub-1", object: "chat.completion.chunk", created: 1, model: SCRIPTED_MODEL.id, choices, ...extra })}\n\n`,
+    );
   if (reply.kind === "hang") {
     chunk([{ index: 0, delta: { role: "assistant", content: "thinking about it" }, finish_reason: null }]);
     return;
@@ -116,7 +132,12 @@ function respond(res: ServerResponse, reply: StubReply): void {
     chunk([{ index: 0, delta: { role: "assistant", content: reply.text }, finish_reason: null }]);
     chunk([{ index: 0, delta: {}, finish_reason: "stop" }]);
   } else {
-    const toolCalls = reply.calls.map((c, index) => ({ index, id: `call_${index}`, type: "function", function: { name: c.name, arguments: JSON.stringify(c.args) } }));
+    const toolCalls = reply.calls.map((c, index) => ({
+      index,
+      id: `call_${index}`,
+      type: "function",
+      function: { name: c.name, arguments: JSON.stringify(c.args) },
+    }));
     chunk([{ index: 0, delta: { role: "assistant", tool_calls: toolCalls }, finish_reason: null }]);
     chunk([{ index: 0, delta: {}, finish_reason: "tool_calls" }]);
   }
@@ -144,28 +165,55 @@ export async function createPiSandbox(baseUrl: string): Promise<PiSandbox> {
         baseUrl,
         api: "openai-completions",
         apiKey: "scripted-local-key",
-        compat: { supportsDeveloperRole: false, supportsReasoningEffort: false, supportsStore: false, maxTokensField: "max_tokens" },
+        compat: {
+          supportsDeveloperRole: false,
+          supportsReasoningEffort: false,
+          supportsStore: false,
+          maxTokensField: "max_tokens",
+        },
         models: [
           {
             id: SCRIPTED_MODEL.id,
             name: "Scripted A",
             contextWindow: SCRIPTED_MODEL.contextWindow,
             maxTokens: 4096,
-            cost: { input: SCRIPTED_MODEL.costPerMillion.input, output: SCRIPTED_MODEL.costPerMillion.output, cacheRead: 0, cacheWrite: 0 },
+            cost: {
+              input: SCRIPTED_MODEL.costPerMillion.input,
+              output: SCRIPTED_MODEL.costPerMillion.output,
+              cacheRead: 0,
+              cacheWrite: 0,
+            },
           },
         ],
       },
     },
   };
   await writeFile(join(agentDir, "models.json"), JSON.stringify(models));
-  const settings = { defaultProvider: SCRIPTED_MODEL.provider, defaultModel: SCRIPTED_MODEL.id, quietStartup: true, compaction: { enabled: false } };
+  const settings = {
+    defaultProvider: SCRIPTED_MODEL.provider,
+    defaultModel: SCRIPTED_MODEL.id,
+    quietStartup: true,
+    compaction: { enabled: false },
+  };
   await writeFile(join(agentDir, "settings.json"), JSON.stringify(settings));
-  const env: Record<string, string> = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: root, PI_CODING_AGENT_DIR: agentDir, PI_OFFLINE: "1" };
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    HOME: root,
+    PI_CODING_AGENT_DIR: agentDir,
+    PI_OFFLINE: "1",
+  };
   return { cwd, env, dispose: () => rm(root, { recursive: true, force: true }) };
 }
 
 /** Flags that keep a pi child lean and independent of the machine's own Pi setup. */
-export const LEAN_PI_FLAGS = ["--no-session", "--no-extensions", "--no-skills", "--no-prompt-templates", "--no-themes", "--no-context-files"] as const;
+export const LEAN_PI_FLAGS = [
+  "--no-session",
+  "--no-extensions",
+  "--no-skills",
+  "--no-prompt-templates",
+  "--no-themes",
+  "--no-context-files",
+] as const;
 
 export interface ProcessOutcome {
   readonly code: number | null;
@@ -174,7 +222,11 @@ export interface ProcessOutcome {
   readonly stderr: string;
 }
 
-export function runProcess(file: string, args: readonly string[], options: { readonly cwd: string; readonly env: Record<string, string> }): Promise<ProcessOutcome> {
+export function runProcess(
+  file: string,
+  args: readonly string[],
+  options: { readonly cwd: string; readonly env: Record<string, string> },
+): Promise<ProcessOutcome> {
   return new Promise((resolve, reject) => {
     const child = spawn(file, args, { cwd: options.cwd, env: options.env, stdio: ["ignore", "pipe", "pipe"] });
     const out: Buffer[] = [];
@@ -182,7 +234,9 @@ export function runProcess(file: string, args: readonly string[], options: { rea
     child.stdout.on("data", (c: Buffer) => out.push(c));
     child.stderr.on("data", (c: Buffer) => err.push(c));
     child.on("error", reject);
-    child.on("close", (code, signal) => resolve({ code, signal, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString("utf8") }));
+    child.on("close", (code, signal) =>
+      resolve({ code, signal, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString("utf8") }),
+    );
   });
 }
 

@@ -39,7 +39,10 @@ describe("locatePiCli", () => {
     const root = mkdtempSync(join(tmpdir(), "pi-locate-"));
     const script = join(root, "fake-cli.mjs");
     writeFileSync(script, "");
-    expect(locatePiCli({ env: { PI_BG_PI_CLI: script } })).toEqual({ ok: true, value: { cliPath: script, version: undefined, source: "env" } });
+    expect(locatePiCli({ env: { PI_BG_PI_CLI: script } })).toEqual({
+      ok: true,
+      value: { cliPath: script, version: undefined, source: "env" },
+    });
     const missing = locatePiCli({ env: { PI_BG_PI_CLI: join(root, "nope.js") } });
     expect(missing.ok ? "" : missing.error.message).toMatch(/does not exist/);
   });

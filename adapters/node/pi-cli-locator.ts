@@ -35,7 +35,8 @@ export function locatePiCli(input: LocateInput = {}): Result<PiCliLocation, PiCl
   const override = env[PI_CLI_OVERRIDE_ENV];
   if (override !== undefined && override !== "") {
     const path = resolve(override);
-    if (!existsSync(path)) return err({ code: "pi_cli_not_found", message: `${PI_CLI_OVERRIDE_ENV}=${override} does not exist` });
+    if (!existsSync(path))
+      return err({ code: "pi_cli_not_found", message: `${PI_CLI_OVERRIDE_ENV}=${override} does not exist` });
     return ok({ cliPath: path, version: enclosingPiPackage(path)?.version, source: "env" });
   }
   const host = hostCli(input.argv1 ?? process.argv[1]);
@@ -71,7 +72,8 @@ function dependencyCli(from: string): PiCliLocation | undefined {
   for (let dir = from; ; dir = dirname(dir)) {
     for (const name of PI_PACKAGE_NAMES) {
       const pkg = readPiPackage(join(dir, "node_modules", name));
-      if (pkg?.bin !== undefined) return { cliPath: resolve(pkg.dir, pkg.bin), version: pkg.version, source: "dependency" };
+      if (pkg?.bin !== undefined)
+        return { cliPath: resolve(pkg.dir, pkg.bin), version: pkg.version, source: "dependency" };
     }
     if (dirname(dir) === dir) return undefined;
   }
@@ -93,8 +95,14 @@ function readPiPackage(dir: string): PiPackage | undefined {
     return undefined;
   }
   if (typeof manifest.name !== "string" || !PI_PACKAGE_NAMES.includes(manifest.name)) return undefined;
-  const bin = typeof manifest.bin === "string" ? manifest.bin : isRecord(manifest.bin) && typeof manifest.bin.pi === "string" ? manifest.bin.pi : undefined;
+  const bin =
+    typeof manifest.bin === "string"
+      ? manifest.bin
+      : isRecord(manifest.bin) && typeof manifest.bin.pi === "string"
+        ? manifest.bin.pi
+        : undefined;
   return { dir, version: typeof manifest.version === "string" ? manifest.version : undefined, bin };
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);

@@ -5,9 +5,20 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TELEMETRY_FRAME_MARKER } from "../../domain/telemetry/model/telemetry-frame.ts";
 import { runProcess } from "./pi-cli-harness.test-support.ts";
-import { piLaunchArgv, piTelemetryWrapperPath, planPiInterception, shellQuote, type PiInterceptionOptions } from "./pi-command-interception.ts";
+import {
+  piLaunchArgv,
+  piTelemetryWrapperPath,
+  planPiInterception,
+  shellQuote,
+  type PiInterceptionOptions,
+} from "./pi-command-interception.ts";
 
-const OPTIONS: PiInterceptionOptions = { env: {}, wrapperPath: "/pkg/adapters/node/pi-telemetry-wrapper.mjs", nodePath: "/usr/bin/node", piCliPath: "/pkg/pi/cli.js" };
+const OPTIONS: PiInterceptionOptions = {
+  env: {},
+  wrapperPath: "/pkg/adapters/node/pi-telemetry-wrapper.mjs",
+  nodePath: "/usr/bin/node",
+  piCliPath: "/pkg/pi/cli.js",
+};
 
 const reasonOf = (command: string, options: PiInterceptionOptions = OPTIONS) => {
   const plan = planPiInterception(command, options);
@@ -47,12 +58,16 @@ describe("planPiInterception decision", () => {
   });
 
   it("PI_BG_DISABLE_PI_TELEMETRY=1 disables wrapping, other values do not", () => {
-    expect(reasonOf("pi -p x", { ...OPTIONS, env: { PI_BG_DISABLE_PI_TELEMETRY: "1" } })).toBe("telemetry-disabled-by-env");
+    expect(reasonOf("pi -p x", { ...OPTIONS, env: { PI_BG_DISABLE_PI_TELEMETRY: "1" } })).toBe(
+      "telemetry-disabled-by-env",
+    );
     expect(reasonOf("pi -p x", { ...OPTIONS, env: { PI_BG_DISABLE_PI_TELEMETRY: "0" } })).toBe("wrapped");
   });
 
   it("refuses Windows cmd with the reference reason", () => {
-    expect(reasonOf("pi -p x", { ...OPTIONS, shellDialect: "win32-cmd" })).toBe("win32-cmd-cannot-safely-intercept-pi-argv");
+    expect(reasonOf("pi -p x", { ...OPTIONS, shellDialect: "win32-cmd" })).toBe(
+      "win32-cmd-cannot-safely-intercept-pi-argv",
+    );
   });
 
   it("a wrapped command is the prefix followed by the untouched original; unwrapped commands are untouched", () => {
@@ -83,7 +98,10 @@ describe("the shell prefix under real shells", () => {
     const wrapperPath = join(dir, "pkg dir", "wrap'per.mjs");
     await copyFile(piTelemetryWrapperPath(), wrapperPath);
     const fakePi = join(dir, "fake pi.mjs");
-    await writeFile(fakePi, 'process.stdout.write(JSON.stringify({ type: "fake_argv", argv: process.argv.slice(2) }) + "\\n");\n');
+    await writeFile(
+      fakePi,
+      'process.stdout.write(JSON.stringify({ type: "fake_argv", argv: process.argv.slice(2) }) + "\\n");\n',
+    );
     options = { env: {}, wrapperPath, nodePath: process.execPath, piCliPath: fakePi };
   });
 
@@ -101,15 +119,23 @@ describe("the shell prefix under real shells", () => {
     const outcome = await run(shell, `pi -p "two words" 'it'"'"'s' --flag`);
     expect(outcome.code, outcome.stderr).toBe(0);
     const payload = outcome.stdout.toString("utf8").replace(TELEMETRY_FRAME_MARKER, "");
-    expect(JSON.parse(payload)).toEqual({ type: "fake_argv", argv: ["--mode", "json", "-p", "two words", "it's", "--flag"] });
+    expect(JSON.parse(payload)).toEqual({
+      type: "fake_argv",
+      argv: ["--mode", "json", "-p", "two words", "it's", "--flag"],
+    });
   });
 
-  it.each(shells)("%s: stdout redirected inside the command bypasses the wrapper; fd 9 is not left open", async (shell) => {
-    const fdCheck = existsSync("/proc/self/fd") ? `; if [ -e /proc/$$/fd/9 ]; then echo fd9-open; else echo fd9-closed; fi` : "";
-    const outcome = await run(shell, `pi -p x > out.json; cat out.json${fdCheck}`);
-    expect(outcome.code, outcome.stderr).toBe(0);
-    const text = outcome.stdout.toString("utf8");
-    expect(text.startsWith(`${JSON.stringify({ type: "fake_argv", argv: ["-p", "x"] })}\n`)).toBe(true);
-    if (fdCheck !== "") expect(text.endsWith("fd9-closed\n")).toBe(true);
-  });
+  it.each(shells)(
+    "%s: stdout redirected inside the command bypasses the wrapper; fd 9 is not left open",
+    async (shell) => {
+      const fdCheck = existsSync("/proc/self/fd")
+        ? `; if [ -e /proc/$$/fd/9 ]; then echo fd9-open; else echo fd9-closed; fi`
+        : "";
+      const outcome = await run(shell, `pi -p x > out.json; cat out.json${fdCheck}`);
+      expect(outcome.code, outcome.stderr).toBe(0);
+      const text = outcome.stdout.toString("utf8");
+      expect(text.startsWith(`${JSON.stringify({ type: "fake_argv", argv: ["-p", "x"] })}\n`)).toBe(true);
+      if (fdCheck !== "") expect(text.endsWith("fd9-closed\n")).toBe(true);
+    },
+  );
 });

@@ -76,7 +76,23 @@ export function shellQuote(word: string): string {
 type PiCall = "bare-print" | "bare-other" | "behind-launcher" | "path-qualified" | "none";
 
 /** Programs that exec their argument directly, so a shell function named `pi` never sees the call. */
-const LAUNCHERS = new Set(["exec", "command", "env", "nohup", "timeout", "xargs", "sudo", "doas", "nice", "setsid", "stdbuf", "ionice", "chrt", "flock", "strace"]);
+const LAUNCHERS = new Set([
+  "exec",
+  "command",
+  "env",
+  "nohup",
+  "timeout",
+  "xargs",
+  "sudo",
+  "doas",
+  "nice",
+  "setsid",
+  "stdbuf",
+  "ionice",
+  "chrt",
+  "flock",
+  "strace",
+]);
 /** Words that may start a simple command before the program name. */
 const LEADING_KEYWORDS = new Set(["!", "{", "if", "then", "else", "elif", "do", "while", "until", "time"]);
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
@@ -85,7 +101,13 @@ const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 function commandWords(command: string): readonly (readonly string[])[] {
   return command
     .split(/&&|\|\||\$\(|[;&|\n()`]/)
-    .map((segment) => segment.trim().split(/\s+/).filter((w) => w.length > 0).map(unquote))
+    .map((segment) =>
+      segment
+        .trim()
+        .split(/\s+/)
+        .filter((w) => w.length > 0)
+        .map(unquote),
+    )
     .filter((words) => words.length > 0);
 }
 

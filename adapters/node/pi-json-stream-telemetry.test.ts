@@ -2,9 +2,19 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { calculateContextTokens, estimateTokens } from "@mariozechner/pi-coding-agent";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { contextTokensOfUsage, estimateMessageTokens, PI_0_CONTEXT_RULES, PI_1_CONTEXT_RULES } from "../../domain/telemetry/model/pi-context-estimate.ts";
+import {
+  contextTokensOfUsage,
+  estimateMessageTokens,
+  PI_0_CONTEXT_RULES,
+  PI_1_CONTEXT_RULES,
+} from "../../domain/telemetry/model/pi-context-estimate.ts";
 import { isPiEvent, PiUsageSchema, matches, type PiEvent } from "../../domain/telemetry/model/pi-event-shapes.ts";
-import { foldPiEvent, foldPiEvents, initialPiTelemetry, telemetryOf } from "../../domain/telemetry/model/pi-event-telemetry.ts";
+import {
+  foldPiEvent,
+  foldPiEvents,
+  initialPiTelemetry,
+  telemetryOf,
+} from "../../domain/telemetry/model/pi-event-telemetry.ts";
 import { judgePiRun } from "../../domain/telemetry/model/pi-run-verdict.ts";
 import { renderPiEvent } from "../../domain/telemetry/model/pi-transcript.ts";
 import {
@@ -27,7 +37,11 @@ import {
 
 const TEXT_USAGE: OpenAiUsage = { prompt_tokens: 1000, completion_tokens: 500 };
 const TOOL_ROUND_USAGE: OpenAiUsage = { prompt_tokens: 100, completion_tokens: 20 };
-const AFTER_TOOLS_USAGE: OpenAiUsage = { prompt_tokens: 180, completion_tokens: 10, prompt_tokens_details: { cached_tokens: 40 } };
+const AFTER_TOOLS_USAGE: OpenAiUsage = {
+  prompt_tokens: 180,
+  completion_tokens: 10,
+  prompt_tokens_details: { cached_tokens: 40 },
+};
 const WINDOWS = new Map([[`${SCRIPTED_MODEL.provider}/${SCRIPTED_MODEL.id}`, SCRIPTED_MODEL.contextWindow]]);
 
 function choose(request: { readonly messages: readonly { readonly role: string }[] }): StubReply {
@@ -35,7 +49,14 @@ function choose(request: { readonly messages: readonly { readonly role: string }
   if (last?.role === "tool") return { kind: "text", text: "done reading", usage: AFTER_TOOLS_USAGE };
   const text = lastUserText(request);
   if (text.includes("use tools")) {
-    return { kind: "tool_calls", calls: [{ name: "read", args: { path: "a.txt" } }, { name: "read", args: { path: "missing.txt" } }], usage: TOOL_ROUND_USAGE };
+    return {
+      kind: "tool_calls",
+      calls: [
+        { name: "read", args: { path: "a.txt" } },
+        { name: "read", args: { path: "missing.txt" } },
+      ],
+      usage: TOOL_ROUND_USAGE,
+    };
   }
   if (text.includes("please fail")) return { kind: "http_error", status: 400, message: "scripted bad request" };
   return { kind: "text", text: "hello from the stub", usage: TEXT_USAGE };
@@ -45,12 +66,23 @@ function choose(request: { readonly messages: readonly { readonly role: string }
 function piUsageOf(u: OpenAiUsage) {
   const cacheRead = u.prompt_tokens_details?.cached_tokens ?? 0;
   const input = u.prompt_tokens - cacheRead;
-  const cost = (input * SCRIPTED_MODEL.costPerMillion.input + u.completion_tokens * SCRIPTED_MODEL.costPerMillion.output) / 1e6;
-  return { input, output: u.completion_tokens, cacheRead, cacheWrite: 0, totalTokens: u.prompt_tokens + u.completion_tokens, cost };
+  const cost =
+    (input * SCRIPTED_MODEL.costPerMillion.input + u.completion_tokens * SCRIPTED_MODEL.costPerMillion.output) / 1e6;
+  return {
+    input,
+    output: u.completion_tokens,
+    cacheRead,
+    cacheWrite: 0,
+    totalTokens: u.prompt_tokens + u.completion_tokens,
+    cost,
+  };
 }
 
 function eventsOf(outcome: ProcessOutcome): PiEvent[] {
-  const lines = outcome.stdout.toString("utf8").split("\n").filter((l) => l.length > 0);
+  const lines = outcome.stdout
+    .toString("utf8")
+    .split("\n")
+    .filter((l) => l.length > 0);
   return lines.map((l) => JSON.parse(l) as unknown).filter(isPiEvent);
 }
 
@@ -62,7 +94,8 @@ beforeAll(async () => {
   stub = await startScriptedStub(choose);
   sandbox = await createPiSandbox(stub.baseUrl);
   await writeFile(join(sandbox.cwd, "a.txt"), "alpha file contents\n");
-  const pi = (prompt: string) => runProcess(process.execPath, [PI_CLI_PATH, "--mode", "json", ...LEAN_PI_FLAGS, prompt], sandbox);
+  const pi = (prompt: string) =>
+    runProcess(process.execPath, [PI_CLI_PATH, "--mode", "json", ...LEAN_PI_FLAGS, prompt], sandbox);
   const [text, tools, failed] = await Promise.all([pi("say hello"), pi("use tools now"), pi("please fail")]);
   for (const run of [text, tools]) expect(run.code, run.stderr).toBe(0);
   runs = { text: eventsOf(text), tools: eventsOf(tools), failed: eventsOf(failed), failedOutcome: failed };
@@ -78,7 +111,13 @@ describe("telemetry of real pi --mode json streams", () => {
     const state = foldPiEvents(initialPiTelemetry, runs.text);
     const expected = piUsageOf(TEXT_USAGE);
     const telemetry = telemetryOf(state, WINDOWS);
-    expect(telemetry.tokenUsage).toMatchObject({ input: expected.input, output: expected.output, cacheRead: 0, cacheWrite: 0, totalTokens: expected.totalTokens });
+    expect(telemetry.tokenUsage).toMatchObject({
+      input: expected.input,
+      output: expected.output,
+      cacheRead: 0,
+      cacheWrite: 0,
+      totalTokens: expected.totalTokens,
+    });
     expect(telemetry.tokenUsage?.costTotal).toBeCloseTo(expected.cost, 12);
     expect(telemetry.contextUsage).toEqual({
       tokens: expected.totalTokens,
@@ -92,7 +131,11 @@ describe("telemetry of real pi --mode json streams", () => {
 
   it("a model missing from the window index leaves window and percent unavailable, not 0", () => {
     const telemetry = telemetryOf(foldPiEvents(initialPiTelemetry, runs.text), new Map());
-    expect(telemetry.contextUsage).toEqual({ tokens: piUsageOf(TEXT_USAGE).totalTokens, contextWindow: "unavailable", percent: "unavailable" });
+    expect(telemetry.contextUsage).toEqual({
+      tokens: piUsageOf(TEXT_USAGE).totalTokens,
+      contextWindow: "unavailable",
+      percent: "unavailable",
+    });
   });
 
   it("sums a tool round: two model calls, cache reads, two tool calls of which one failed", () => {
@@ -109,7 +152,9 @@ describe("telemetry of real pi --mode json streams", () => {
     expect(telemetry.tokenUsage?.costTotal).toBeCloseTo(first.cost + second.cost, 12);
     expect(telemetry.contextUsage?.tokens).toBe(second.totalTokens);
     expect(telemetry.toolUsage).toEqual({ total: 2, failed: 1, byName: { read: 2 } });
-    const transcript = runs.tools.flatMap((event, i) => renderPiEvent(event, foldPiEvents(initialPiTelemetry, runs.tools.slice(0, i + 1))));
+    const transcript = runs.tools.flatMap((event, i) =>
+      renderPiEvent(event, foldPiEvents(initialPiTelemetry, runs.tools.slice(0, i + 1))),
+    );
     expect(transcript).toContain("→ read(path: a.txt)");
     expect(transcript.some((l) => l.startsWith("✗ read failed: ") && l.includes("missing.txt"))).toBe(true);
     expect(transcript[transcript.length - 1]).toBe("done reading");
@@ -133,14 +178,24 @@ describe("telemetry of real pi --mode json streams", () => {
   });
 
   it("estimates every recorded message exactly as Pi's estimateTokens does", () => {
-    const messages = [...runs.text, ...runs.tools, ...runs.failed].filter((e) => e.type === "message_end").map((e) => e.message);
+    const messages = [...runs.text, ...runs.tools, ...runs.failed]
+      .filter((e) => e.type === "message_end")
+      .map((e) => e.message);
     expect(messages.length).toBeGreaterThan(6);
     // The stream shows the generation: Pi 1.x emits its system message, and counts like Pi 1.x.
-    const rules = messages.some((m) => (m as { role?: unknown }).role === "system") ? PI_1_CONTEXT_RULES : PI_0_CONTEXT_RULES;
+    const rules = messages.some((m) => (m as { role?: unknown }).role === "system")
+      ? PI_1_CONTEXT_RULES
+      : PI_0_CONTEXT_RULES;
     expect(foldPiEvents(initialPiTelemetry, runs.text).contextRules).toBe(rules);
-    for (const message of messages) expect(estimateMessageTokens(message, rules)).toBe(estimateTokens(message as Parameters<typeof estimateTokens>[0]));
+    for (const message of messages)
+      expect(estimateMessageTokens(message, rules)).toBe(
+        estimateTokens(message as Parameters<typeof estimateTokens>[0]),
+      );
     const usages = messages.map((m) => (m as { usage?: unknown }).usage).filter((u) => matches(PiUsageSchema, u));
-    for (const usage of usages) expect(contextTokensOfUsage(usage)).toBe(calculateContextTokens(usage as Parameters<typeof calculateContextTokens>[0]));
+    for (const usage of usages)
+      expect(contextTokensOfUsage(usage)).toBe(
+        calculateContextTokens(usage as Parameters<typeof calculateContextTokens>[0]),
+      );
   });
 
   it("a failed model call (HTTP 400) is a failure by stopReason although pi exits 0; nothing reported is unavailable", () => {
@@ -159,10 +214,15 @@ describe("telemetry of real pi --mode json streams", () => {
       totalTokens: "unavailable",
       costTotal: "unavailable",
     });
-    expect(telemetry.contextUsage).toEqual({ tokens: "unavailable", contextWindow: SCRIPTED_MODEL.contextWindow, percent: "unavailable" });
+    expect(telemetry.contextUsage).toEqual({
+      tokens: "unavailable",
+      contextWindow: SCRIPTED_MODEL.contextWindow,
+      percent: "unavailable",
+    });
     const agentEnd = runs.failed.find((e) => e.type === "agent_end");
     expect(agentEnd).toBeDefined();
-    if (agentEnd !== undefined) expect(renderPiEvent(agentEnd, state)).toEqual([`[stopReason: error] ${state.lastErrorMessage ?? ""}`]);
+    if (agentEnd !== undefined)
+      expect(renderPiEvent(agentEnd, state)).toEqual([`[stopReason: error] ${state.lastErrorMessage ?? ""}`]);
     expect(state.lastErrorMessage).toContain("scripted bad request");
   });
 });
@@ -171,10 +231,18 @@ describe("telemetry of real pi --mode json streams", () => {
 function piContextTokens(messages: readonly unknown[]): number | undefined {
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i] as { role?: string; stopReason?: string; usage?: unknown };
-    if (m.role !== "assistant" || m.stopReason === "error" || m.stopReason === "aborted" || !matches(PiUsageSchema, m.usage)) continue;
+    if (
+      m.role !== "assistant" ||
+      m.stopReason === "error" ||
+      m.stopReason === "aborted" ||
+      !matches(PiUsageSchema, m.usage)
+    )
+      continue;
     const base = calculateContextTokens(m.usage as Parameters<typeof calculateContextTokens>[0]);
     if (base === 0) return undefined;
-    const trailing = messages.slice(i + 1).reduce<number>((sum, later) => sum + estimateTokens(later as Parameters<typeof estimateTokens>[0]), 0);
+    const trailing = messages
+      .slice(i + 1)
+      .reduce<number>((sum, later) => sum + estimateTokens(later as Parameters<typeof estimateTokens>[0]), 0);
     return base + trailing;
   }
   return undefined;

@@ -92,7 +92,10 @@ export class PiPreparedChild implements PreparedChild {
     signal.addEventListener("abort", onAbort, { once: true });
     if (signal.aborted) onAbort();
     if (LONE_SURROGATE.test(prompt)) {
-      this.#stopWith({ kind: "stdin_failed", reason: "it contains a lone UTF-16 surrogate and has no exact UTF-8 form" });
+      this.#stopWith({
+        kind: "stdin_failed",
+        reason: "it contains a lone UTF-16 surrogate and has no exact UTF-8 form",
+      });
     } else if (!exitedBeforeSend && this.#stop === undefined) {
       proc.sendStdin(new TextEncoder().encode(prompt));
       this.#armWatchdogs();
@@ -137,7 +140,12 @@ export class PiPreparedChild implements PreparedChild {
     return exit;
   }
 
-  async #finish(exit: ProcessExit, exitedBeforeSend: boolean, stdinError: string | undefined, durationMs: number): Promise<Result<ChildStageResult, ChildError>> {
+  async #finish(
+    exit: ProcessExit,
+    exitedBeforeSend: boolean,
+    stdinError: string | undefined,
+    durationMs: number,
+  ): Promise<Result<ChildStageResult, ChildError>> {
     const stdout = Buffer.concat(this.#stdout);
     const kept = this.#stderr.kept();
     const judged = judgeChild({
@@ -202,7 +210,9 @@ export class PiPreparedChild implements PreparedChild {
 
   #armWatchdogs(): void {
     const { idleTimeoutMs, absoluteTimeoutMs } = this.limits;
-    this.#timers.push(this.clock.after(absoluteTimeoutMs, () => this.#stopWith({ kind: "absolute_timeout", ms: absoluteTimeoutMs })));
+    this.#timers.push(
+      this.clock.after(absoluteTimeoutMs, () => this.#stopWith({ kind: "absolute_timeout", ms: absoluteTimeoutMs })),
+    );
     const check = (): void => {
       const idle = this.clock.monotonic() - this.#lastActivity;
       if (idle >= idleTimeoutMs) this.#stopWith({ kind: "idle_timeout", ms: idleTimeoutMs });

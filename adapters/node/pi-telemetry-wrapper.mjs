@@ -36,9 +36,24 @@ const HEAD_BYTES = 64;
 const CAPTURE_LIMIT_BYTES = 8 * 1024 * 1024;
 const FORWARDED_SIGNALS = ["SIGTERM", "SIGINT", "SIGHUP"];
 const PI_FLAGS_WITH_VALUE = new Set([
-  "--provider", "--model", "--api-key", "--system-prompt", "--append-system-prompt", "--session", "--fork",
-  "--session-dir", "--models", "--tools", "-t", "--thinking", "--export", "--extension", "-e", "--skill",
-  "--prompt-template", "--theme",
+  "--provider",
+  "--model",
+  "--api-key",
+  "--system-prompt",
+  "--append-system-prompt",
+  "--session",
+  "--fork",
+  "--session-dir",
+  "--models",
+  "--tools",
+  "-t",
+  "--thinking",
+  "--export",
+  "--extension",
+  "-e",
+  "--skill",
+  "--prompt-template",
+  "--theme",
 ]);
 const DROPPED_TYPES = ["message_start", "message_update", "tool_execution_update", "turn_end"];
 const prefixesOf = (type) => [Buffer.from(`{"type":"${type}",`), Buffer.from(`{"type":"${type}"}`)];
@@ -222,7 +237,9 @@ function main() {
   if (argv[0] === "--print-fd-identity") return printFdIdentity(argv[1]);
   const resolved = resolveLaunch(argv, process.env);
   if (resolved === undefined || resolved.launch.length === 0) {
-    process.stderr.write("pi-telemetry-wrapper: no pi launch given (use `<launch...> -- <args...>` or PI_BG_REAL_PI)\n");
+    process.stderr.write(
+      "pi-telemetry-wrapper: no pi launch given (use `<launch...> -- <args...>` or PI_BG_REAL_PI)\n",
+    );
     process.exitCode = 127;
     return;
   }
@@ -274,7 +291,8 @@ function runWrapped(launch, plan) {
     if (done) return;
     done = true;
     write(gate.end());
-    const mapped = plan.mirrorTextExitCode && code === 0 && ["error", "aborted"].includes(gate.facts.lastStopReason) ? 1 : code;
+    const mapped =
+      plan.mirrorTextExitCode && code === 0 && ["error", "aborted"].includes(gate.facts.lastStopReason) ? 1 : code;
     const settle = () => exitLike(mapped, signal, release);
     if (stdoutBroken) settle();
     else process.stdout.write("", settle);

@@ -45,13 +45,23 @@ interface FakeScript {
   readonly repeat?: { readonly line: string; readonly count: number };
 }
 
-function runWrapper(userArgs: readonly string[], script: FakeScript = {}, extraEnv: Record<string, string> = {}): Promise<ProcessOutcome> {
+function runWrapper(
+  userArgs: readonly string[],
+  script: FakeScript = {},
+  extraEnv: Record<string, string> = {},
+): Promise<ProcessOutcome> {
   const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", FAKE_PI_SCRIPT: JSON.stringify(script), ...extraEnv };
-  return runProcess(process.execPath, [piTelemetryWrapperPath(), process.execPath, fakePi, "--", ...userArgs], { cwd: dir, env });
+  return runProcess(process.execPath, [piTelemetryWrapperPath(), process.execPath, fakePi, "--", ...userArgs], {
+    cwd: dir,
+    env,
+  });
 }
 
 const lines = (outcome: ProcessOutcome) => outcome.stdout.toString("utf8").split("\n");
-const framedPayloads = (outcome: ProcessOutcome) => lines(outcome).filter((l) => l.startsWith(TELEMETRY_FRAME_MARKER)).map((l) => l.slice(TELEMETRY_FRAME_MARKER.length));
+const framedPayloads = (outcome: ProcessOutcome) =>
+  lines(outcome)
+    .filter((l) => l.startsWith(TELEMETRY_FRAME_MARKER))
+    .map((l) => l.slice(TELEMETRY_FRAME_MARKER.length));
 
 function argvSeenByPi(outcome: ProcessOutcome): unknown {
   const line = lines(outcome).find((l) => l.includes('"fake_argv"')) ?? "";
@@ -74,7 +84,10 @@ describe("pi-telemetry-wrapper argv", () => {
   it.each(["text", "rpc"])("passes --mode %s through untouched with a frame saying why", async (mode) => {
     const outcome = await runWrapper(["--mode", mode, "-p", "hi"]);
     const [first, ...rest] = lines(outcome);
-    expect(parseTelemetryFrame(first ?? "")).toEqual({ kind: "telemetry", telemetry: { telemetryUnavailableReason: `pi-mode-${mode}-not-intercepted` } });
+    expect(parseTelemetryFrame(first ?? "")).toEqual({
+      kind: "telemetry",
+      telemetry: { telemetryUnavailableReason: `pi-mode-${mode}-not-intercepted` },
+    });
     expect(JSON.parse(rest[0] ?? "")).toEqual({ type: "fake_argv", argv: ["--mode", mode, "-p", "hi"] });
   });
 
@@ -97,16 +110,25 @@ describe("pi-telemetry-wrapper argv", () => {
 
   it("a launch that cannot start exits 127, says so on stderr and in a frame", async () => {
     const env = { PATH: process.env.PATH ?? "" };
-    const outcome = await runProcess(process.execPath, [piTelemetryWrapperPath(), join(dir, "no-such-pi"), "--", "-p", "x"], { cwd: dir, env });
+    const outcome = await runProcess(
+      process.execPath,
+      [piTelemetryWrapperPath(), join(dir, "no-such-pi"), "--", "-p", "x"],
+      { cwd: dir, env },
+    );
     expect(outcome.code).toBe(127);
     expect(outcome.stderr).toContain("cannot start pi");
-    expect(framedPayloads(outcome).map((p) => JSON.parse(p) as unknown)).toEqual([{ type: "background-task-telemetry", telemetryUnavailableReason: "pi-launch-failed" }]);
+    expect(framedPayloads(outcome).map((p) => JSON.parse(p) as unknown)).toEqual([
+      { type: "background-task-telemetry", telemetryUnavailableReason: "pi-launch-failed" },
+    ]);
   });
 });
 
 describe("pi-telemetry-wrapper framing", () => {
   it("frames every line, drops bulky duplicates, slims agent_end and keeps split and unterminated lines whole", async () => {
-    const assistantEnd = JSON.stringify({ type: "message_end", message: { role: "assistant", content: [{ type: "text", text: "x".repeat(300) }], stopReason: "stop" } });
+    const assistantEnd = JSON.stringify({
+      type: "message_end",
+      message: { role: "assistant", content: [{ type: "text", text: "x".repeat(300) }], stopReason: "stop" },
+    });
     const chunks = [
       '{"type":"agent_start"}\n{"type":"message_up',
       'date","message":{"role":"assistant"}}\n',
@@ -126,7 +148,11 @@ describe("pi-telemetry-wrapper framing", () => {
       assistantEnd,
       '{"type":"agent_end","wrapperOmitted":["messages"]}',
     ].map((l) => `${TELEMETRY_FRAME_MARKER}${l}\n`);
-    expected.push("\n", `${TELEMETRY_FRAME_MARKER}not json from pi\n`, `${TELEMETRY_FRAME_MARKER}{"type":"queue_update"`);
+    expected.push(
+      "\n",
+      `${TELEMETRY_FRAME_MARKER}not json from pi\n`,
+      `${TELEMETRY_FRAME_MARKER}{"type":"queue_update"`,
+    );
     expect(outcome.stdout.toString("utf8")).toBe(expected.join(""));
   });
 });
@@ -137,7 +163,10 @@ describe("pi-telemetry-wrapper exit", () => {
   });
 
   it("a -p run whose last assistant message failed exits 1 like `pi -p` would, although json mode exits 0", async () => {
-    const failed = JSON.stringify({ type: "message_end", message: { role: "assistant", content: [], stopReason: "error", errorMessage: "400 nope" } });
+    const failed = JSON.stringify({
+      type: "message_end",
+      message: { role: "assistant", content: [], stopReason: "error", errorMessage: "400 nope" },
+    });
     expect((await runWrapper(["-p", "x"], { chunks: [`${failed}\n`], exit: 0 })).code).toBe(1);
     expect((await runWrapper(["--mode", "json", "x"], { chunks: [`${failed}\n`], exit: 0 })).code).toBe(0);
   });
@@ -149,11 +178,17 @@ describe("pi-telemetry-wrapper exit", () => {
 
   it("forwards SIGTERM to pi and waits for it", async () => {
     const env = { PATH: process.env.PATH ?? "", FAKE_PI_SCRIPT: JSON.stringify({ hang: true }) };
-    const child = spawn(process.execPath, [piTelemetryWrapperPath(), process.execPath, fakePi, "--", "-p", "x"], { cwd: dir, env, stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(process.execPath, [piTelemetryWrapperPath(), process.execPath, fakePi, "--", "-p", "x"], {
+      cwd: dir,
+      env,
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     const out: Buffer[] = [];
     const firstLine = new Promise<void>((resolve) => child.stdout.once("data", () => resolve()));
     child.stdout.on("data", (c: Buffer) => out.push(c));
-    const closed = new Promise<[number | null, string | null]>((resolve) => child.on("close", (code, signal) => resolve([code, signal])));
+    const closed = new Promise<[number | null, string | null]>((resolve) =>
+      child.on("close", (code, signal) => resolve([code, signal])),
+    );
     try {
       await firstLine;
       child.kill("SIGTERM");
@@ -166,8 +201,15 @@ describe("pi-telemetry-wrapper exit", () => {
 
   it("keeps draining pi and returns its exit code when the reader of stdout goes away", async () => {
     const line = `${JSON.stringify({ type: "tool_execution_start", toolName: "t", args: { pad: "y".repeat(4000) } })}\n`;
-    const env = { PATH: process.env.PATH ?? "", FAKE_PI_SCRIPT: JSON.stringify({ repeat: { line, count: 100 }, exit: 5 }) };
-    const child = spawn(process.execPath, [piTelemetryWrapperPath(), process.execPath, fakePi, "--", "-p", "x"], { cwd: dir, env, stdio: ["ignore", "pipe", "ignore"] });
+    const env = {
+      PATH: process.env.PATH ?? "",
+      FAKE_PI_SCRIPT: JSON.stringify({ repeat: { line, count: 100 }, exit: 5 }),
+    };
+    const child = spawn(process.execPath, [piTelemetryWrapperPath(), process.execPath, fakePi, "--", "-p", "x"], {
+      cwd: dir,
+      env,
+      stdio: ["ignore", "pipe", "ignore"],
+    });
     child.stdout.once("data", () => child.stdout.destroy());
     const code = await new Promise<number | null>((resolve) => child.on("close", (c) => resolve(c)));
     expect(code).toBe(5);

@@ -13,7 +13,8 @@ export interface TreeCensus {
 
 const PARALLEL_READS = 16;
 
-export const isEmptyCensus = (census: TreeCensus): boolean => census.members.length === 0 && census.escapees.length === 0;
+export const isEmptyCensus = (census: TreeCensus): boolean =>
+  census.members.length === 0 && census.escapees.length === 0;
 
 /**
  * Scans /proc once. Zombies are skipped (an orphan's zombie may never be reaped when PID 1 does not
@@ -28,7 +29,10 @@ export async function treeCensus(pgid: number, tag: string, notBefore = 0): Prom
   } catch {
     return { members: trySignal(-pgid, 0) ? [pgid] : [], escapees: [] };
   }
-  const pids = entries.filter((e) => /^\d+$/.test(e)).map(Number).filter((pid) => pid !== process.pid);
+  const pids = entries
+    .filter((e) => /^\d+$/.test(e))
+    .map(Number)
+    .filter((pid) => pid !== process.pid);
   const members: number[] = [];
   const escapees: number[] = [];
   for (let i = 0; i < pids.length; i += PARALLEL_READS) {
@@ -56,7 +60,12 @@ export function processStartTicks(pid: number): number {
   }
 }
 
-async function classify(pid: number, pgid: number, tag: string, notBefore: number): Promise<"member" | "escapee" | undefined> {
+async function classify(
+  pid: number,
+  pgid: number,
+  tag: string,
+  notBefore: number,
+): Promise<"member" | "escapee" | undefined> {
   const stat = parseProcStat(await readOrEmpty(`/proc/${pid}/stat`, "utf8"));
   if (stat === undefined || stat.state === "Z" || stat.state === "X" || stat.startTicks < notBefore) return undefined;
   if (stat.pgrp === pgid) return "member";

@@ -3,7 +3,12 @@ import { describe, expect, it } from "vitest";
 import { parseProcStat } from "./process-group.ts";
 import { environCarriesTag, newProcessTag, PROCESS_TAG_VARIABLE, taggedEnv } from "./process-tag.ts";
 
-const environ = (env: Record<string, string>) => Buffer.from(`${Object.entries(env).map(([k, v]) => `${k}=${v}`).join("\0")}\0`);
+const environ = (env: Record<string, string>) =>
+  Buffer.from(
+    `${Object.entries(env)
+      .map(([k, v]) => `${k}=${v}`)
+      .join("\0")}\0`,
+  );
 
 describe("process tags", () => {
   it("are 128-bit hex and differ between launches", () => {
@@ -16,13 +21,19 @@ describe("process tags", () => {
     const key = fc.string({ minLength: 1, maxLength: 12 }).filter((k) => !k.includes("=") && !k.includes("\0"));
     const value = fc.string({ maxLength: 40 }).filter((v) => !v.includes("\0"));
     fc.assert(
-      fc.property(fc.dictionary(key, value, { maxKeys: 6 }), fc.boolean(), fc.option(fc.constantFrom("aaaa", "bbbb:cccc")), (env, tagged, inherited) => {
-        const tag = newProcessTag();
-        const base = inherited === null ? env : { ...env, [PROCESS_TAG_VARIABLE]: inherited };
-        const block = environ(tagged ? taggedEnv(base, tag) : base);
-        expect(environCarriesTag(block, tag)).toBe(tagged);
-        if (tagged && inherited !== null) for (const outer of inherited.split(":")) expect(environCarriesTag(block, outer)).toBe(true);
-      }),
+      fc.property(
+        fc.dictionary(key, value, { maxKeys: 6 }),
+        fc.boolean(),
+        fc.option(fc.constantFrom("aaaa", "bbbb:cccc")),
+        (env, tagged, inherited) => {
+          const tag = newProcessTag();
+          const base = inherited === null ? env : { ...env, [PROCESS_TAG_VARIABLE]: inherited };
+          const block = environ(tagged ? taggedEnv(base, tag) : base);
+          expect(environCarriesTag(block, tag)).toBe(tagged);
+          if (tagged && inherited !== null)
+            for (const outer of inherited.split(":")) expect(environCarriesTag(block, outer)).toBe(true);
+        },
+      ),
     );
   });
 

@@ -25,7 +25,11 @@ export interface RealRuntime {
 /** The task runtime on the real adapters, with a marker in the task environment that only these tasks carry. */
 export function realRuntime(
   dir: string,
-  options: { readonly launcher?: NodeProcessLauncherOptions; readonly files?: FileCommitter; readonly config?: Partial<TaskRuntimeConfig> } = {},
+  options: {
+    readonly launcher?: NodeProcessLauncherOptions;
+    readonly files?: FileCommitter;
+    readonly config?: Partial<TaskRuntimeConfig>;
+  } = {},
 ): RealRuntime {
   const delivered: TaskNotification[] = [];
   const warnings: string[] = [];

@@ -25,10 +25,14 @@ describe("SystemClock specifics", () => {
       "clock.after(3000000000, () => console.log('very late'));",
       "console.log('scheduled');",
     ].join("\n");
-    const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
-      cwd: join(here, "..", ".."),
-      timeout: 30_000,
-    });
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ["--import", "tsx", "--input-type=module", "-e", script],
+      {
+        cwd: join(here, "..", ".."),
+        timeout: 30_000,
+      },
+    );
     expect(stdout).toBe("scheduled\n");
   });
 

@@ -60,6 +60,7 @@ function chainedEvery(clock: Clock, interval: number, callback: () => void): Tim
 
 /** A finite, non-negative delay; Node itself runs anything below 1 ms after 1 ms. */
 function timerDelay(ms: number): number {
-  if (!Number.isFinite(ms) || ms < 0) throw new RangeError(`timer delay must be a finite, non-negative number of ms, got ${ms}`);
+  if (!Number.isFinite(ms) || ms < 0)
+    throw new RangeError(`timer delay must be a finite, non-negative number of ms, got ${ms}`);
   return Math.max(1, ms);
 }

@@ -2,7 +2,14 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { eventually, killMarked, markedProcesses, ownZombies, realRuntime, runRequest } from "./real-runtime.test-support.ts";
+import {
+  eventually,
+  killMarked,
+  markedProcesses,
+  ownZombies,
+  realRuntime,
+  runRequest,
+} from "./real-runtime.test-support.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "escapees-"));
 const marks: string[] = [];
@@ -28,9 +35,13 @@ describe("the real runtime leaves nothing running", () => {
   });
 
   it("a finished command's background holders of the output are stopped after the drain grace and reported", async () => {
-    const { runtime, mark, delivered } = realRuntime(join(dir, "drain"), { launcher: { drainGraceMs: 300, strayKillGraceMs: 1_000 } });
+    const { runtime, mark, delivered } = realRuntime(join(dir, "drain"), {
+      launcher: { drainGraceMs: 300, strayKillGraceMs: 1_000 },
+    });
     marks.push(mark);
-    const started = await runtime.start(runRequest("echo begin; sleep 300 & setsid sh -c 'trap \"\" TERM; exec sleep 300' & (sleep 300 &); echo end"));
+    const started = await runtime.start(
+      runRequest("echo begin; sleep 300 & setsid sh -c 'trap \"\" TERM; exec sleep 300' & (sleep 300 &); echo end"),
+    );
     if (!started.ok) throw new Error(started.error.message);
     const done = await runtime.waitForTerminal(started.value.id);
     expect(done.ok && done.value).toMatchObject({ status: "completed", exitCode: 0, strays: 3 });

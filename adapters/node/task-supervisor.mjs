@@ -95,7 +95,8 @@ function spill(chunk) {
   relay.lostOutputBytes += chunk.length - keep;
   if (keep === 0) return;
   try {
-    if (relay.spillFd < 0) relay.spillFd = openSync(spillPath, fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_APPEND, 0o600);
+    if (relay.spillFd < 0)
+      relay.spillFd = openSync(spillPath, fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_APPEND, 0o600);
     writeAll(relay.spillFd, chunk.subarray(0, keep));
     relay.spilledBytes += keep;
   } catch {

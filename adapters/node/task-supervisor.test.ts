@@ -12,8 +12,16 @@ const supervisor = new NodeTaskSupervisor();
 
 function run(command: string, options: { env?: Record<string, string>; spillCap?: number } = {}) {
   const dir = mkdtempSync(join(tmpdir(), "supervisor-"));
-  const files = { exitPath: join(dir, "t.exit.json"), spillPath: join(dir, "t.after-host.output"), spillCapBytes: options.spillCap ?? 1 << 20 };
-  const wrapped = supervisor.wrap({ kind: "shell", command, shell: "/bin/sh" }, { PATH: process.env.PATH ?? "/usr/bin:/bin", ...options.env }, files);
+  const files = {
+    exitPath: join(dir, "t.exit.json"),
+    spillPath: join(dir, "t.after-host.output"),
+    spillCapBytes: options.spillCap ?? 1 << 20,
+  };
+  const wrapped = supervisor.wrap(
+    { kind: "shell", command, shell: "/bin/sh" },
+    { PATH: process.env.PATH ?? "/usr/bin:/bin", ...options.env },
+    files,
+  );
   const launched = launcher.launch({ command: wrapped.command, cwd: dir, env: wrapped.env });
   if (!launched.ok) throw new Error(launched.error.message);
   return { dir, files, proc: launched.value, tag: wrapped.processTag };
@@ -40,7 +48,13 @@ describe("task-supervisor.mjs", () => {
   it("passes stdout and stderr through unchanged, exits with the command's code, and commits the exit record", async () => {
     const { proc, files, dir } = run("printf 'out\\n'; printf 'err\\n' >&2; exit 7");
     expect(await collect(proc)).toEqual({ stdout: "out\n", stderr: "err\n", exit: { code: 7, signal: null } });
-    expect(record(files.exitPath)).toMatchObject({ code: 7, signal: null, hostGone: false, spilledBytes: 0, lostOutputBytes: 0 });
+    expect(record(files.exitPath)).toMatchObject({
+      code: 7,
+      signal: null,
+      hostGone: false,
+      spilledBytes: 0,
+      lostOutputBytes: 0,
+    });
     expect(readdirSync(dir).filter((f) => f.endsWith(".tmp"))).toEqual([]);
     expect(existsSync(files.spillPath)).toBe(false);
   });
@@ -56,7 +70,11 @@ describe("task-supervisor.mjs", () => {
     const out = proc.stdout[Symbol.asyncIterator]();
     expect(Buffer.from((await out.next()).value ?? []).toString()).toBe("ready\n");
     process.kill(-proc.pid, "SIGTERM");
-    const [rest, exit] = await Promise.all([text({ [Symbol.asyncIterator]: () => out }), proc.exited, text(proc.stderr)]);
+    const [rest, exit] = await Promise.all([
+      text({ [Symbol.asyncIterator]: () => out }),
+      proc.exited,
+      text(proc.stderr),
+    ]);
     expect(rest).toBe("cleaning\n");
     expect(exit).toEqual({ code: 5, signal: null });
     expect(record(files.exitPath).code).toBe(5);
@@ -76,7 +94,11 @@ describe("task-supervisor.mjs", () => {
   it("a command that cannot start exits 127 with the reason, and that is recorded too", async () => {
     const dir = mkdtempSync(join(tmpdir(), "supervisor-"));
     const files = { exitPath: join(dir, "t.exit.json"), spillPath: join(dir, "t.spill"), spillCapBytes: 100 };
-    const wrapped = supervisor.wrap({ kind: "argv", file: join(dir, "missing-program"), args: [] }, { PATH: "/usr/bin:/bin" }, files);
+    const wrapped = supervisor.wrap(
+      { kind: "argv", file: join(dir, "missing-program"), args: [] },
+      { PATH: "/usr/bin:/bin" },
+      files,
+    );
     const launched = launcher.launch({ command: wrapped.command, cwd: dir, env: wrapped.env });
     if (!launched.ok) throw new Error(launched.error.message);
     const { stderr, exit } = await collect(launched.value);
@@ -86,8 +108,14 @@ describe("task-supervisor.mjs", () => {
   });
 
   it("NODE_OPTIONS reach the command, not the supervisor", async () => {
-    const { proc } = run('printf "%s" "$NODE_OPTIONS"', { env: { NODE_OPTIONS: "--require /nonexistent/preload.cjs" } });
-    expect(await collect(proc)).toEqual({ stdout: "--require /nonexistent/preload.cjs", stderr: "", exit: { code: 0, signal: null } });
+    const { proc } = run('printf "%s" "$NODE_OPTIONS"', {
+      env: { NODE_OPTIONS: "--require /nonexistent/preload.cjs" },
+    });
+    expect(await collect(proc)).toEqual({
+      stdout: "--require /nonexistent/preload.cjs",
+      stderr: "",
+      exit: { code: 0, signal: null },
+    });
   });
 
   it("every process of the task carries the supervision tag", async () => {

@@ -1,5 +1,9 @@
 import type { ToolDefinition } from "@mariozechner/pi-coding-agent";
-import { ATTESTED_TOOL_NAME, AttestedRunArgumentsSchema, normalizeAttestedRunArguments } from "../../domain/attested/model/attested-arguments.ts";
+import {
+  ATTESTED_TOOL_NAME,
+  AttestedRunArgumentsSchema,
+  normalizeAttestedRunArguments,
+} from "../../domain/attested/model/attested-arguments.ts";
 import { credentialClassOf, type CredentialClass } from "../../domain/attested/model/credential-class.ts";
 import type { AttestedPiRunner } from "../../domain/attested/service/attested-pi-runner.ts";
 import { err, ok } from "../../domain/shared/model/result.ts";
@@ -40,12 +44,18 @@ export function attestedPiTool(runner: AttestedAccess): ToolDefinition {
     run: async (args, ctx) => {
       const model = ctx.modelRegistry.find(args.provider, args.model);
       if (model === undefined) {
-        return err({ code: "attested_model_unknown", message: `${ATTESTED_TOOL_NAME}: Pi knows no model ${args.provider}/${args.model} (attested_model_unknown). Nothing was started or written.` });
+        return err({
+          code: "attested_model_unknown",
+          message: `${ATTESTED_TOOL_NAME}: Pi knows no model ${args.provider}/${args.model} (attested_model_unknown). Nothing was started or written.`,
+        });
       }
       const credential = credentialClassOf(args.provider, ctx.modelRegistry.isUsingOAuth(model));
       const started = await runner().start(args, credential);
       if (!started.ok) return started;
-      return ok({ content: [{ type: "text" as const, text: attestedReceipt(started.value, credential) }], details: { task: started.value, credential } });
+      return ok({
+        content: [{ type: "text" as const, text: attestedReceipt(started.value, credential) }],
+        details: { task: started.value, credential },
+      });
     },
   });
 }

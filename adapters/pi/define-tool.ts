@@ -12,7 +12,11 @@ export interface ToolSpec<Args, Details> {
   readonly parameters: TSchema;
   /** Validates and normalises raw arguments; runs before Pi's own validation and again inside execute. */
   readonly normalize: (raw: unknown) => Result<Args, TypedError>;
-  readonly run: (args: Args, ctx: ExtensionContext, signal: AbortSignal | undefined) => Promise<Result<AgentToolResult<Details>, TypedError>>;
+  readonly run: (
+    args: Args,
+    ctx: ExtensionContext,
+    signal: AbortSignal | undefined,
+  ) => Promise<Result<AgentToolResult<Details>, TypedError>>;
 }
 
 /**

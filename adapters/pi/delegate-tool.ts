@@ -1,12 +1,20 @@
 import type { ExtensionContext, ToolDefinition } from "@mariozechner/pi-coding-agent";
 // The model modules, not the service barrel: registration must not load the delegate runner.
-import { DELEGATE_TOOL, DelegateArgumentsSchema, parseDelegateArguments } from "../../domain/delegate/model/delegate-arguments.ts";
+import {
+  DELEGATE_TOOL,
+  DelegateArgumentsSchema,
+  parseDelegateArguments,
+} from "../../domain/delegate/model/delegate-arguments.ts";
 import type { DelegateLaunchReceipt } from "../../domain/delegate/model/launch-receipt.ts";
 import type { Result, TypedError } from "../../domain/shared/model/result.ts";
 import { unwrap } from "./typed-error.ts";
 
 /** Launches one delegate for the executing tool call; the composition root supplies it. */
-export type DelegateLauncher = (args: unknown, toolCallId: string, ctx: ExtensionContext) => Promise<Result<DelegateLaunchReceipt, TypedError>>;
+export type DelegateLauncher = (
+  args: unknown,
+  toolCallId: string,
+  ctx: ExtensionContext,
+) => Promise<Result<DelegateLaunchReceipt, TypedError>>;
 
 /** `bg_delegate`: one background agent seeded with the visible conversation; its answer via bg_result. */
 export function delegateTool(launch: DelegateLauncher): ToolDefinition {

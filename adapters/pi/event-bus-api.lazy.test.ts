@@ -10,7 +10,13 @@ import { SeededRandomSource } from "../fake/seeded-random-source.ts";
 import { EventBusApi } from "./event-bus-api.ts";
 import type { RuntimeLifecycle } from "./runtime-lifecycle.ts";
 
-type Frame = { request_id?: string | null; ok?: boolean; result?: { id?: string }; error?: { code: string }; task?: { id: string; status: string } };
+type Frame = {
+  request_id?: string | null;
+  ok?: boolean;
+  result?: { id?: string };
+  error?: { code: string };
+  task?: { id: string; status: string };
+};
 
 /** The EventBus API over a runtime that a lifecycle builds on first need (as the Pi extension wires it). */
 function world() {
@@ -26,8 +32,23 @@ function world() {
       if (runtime === undefined) {
         builds += 1;
         runtime = new TaskRuntime(
-          { launcher, files: new InMemoryFileCommitter(), clock: new FakeClock({ wallMs: 1_700_000_000_000 }), random: new SeededRandomSource(5), notifier: { deliver: async () => ok(undefined) }, warn: () => undefined },
-          { cwd: "/w", taskDir: "/w/.pi/tasks/s-1", displayDir: ".pi/tasks/s-1", env: {}, outputCapBytes: 1 << 20, killGraceMs: 50, retainTasks: 100 },
+          {
+            launcher,
+            files: new InMemoryFileCommitter(),
+            clock: new FakeClock({ wallMs: 1_700_000_000_000 }),
+            random: new SeededRandomSource(5),
+            notifier: { deliver: async () => ok(undefined) },
+            warn: () => undefined,
+          },
+          {
+            cwd: "/w",
+            taskDir: "/w/.pi/tasks/s-1",
+            displayDir: ".pi/tasks/s-1",
+            env: {},
+            outputCapBytes: 1 << 20,
+            killGraceMs: 50,
+            retainTasks: 100,
+          },
         );
         for (const listener of listeners) listener(runtime);
       }
@@ -43,19 +64,34 @@ function world() {
   const api = new EventBusApi(bus, access, () => undefined, lifecycle);
   lifecycle.onBuilt((built) => api.attach(built));
   const log: Array<{ channel: string; frame: Frame }> = [];
-  for (const channel of [BUS_CHANNELS.response, BUS_CHANNELS.terminal]) bus.on(channel, (frame) => void log.push({ channel, frame: frame as Frame }));
+  for (const channel of [BUS_CHANNELS.response, BUS_CHANNELS.terminal])
+    bus.on(channel, (frame) => void log.push({ channel, frame: frame as Frame }));
   let n = 0;
   const send = (operation: string, payload: unknown, id = `req-${++n}`) => {
     bus.emit(BUS_CHANNELS.request, { schema_version: BUS_SCHEMA_IDS.request, request_id: id, operation, payload });
     return id;
   };
   const responseTo = async (id: string): Promise<Frame> => {
-    await expect.poll(() => log.some((e) => e.channel === BUS_CHANNELS.response && e.frame.request_id === id)).toBe(true);
+    await expect
+      .poll(() => log.some((e) => e.channel === BUS_CHANNELS.response && e.frame.request_id === id))
+      .toBe(true);
     return log.find((e) => e.channel === BUS_CHANNELS.response && e.frame.request_id === id)?.frame ?? {};
   };
-  const responses = (id: string) => log.filter((e) => e.channel === BUS_CHANNELS.response && e.frame.request_id === id).map((e) => e.frame);
-  const terminals = (taskId: string) => log.filter((e) => e.channel === BUS_CHANNELS.terminal && e.frame.task?.id === taskId);
-  return { api, lifecycle, launcher, send, responseTo, responses, terminals, builds: () => builds, refuse: () => (refuse = true) };
+  const responses = (id: string) =>
+    log.filter((e) => e.channel === BUS_CHANNELS.response && e.frame.request_id === id).map((e) => e.frame);
+  const terminals = (taskId: string) =>
+    log.filter((e) => e.channel === BUS_CHANNELS.terminal && e.frame.task?.id === taskId);
+  return {
+    api,
+    lifecycle,
+    launcher,
+    send,
+    responseTo,
+    responses,
+    terminals,
+    builds: () => builds,
+    refuse: () => (refuse = true),
+  };
 }
 
 describe("EventBus API with a runtime built on first need", () => {
@@ -102,7 +138,14 @@ describe("EventBus API with a runtime built on first need", () => {
       if (buildFirst) await w.lifecycle.ready();
       w.api.open();
       const runtime = await w.lifecycle.ready();
-      const started = await runtime.start({ name: "tool job", command: "work", isAgent: false, notifyOnCompletion: false, triggerOnCompletion: false, onOutputCap: "keep_head_and_tail" });
+      const started = await runtime.start({
+        name: "tool job",
+        command: "work",
+        isAgent: false,
+        notifyOnCompletion: false,
+        triggerOnCompletion: false,
+        onOutputCap: "keep_head_and_tail",
+      });
       if (!started.ok) throw new Error(started.error.message);
       w.launcher.processes[0]?.finish({ code: 2 });
       await expect.poll(() => w.terminals(started.value.id).length).toBe(1);

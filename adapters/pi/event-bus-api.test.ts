@@ -2,7 +2,12 @@ import { createEventBus } from "@mariozechner/pi-coding-agent";
 import { Value } from "typebox/value";
 import { describe, expect, it } from "vitest";
 import { ok } from "../../domain/shared/model/result.ts";
-import { BUS_CHANNELS, BUS_SCHEMA_IDS, ResponseFrameSchema, TerminalFrameSchema } from "../../domain/tasks/model/event-bus-frames.ts";
+import {
+  BUS_CHANNELS,
+  BUS_SCHEMA_IDS,
+  ResponseFrameSchema,
+  TerminalFrameSchema,
+} from "../../domain/tasks/model/event-bus-frames.ts";
 import { TaskRuntime } from "../../domain/tasks/service/task-runtime.ts";
 import { FakeClock } from "../fake/fake-clock.ts";
 import { FakeProcessLauncher } from "../fake/fake-process-launcher.ts";
@@ -10,13 +15,34 @@ import { InMemoryFileCommitter } from "../fake/in-memory-file-committer.ts";
 import { SeededRandomSource } from "../fake/seeded-random-source.ts";
 import { EventBusApi, type EventBusLike } from "./event-bus-api.ts";
 
-type Frame = Record<string, unknown> & { request_id?: string | null; ok?: boolean; result?: never; error?: { code: string; message: string }; task?: { id: string; status: string } };
+type Frame = Record<string, unknown> & {
+  request_id?: string | null;
+  ok?: boolean;
+  result?: never;
+  error?: { code: string; message: string };
+  task?: { id: string; status: string };
+};
 
 function world(bus: EventBusLike = createEventBus()) {
   const launcher = new FakeProcessLauncher({ clock: new FakeClock(), script: () => ({}) });
   const runtime = new TaskRuntime(
-    { launcher, files: new InMemoryFileCommitter(), clock: new FakeClock({ wallMs: 1_700_000_000_000 }), random: new SeededRandomSource(7), notifier: { deliver: async () => ok(undefined) }, warn: () => undefined },
-    { cwd: "/w", taskDir: "/w/.pi/tasks/s-1", displayDir: ".pi/tasks/s-1", env: {}, outputCapBytes: 1 << 20, killGraceMs: 50, retainTasks: 100 },
+    {
+      launcher,
+      files: new InMemoryFileCommitter(),
+      clock: new FakeClock({ wallMs: 1_700_000_000_000 }),
+      random: new SeededRandomSource(7),
+      notifier: { deliver: async () => ok(undefined) },
+      warn: () => undefined,
+    },
+    {
+      cwd: "/w",
+      taskDir: "/w/.pi/tasks/s-1",
+      displayDir: ".pi/tasks/s-1",
+      env: {},
+      outputCapBytes: 1 << 20,
+      killGraceMs: 50,
+      retainTasks: 100,
+    },
   );
   let scoped: TaskRuntime | undefined = runtime;
   const warnings: string[] = [];
@@ -29,21 +55,36 @@ function world(bus: EventBusLike = createEventBus()) {
     (message) => warnings.push(message),
   );
   const log: Array<{ channel: string; frame: Frame }> = [];
-  for (const channel of [BUS_CHANNELS.response, BUS_CHANNELS.terminal]) bus.on(channel, (frame) => void log.push({ channel, frame: frame as Frame }));
+  for (const channel of [BUS_CHANNELS.response, BUS_CHANNELS.terminal])
+    bus.on(channel, (frame) => void log.push({ channel, frame: frame as Frame }));
   let n = 0;
   const send = (operation: string, payload: unknown, id = `req-${++n}`) => {
     bus.emit(BUS_CHANNELS.request, { schema_version: BUS_SCHEMA_IDS.request, request_id: id, operation, payload });
     return id;
   };
   const responseTo = async (id: string): Promise<Frame> => {
-    await expect.poll(() => log.some((e) => e.channel === BUS_CHANNELS.response && e.frame.request_id === id)).toBe(true);
+    await expect
+      .poll(() => log.some((e) => e.channel === BUS_CHANNELS.response && e.frame.request_id === id))
+      .toBe(true);
     const found = log.find((e) => e.channel === BUS_CHANNELS.response && e.frame.request_id === id);
     if (found === undefined) throw new Error("unreachable");
     expect(Value.Check(ResponseFrameSchema, found.frame)).toBe(true);
     return found.frame;
   };
-  const terminals = (taskId: string) => log.filter((e) => e.channel === BUS_CHANNELS.terminal && e.frame.task?.id === taskId);
-  return { bus, api, runtime, launcher, log, warnings, send, responseTo, terminals, endScope: () => (scoped = undefined) };
+  const terminals = (taskId: string) =>
+    log.filter((e) => e.channel === BUS_CHANNELS.terminal && e.frame.task?.id === taskId);
+  return {
+    bus,
+    api,
+    runtime,
+    launcher,
+    log,
+    warnings,
+    send,
+    responseTo,
+    terminals,
+    endScope: () => (scoped = undefined),
+  };
 }
 
 const settle = () => new Promise((r) => setTimeout(r, 20));
@@ -55,21 +96,52 @@ describe("EventBus API", () => {
     expect((await w.responseTo(w.send("capabilities", {}))).error?.code).toBe("session_not_started");
     w.api.open();
     const caps = await w.responseTo(w.send("capabilities", {}));
-    expect(caps).toMatchObject({ ok: true, operation: "capabilities", result: { api_version: 1, run: true, run_is_agent: true, run_completion_trigger: true, status: true, logs: true, logs_bounded: true, kill: true } });
+    expect(caps).toMatchObject({
+      ok: true,
+      operation: "capabilities",
+      result: {
+        api_version: 1,
+        run: true,
+        run_is_agent: true,
+        run_completion_trigger: true,
+        status: true,
+        logs: true,
+        logs_bounded: true,
+        kill: true,
+      },
+    });
   });
 
   it("answers malformed frames, unknown keys and duplicate ids with ok:false and a reason", async () => {
     const w = world();
     w.api.open();
     w.bus.emit(BUS_CHANNELS.request, "not a frame");
-    w.bus.emit(BUS_CHANNELS.request, { schema_version: BUS_SCHEMA_IDS.request, request_id: "x1", operation: "status", payload: {}, sneaky: true });
+    w.bus.emit(BUS_CHANNELS.request, {
+      schema_version: BUS_SCHEMA_IDS.request,
+      request_id: "x1",
+      operation: "status",
+      payload: {},
+      sneaky: true,
+    });
     await settle();
     const rejected = w.log.filter((e) => e.channel === BUS_CHANNELS.response).map((e) => e.frame);
     expect(rejected).toEqual([
-      expect.objectContaining({ request_id: null, operation: null, ok: false, error: expect.objectContaining({ code: "frame_invalid" }) }),
-      expect.objectContaining({ request_id: "x1", operation: "status", ok: false, error: expect.objectContaining({ code: "frame_invalid", message: expect.stringContaining("sneaky") }) }),
+      expect.objectContaining({
+        request_id: null,
+        operation: null,
+        ok: false,
+        error: expect.objectContaining({ code: "frame_invalid" }),
+      }),
+      expect.objectContaining({
+        request_id: "x1",
+        operation: "status",
+        ok: false,
+        error: expect.objectContaining({ code: "frame_invalid", message: expect.stringContaining("sneaky") }),
+      }),
     ]);
-    expect((await w.responseTo(w.send("run", { command: "true", isAgent: false, color: "red" }))).error?.code).toBe("payload_invalid");
+    expect((await w.responseTo(w.send("run", { command: "true", isAgent: false, color: "red" }))).error?.code).toBe(
+      "payload_invalid",
+    );
     const first = await w.responseTo(w.send("status", {}, "same"));
     expect(first.ok).toBe(true);
     w.send("status", {}, "same");
@@ -108,9 +180,14 @@ describe("EventBus API", () => {
     const taskId = (started.result as unknown as { id: string }).id;
     const killId = w.send("kill", { taskId });
     await expect.poll(() => w.terminals(taskId).length).toBe(1);
-    const order = w.log.filter((e) => e.frame.request_id === killId || e.frame.task?.id === taskId).map((e) => e.channel);
+    const order = w.log
+      .filter((e) => e.frame.request_id === killId || e.frame.task?.id === taskId)
+      .map((e) => e.channel);
     expect(order).toEqual([BUS_CHANNELS.response, BUS_CHANNELS.terminal]);
-    expect((await w.responseTo(killId)).result).toMatchObject({ task: { id: taskId, status: "killed" }, message: expect.stringContaining("Killed background task") });
+    expect((await w.responseTo(killId)).result).toMatchObject({
+      task: { id: taskId, status: "killed" },
+      message: expect.stringContaining("Killed background task"),
+    });
     expect((await w.responseTo(w.send("kill", { taskId }))).error?.code).toBe("task_not_running");
     expect((await w.responseTo(w.send("logs", { taskId: "bzzzzzzzz" }))).error?.code).toBe("task_unknown");
   });

@@ -45,7 +45,8 @@ export class EventBusApi {
   constructor(
     private readonly bus: EventBusLike,
     private readonly runtime: RuntimeAccess,
-    private readonly warn: (message: string) => void = (message) => process.stderr.write(`[pi-background-tasks] ${message}\n`),
+    private readonly warn: (message: string) => void = (message) =>
+      process.stderr.write(`[pi-background-tasks] ${message}\n`),
     /** When given, the runtime is built on first need: by the first request, or attached when something else builds it. */
     private readonly lifecycle?: RuntimeLifecycle,
   ) {}
@@ -91,9 +92,18 @@ export class EventBusApi {
     const parsed = parseRequestFrame(raw);
     if (!parsed.ok) return this.respond(errorResponse(parsed.error.requestId, parsed.error.operation, parsed.error));
     const { requestId, operation } = parsed.value;
-    if (operation === "capabilities" && this.state === "open" && this.lifecycle !== undefined && this.lifecycle.built() === undefined) {
+    if (
+      operation === "capabilities" &&
+      this.state === "open" &&
+      this.lifecycle !== undefined &&
+      this.lifecycle.built() === undefined
+    ) {
       // Asking what the API offers needs no runtime, and must not build one.
-      return this.respond(this.ledger.accept(requestId) ? okResponse(requestId, operation, CAPABILITIES) : duplicateId(requestId, operation));
+      return this.respond(
+        this.ledger.accept(requestId)
+          ? okResponse(requestId, operation, CAPABILITIES)
+          : duplicateId(requestId, operation),
+      );
     }
     let runtime: Result<TaskRuntime, TypedError>;
     try {
@@ -108,7 +118,9 @@ export class EventBusApi {
     const barrier = new Promise<void>((resolve) => (release = resolve));
     try {
       const result = await this.execute(parsed.value, runtime.value, barrier);
-      this.respond(result.ok ? okResponse(requestId, operation, result.value) : errorResponse(requestId, operation, result.error));
+      this.respond(
+        result.ok ? okResponse(requestId, operation, result.value) : errorResponse(requestId, operation, result.error),
+      );
     } catch (error) {
       this.respond(errorResponse(requestId, operation, internalError(operation, error)));
       throw error;
@@ -125,14 +137,28 @@ export class EventBusApi {
         (error: unknown) => ({ error }),
       );
       // A session that ended meanwhile is answered below from the state; any other failure is a bug.
-      if (failure !== undefined && (failure.error as { code?: unknown }).code !== "session_not_started") throw failure.error;
+      if (failure !== undefined && (failure.error as { code?: unknown }).code !== "session_not_started")
+        throw failure.error;
     }
     return this.activeRuntime();
   }
 
   private activeRuntime(): Result<TaskRuntime, TypedError> {
-    if (this.state === "idle") return { ok: false, error: { code: "session_not_started", message: "The Pi session has not started yet; send requests after session_start (session_not_started)" } };
-    const shuttingDown = { ok: false as const, error: { code: "session_shutting_down", message: "The Pi session is shutting down; no request is served (session_shutting_down)" } };
+    if (this.state === "idle")
+      return {
+        ok: false,
+        error: {
+          code: "session_not_started",
+          message: "The Pi session has not started yet; send requests after session_start (session_not_started)",
+        },
+      };
+    const shuttingDown = {
+      ok: false as const,
+      error: {
+        code: "session_shutting_down",
+        message: "The Pi session is shutting down; no request is served (session_shutting_down)",
+      },
+    };
     if (this.state === "closed") return shuttingDown;
     try {
       const runtime = this.runtime();
@@ -144,7 +170,11 @@ export class EventBusApi {
     }
   }
 
-  private async execute(request: BusRequest, runtime: TaskRuntime, barrier: Promise<void>): Promise<Result<unknown, TypedError>> {
+  private async execute(
+    request: BusRequest,
+    runtime: TaskRuntime,
+    barrier: Promise<void>,
+  ): Promise<Result<unknown, TypedError>> {
     switch (request.operation) {
       case "capabilities":
         return ok(CAPABILITIES);
@@ -162,15 +192,34 @@ export class EventBusApi {
         const slice = await runtime.readLog(request.taskId, request.read);
         if (!slice.ok) return slice;
         const { task, plan, bytesRead, text } = slice.value;
-        return ok({ task, path: task.outputPath, bytesRead, truncated: plan.partial || plan.elidedInWindow > 0, tail: request.read.tail, windowStart: plan.windowStart, windowEnd: plan.windowEnd, produced: plan.produced, nextOffset: plan.nextOffset, elidedBytes: plan.elidedInWindow, text });
+        return ok({
+          task,
+          path: task.outputPath,
+          bytesRead,
+          truncated: plan.partial || plan.elidedInWindow > 0,
+          tail: request.read.tail,
+          windowStart: plan.windowStart,
+          windowEnd: plan.windowEnd,
+          produced: plan.produced,
+          nextOffset: plan.nextOffset,
+          elidedBytes: plan.elidedInWindow,
+          text,
+        });
       }
       case "kill": {
         const found = runtime.find(request.taskId);
         if (!found.ok) return found;
         this.killBarriers.set(found.value.id, barrier);
-        void barrier.then(() => this.killBarriers.get(found.value.id) === barrier && this.killBarriers.delete(found.value.id));
+        void barrier.then(
+          () => this.killBarriers.get(found.value.id) === barrier && this.killBarriers.delete(found.value.id),
+        );
         const killed = await runtime.kill(found.value.id);
-        return killed.ok ? ok({ task: killed.value, message: `Killed background task ${killed.value.name} (${killed.value.id}). Status: ${killed.value.status}. Output: ${killed.value.outputPath}` }) : killed;
+        return killed.ok
+          ? ok({
+              task: killed.value,
+              message: `Killed background task ${killed.value.name} (${killed.value.id}). Status: ${killed.value.status}. Output: ${killed.value.outputPath}`,
+            })
+          : killed;
       }
     }
   }
@@ -195,7 +244,10 @@ export class EventBusApi {
       this.bus.emit(BUS_CHANNELS.terminal, terminalFrame(snapshot));
     } catch (error) {
       // The bus itself failed (not a listener: Pi isolates those). Try again until it works or the session ends.
-      if (attempt === 1) this.warn(`Terminal frame for ${snapshot.id} could not be published (${error instanceof Error ? error.message : String(error)}); retrying every ${PUBLISH_RETRY_MS} ms`);
+      if (attempt === 1)
+        this.warn(
+          `Terminal frame for ${snapshot.id} could not be published (${error instanceof Error ? error.message : String(error)}); retrying every ${PUBLISH_RETRY_MS} ms`,
+        );
       const timer = setTimeout(() => {
         this.retries.delete(timer);
         this.publishTerminal(snapshot, attempt + 1);
@@ -207,18 +259,28 @@ export class EventBusApi {
 }
 
 function duplicateId(requestId: string, operation: BusRequest["operation"]): ResponseFrame {
-  return errorResponse(requestId, operation, { code: "duplicate_request_id", message: `Request id '${requestId}' was already used in this session; use a new id for every request (duplicate_request_id)` });
+  return errorResponse(requestId, operation, {
+    code: "duplicate_request_id",
+    message: `Request id '${requestId}' was already used in this session; use a new id for every request (duplicate_request_id)`,
+  });
 }
 
 function internalError(operation: string, error: unknown): TypedError {
-  return { code: "internal_error", message: `pi-background-tasks failed to handle '${operation}': ${error instanceof Error ? error.message : String(error)} (internal_error)` };
+  return {
+    code: "internal_error",
+    message: `pi-background-tasks failed to handle '${operation}': ${error instanceof Error ? error.message : String(error)} (internal_error)`,
+  };
 }
 
 /**
  * Registers the EventBus API on `pi.events`. Call after the runtime's own session hooks. With a lifecycle the
  * session's runtime is built by the first request that needs it, and terminal frames follow it from then on.
  */
-export function registerEventBusApi(pi: ExtensionAPI, runtime: RuntimeAccess, lifecycle?: RuntimeLifecycle): EventBusApi {
+export function registerEventBusApi(
+  pi: ExtensionAPI,
+  runtime: RuntimeAccess,
+  lifecycle?: RuntimeLifecycle,
+): EventBusApi {
   const api = new EventBusApi(pi.events, runtime, undefined, lifecycle);
   lifecycle?.onBuilt((built) => api.attach(built));
   api.listen();

@@ -1,9 +1,19 @@
 import type { ExtensionAPI, ExtensionCommandContext } from "@mariozechner/pi-coding-agent";
 import type { Component } from "@mariozechner/pi-tui";
 import { describe, expect, it, vi } from "vitest";
-import { DEFAULT_FUSION_MODELS_CONFIG, withSelection, type FusionModelsConfig, type LoadedFusionModels } from "../../domain/fusion/model/fusion-models-config.ts";
+import {
+  DEFAULT_FUSION_MODELS_CONFIG,
+  withSelection,
+  type FusionModelsConfig,
+  type LoadedFusionModels,
+} from "../../domain/fusion/model/fusion-models-config.ts";
 import { err, ok, type Result, type TypedError } from "../../domain/shared/model/result.ts";
-import { keyOf, registerFusionModelsCommand, runFusionModelsCommand, type FusionModelsCommandDeps } from "./fusion-models-command.ts";
+import {
+  keyOf,
+  registerFusionModelsCommand,
+  runFusionModelsCommand,
+  type FusionModelsCommandDeps,
+} from "./fusion-models-command.ts";
 
 const DOWN = "\x1b[B";
 const UP = "\x1b[A";
@@ -22,11 +32,19 @@ function harness(keys: readonly string[] | "no-custom", hasUI = true): Harness {
   const customOptions: unknown[] = [];
   const ui = {
     notify: (message: string, level: string) => notes.push([level, message]),
-    custom: (factory: (tui: unknown, theme: unknown, kb: unknown, done: (v: unknown) => void) => Component, options: unknown) => {
+    custom: (
+      factory: (tui: unknown, theme: unknown, kb: unknown, done: (v: unknown) => void) => Component,
+      options: unknown,
+    ) => {
       customOptions.push(options);
       if (keys === "no-custom") return Promise.resolve(undefined);
       return new Promise((resolve) => {
-        const component = factory({ requestRender: () => undefined }, { fg: (_c: string, t: string) => t }, undefined, resolve);
+        const component = factory(
+          { requestRender: () => undefined },
+          { fg: (_c: string, t: string) => t },
+          undefined,
+          resolve,
+        );
         for (const key of keys) {
           expect(component.render(100).length).toBeGreaterThan(0);
           component.handleInput?.(key);
@@ -38,12 +56,20 @@ function harness(keys: readonly string[] | "no-custom", hasUI = true): Harness {
     hasUI,
     ui,
     model: { provider: "scripted", id: "a" },
-    modelRegistry: { getAvailable: () => [{ provider: "scripted", id: "b" }, { provider: "scripted", id: "a" }] },
+    modelRegistry: {
+      getAvailable: () => [
+        { provider: "scripted", id: "b" },
+        { provider: "scripted", id: "a" },
+      ],
+    },
   } as unknown as ExtensionCommandContext;
   return { ctx, notes, customOptions };
 }
 
-function deps(saveResult?: Result<LoadedFusionModels, TypedError>, loadResult?: Result<LoadedFusionModels, TypedError>) {
+function deps(
+  saveResult?: Result<LoadedFusionModels, TypedError>,
+  loadResult?: Result<LoadedFusionModels, TypedError>,
+) {
   const loaded: LoadedFusionModels = { config: DEFAULT_FUSION_MODELS_CONFIG, revision: "rev-1", exists: true };
   const saves: Array<[FusionModelsConfig, string]> = [];
   const d: FusionModelsCommandDeps = {
@@ -59,7 +85,10 @@ function deps(saveResult?: Result<LoadedFusionModels, TypedError>, loadResult?: 
 describe("/fusion-models", () => {
   it("registers the command", () => {
     const registered: string[] = [];
-    registerFusionModelsCommand({ registerCommand: (name: string) => registered.push(name) } as unknown as ExtensionAPI, deps().d);
+    registerFusionModelsCommand(
+      { registerCommand: (name: string) => registered.push(name) } as unknown as ExtensionAPI,
+      deps().d,
+    );
     expect(registered).toEqual(["fusion-models"]);
   });
 
@@ -67,14 +96,18 @@ describe("/fusion-models", () => {
     const h = harness([UP, UP, UP, ENTER, DOWN, ENTER, DOWN, ENTER]); // Merger → first model → Save
     const { d, saves } = deps();
     await runFusionModelsCommand(h.ctx, d);
-    expect(h.customOptions).toEqual([{ overlay: true, overlayOptions: { width: "82%", minWidth: 64, maxHeight: "75%" } }]);
+    expect(h.customOptions).toEqual([
+      { overlay: true, overlayOptions: { width: "82%", minWidth: 64, maxHeight: "75%" } },
+    ]);
     expect(saves).toEqual([[withSelection(DEFAULT_FUSION_MODELS_CONFIG, "merger", "scripted/a"), "rev-1"]]);
     expect(h.notes.at(-1)?.[1]).toContain("merger scripted/a");
   });
 
   it("a conflicting save is reported, not retried", async () => {
     const h = harness([DOWN, DOWN, DOWN, DOWN, DOWN, ENTER]);
-    const { d, saves } = deps(err({ code: "config_conflict", message: "fusion-models.json changed since it was loaded (config_conflict)" }));
+    const { d, saves } = deps(
+      err({ code: "config_conflict", message: "fusion-models.json changed since it was loaded (config_conflict)" }),
+    );
     await runFusionModelsCommand(h.ctx, d);
     expect(saves).toHaveLength(1);
     expect(h.notes).toEqual([["error", "fusion-models.json changed since it was loaded (config_conflict)"]]);
@@ -90,7 +123,10 @@ describe("/fusion-models", () => {
 
   it("a malformed configuration is reported before any dialog", async () => {
     const h = harness([]);
-    const { d } = deps(undefined, err({ code: "config_invalid", message: "fusion-models.json is invalid (config_invalid)" }));
+    const { d } = deps(
+      undefined,
+      err({ code: "config_invalid", message: "fusion-models.json is invalid (config_invalid)" }),
+    );
     await runFusionModelsCommand(h.ctx, d);
     expect(h.customOptions).toEqual([]);
     expect(h.notes[0]?.[0]).toBe("error");

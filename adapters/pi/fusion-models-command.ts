@@ -26,7 +26,10 @@ export function registerFusionModelsCommand(pi: ExtensionAPI, deps: FusionModels
   });
 }
 
-export async function runFusionModelsCommand(ctx: ExtensionCommandContext, deps: FusionModelsCommandDeps): Promise<void> {
+export async function runFusionModelsCommand(
+  ctx: ExtensionCommandContext,
+  deps: FusionModelsCommandDeps,
+): Promise<void> {
   if (!ctx.hasUI) return show(ctx, NO_TUI, "error");
   const loaded = await deps.load();
   if (!loaded.ok) return show(ctx, loaded.error.message, "error");
@@ -35,24 +38,36 @@ export async function runFusionModelsCommand(ctx: ExtensionCommandContext, deps:
   // Loaded with the first /fusion-models, not with the extension.
   const { FusionModelsSelector } = await import("./fusion-models-selector.ts");
   const selector = new FusionModelsSelector(loaded.value.config, available, current);
-  const outcome = await ctx.ui.custom<SelectorOutcome>((tui, theme, _keys, done) => selectorComponent(selector, theme, () => tui.requestRender(), done), {
-    overlay: true,
-    overlayOptions: OVERLAY,
-  });
+  const outcome = await ctx.ui.custom<SelectorOutcome>(
+    (tui, theme, _keys, done) => selectorComponent(selector, theme, () => tui.requestRender(), done),
+    {
+      overlay: true,
+      overlayOptions: OVERLAY,
+    },
+  );
   // RPC mode has a UI but no custom components: custom() resolves undefined there.
   if (outcome === undefined) return show(ctx, NO_TUI, "error");
   if (outcome.type === "cancel") return show(ctx, "Fusion models unchanged.", "info");
   const saved = await deps.save(outcome.config, loaded.value.revision);
   if (!saved.ok) return show(ctx, saved.error.message, "error");
   const c = saved.value.config;
-  show(ctx, `Fusion models saved: candidates ${c.candidates.join(", ")}; evaluator ${c.evaluator}; merger ${c.merger}.`, "info");
+  show(
+    ctx,
+    `Fusion models saved: candidates ${c.candidates.join(", ")}; evaluator ${c.evaluator}; merger ${c.merger}.`,
+    "info",
+  );
 }
 
 const NO_TUI =
   "/fusion-models needs the interactive terminal UI (it is not available in print, JSON or RPC mode). " +
   "Run it in interactive pi, or edit fusion-models.json in the Pi agent directory.";
 
-function selectorComponent(selector: FusionModelsSelector, theme: Theme, rerender: () => void, done: (outcome: SelectorOutcome) => void): Component {
+function selectorComponent(
+  selector: FusionModelsSelector,
+  theme: Theme,
+  rerender: () => void,
+  done: (outcome: SelectorOutcome) => void,
+): Component {
   return {
     render: (width) => selector.lines(width, (role, text) => theme.fg(role, text)),
     invalidate: () => undefined,

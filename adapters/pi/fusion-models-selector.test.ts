@@ -7,7 +7,10 @@ const AVAILABLE = ["scripted/b", "openrouter/vendor/x", "scripted/a"];
 const plain = (_role: string, text: string): string => text;
 const press = (selector: FusionModelsSelector, ...keys: Array<SelectorKey["kind"] | { text: string }>) => {
   let outcome;
-  for (const key of keys) outcome = selector.handle(typeof key === "string" ? ({ kind: key } as SelectorKey) : { kind: "text", text: key.text });
+  for (const key of keys)
+    outcome = selector.handle(
+      typeof key === "string" ? ({ kind: key } as SelectorKey) : { kind: "text", text: key.text },
+    );
   return outcome;
 };
 
@@ -46,7 +49,9 @@ describe("FusionModelsSelector", () => {
     const selector = new FusionModelsSelector(config, AVAILABLE, undefined);
     expect(selector.lines(80, plain).find((l) => l.includes("Merger"))).toContain("gone/model  (unavailable)");
     press(selector, "up", "up", "up", "enter"); // up wraps: Cancel, Save, Merger
-    expect(selector.lines(80, plain).filter((l) => l.startsWith("> "))).toEqual(["> gone/model  (configured, unavailable)"]);
+    expect(selector.lines(80, plain).filter((l) => l.startsWith("> "))).toEqual([
+      "> gone/model  (configured, unavailable)",
+    ]);
     press(selector, "enter");
     expect(selector.draft.merger).toBe("gone/model");
   });
@@ -54,13 +59,23 @@ describe("FusionModelsSelector", () => {
   it("Save returns the draft; Cancel and Esc return cancel", () => {
     const selector = new FusionModelsSelector(DEFAULT_FUSION_MODELS_CONFIG, AVAILABLE, undefined);
     press(selector, "down", "down", "down", "down", "enter", "down", "down", "enter"); // merger := scripted/a
-    expect(press(selector, "down", "enter")).toEqual({ type: "save", config: withSelection(DEFAULT_FUSION_MODELS_CONFIG, "merger", "scripted/a") });
-    expect(press(new FusionModelsSelector(DEFAULT_FUSION_MODELS_CONFIG, [], undefined), "up", "enter")).toEqual({ type: "cancel" });
-    expect(press(new FusionModelsSelector(DEFAULT_FUSION_MODELS_CONFIG, [], undefined), "escape")).toEqual({ type: "cancel" });
+    expect(press(selector, "down", "enter")).toEqual({
+      type: "save",
+      config: withSelection(DEFAULT_FUSION_MODELS_CONFIG, "merger", "scripted/a"),
+    });
+    expect(press(new FusionModelsSelector(DEFAULT_FUSION_MODELS_CONFIG, [], undefined), "up", "enter")).toEqual({
+      type: "cancel",
+    });
+    expect(press(new FusionModelsSelector(DEFAULT_FUSION_MODELS_CONFIG, [], undefined), "escape")).toEqual({
+      type: "cancel",
+    });
   });
 
   it("long lists scroll and every line fits the width", () => {
-    const many = Array.from({ length: 40 }, (_, i) => `p/model-${String(i).padStart(2, "0")}-with-a-rather-long-identifier`);
+    const many = Array.from(
+      { length: 40 },
+      (_, i) => `p/model-${String(i).padStart(2, "0")}-with-a-rather-long-identifier`,
+    );
     const selector = new FusionModelsSelector(DEFAULT_FUSION_MODELS_CONFIG, many, undefined);
     press(selector, "enter", "pageDown", "pageDown");
     const lines = selector.lines(30, plain);

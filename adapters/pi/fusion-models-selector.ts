@@ -13,7 +13,9 @@ export type SelectorKey =
   | { readonly kind: "up" | "down" | "pageUp" | "pageDown" | "enter" | "escape" | "backspace" }
   | { readonly kind: "text"; readonly text: string };
 
-export type SelectorOutcome = { readonly type: "save"; readonly config: FusionModelsConfig } | { readonly type: "cancel" };
+export type SelectorOutcome =
+  | { readonly type: "save"; readonly config: FusionModelsConfig }
+  | { readonly type: "cancel" };
 
 export type Paint = (role: "accent" | "muted" | "dim" | "warning" | "text", text: string) => string;
 
@@ -65,7 +67,12 @@ export class FusionModelsSelector {
   lines(width: number, paint: Paint): string[] {
     const fit = (text: string): string => truncateToWidth(text, width);
     const border = paint("accent", "─".repeat(Math.max(0, width)));
-    const out = [border, paint("accent", fit(" Fusion models")), paint("dim", fit(` current model: ${this.currentModel ?? "none"}`)), ""];
+    const out = [
+      border,
+      paint("accent", fit(" Fusion models")),
+      paint("dim", fit(` current model: ${this.currentModel ?? "none"}`)),
+      "",
+    ];
     if (this.#editing === undefined) out.push(...this.#slotLines(fit, paint));
     else out.push(...this.#choiceLines(this.#editing, fit, paint));
     return [...out, border];
@@ -78,10 +85,16 @@ export class FusionModelsSelector {
     else if (key.kind === "down") this.#row = (this.#row + 1) % rows;
     else if (key.kind === "enter") {
       const slot = FUSION_SLOTS[this.#row];
-      if (slot === undefined) return ACTIONS[this.#row - FUSION_SLOTS.length] === "Save" ? { type: "save", config: this.#draft } : { type: "cancel" };
+      if (slot === undefined)
+        return ACTIONS[this.#row - FUSION_SLOTS.length] === "Save"
+          ? { type: "save", config: this.#draft }
+          : { type: "cancel" };
       this.#editing = slot;
       this.#filter = "";
-      this.#choice = Math.max(0, this.#choices(slot).findIndex((c) => c.value === selectionOf(this.#draft, slot)));
+      this.#choice = Math.max(
+        0,
+        this.#choices(slot).findIndex((c) => c.value === selectionOf(this.#draft, slot)),
+      );
     }
     return undefined;
   }
@@ -134,13 +147,20 @@ export class FusionModelsSelector {
 
   #choiceLines(slot: FusionSlot, fit: (t: string) => string, paint: Paint): string[] {
     const choices = this.#choices(slot);
-    const start = Math.min(Math.max(0, this.#choice - Math.floor(VISIBLE_CHOICES / 2)), Math.max(0, choices.length - VISIBLE_CHOICES));
+    const start = Math.min(
+      Math.max(0, this.#choice - Math.floor(VISIBLE_CHOICES / 2)),
+      Math.max(0, choices.length - VISIBLE_CHOICES),
+    );
     const shown = choices.slice(start, start + VISIBLE_CHOICES);
-    const lines = [paint("text", fit(`${SLOT_LABELS[slot]} — filter: ${this.#filter === "" ? "(type to filter)" : this.#filter}`))];
+    const lines = [
+      paint("text", fit(`${SLOT_LABELS[slot]} — filter: ${this.#filter === "" ? "(type to filter)" : this.#filter}`)),
+    ];
     if (start > 0) lines.push(paint("dim", fit(`  ↑ ${start} more`)));
     for (const [offset, choice] of shown.entries()) {
       const selected = start + offset === this.#choice;
-      const text = fit(`${selected ? "> " : "  "}${choice.value}${choice.unavailable ? "  (configured, unavailable)" : ""}`);
+      const text = fit(
+        `${selected ? "> " : "  "}${choice.value}${choice.unavailable ? "  (configured, unavailable)" : ""}`,
+      );
       lines.push(selected ? paint("accent", text) : choice.unavailable ? paint("warning", text) : paint("text", text));
     }
     if (shown.length === 0) lines.push(paint("warning", fit("  no model matches")));

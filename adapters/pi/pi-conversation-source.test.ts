@@ -42,7 +42,12 @@ function projectingExtension(captures: Capture[]): ExtensionFactory {
       async execute(toolCallId, _params, _signal, _onUpdate, ctx) {
         const snapshot = createPiConversationSource(ctx).capture();
         if (!snapshot.ok) throw new Error(snapshot.error.message);
-        const built = buildFusionInput({ ...snapshot.value, policy: FUSION_TOOL_POLICY, requestText: "review", activeToolCallId: toolCallId });
+        const built = buildFusionInput({
+          ...snapshot.value,
+          policy: FUSION_TOOL_POLICY,
+          requestText: "review",
+          activeToolCallId: toolCallId,
+        });
         if (!built.ok) throw new Error(built.error.message);
         captures.push({ toolCallId, snapshot: snapshot.value, built: built.value });
         return text("projected");
@@ -71,7 +76,8 @@ afterEach(async () => {
   session = undefined;
 });
 
-const carriesCall = (m: SourceMessage, id: string) => m.role === "assistant" && m.content.some((b) => b.type === "toolCall" && b.id === id);
+const carriesCall = (m: SourceMessage, id: string) =>
+  m.role === "assistant" && m.content.some((b) => b.type === "toolCall" && b.id === id);
 
 describe("Pi conversation source through the real SDK", () => {
   it("projects the live branch while a tool runs, excluding its message and sibling call", async () => {
@@ -82,11 +88,22 @@ describe("Pi conversation source through the real SDK", () => {
       agentDir: join(cwd, "agent"),
       extensions: [projectingExtension(captures)],
       replies: [
-        fauxAssistantMessage([fauxThinking(CANARY.thinking1), fauxText("I will look."), fauxToolCall("echo_tool", { secret: CANARY.args1 }, { id: "call-echo" })], { stopReason: "toolUse" }),
+        fauxAssistantMessage(
+          [
+            fauxThinking(CANARY.thinking1),
+            fauxText("I will look."),
+            fauxToolCall("echo_tool", { secret: CANARY.args1 }, { id: "call-echo" }),
+          ],
+          { stopReason: "toolUse" },
+        ),
         fauxAssistantMessage("First answer, visible."),
         fauxAssistantMessage(
-          [fauxThinking(CANARY.thinking2), fauxText(CANARY.batchText), fauxToolCall("sibling_tool", { x: CANARY.siblingArgs }, { id: "call-sib" }),
-            fauxToolCall("project_now", {}, { id: "call-active" })],
+          [
+            fauxThinking(CANARY.thinking2),
+            fauxText(CANARY.batchText),
+            fauxToolCall("sibling_tool", { x: CANARY.siblingArgs }, { id: "call-sib" }),
+            fauxToolCall("project_now", {}, { id: "call-active" }),
+          ],
           { stopReason: "toolUse" },
         ),
         fauxAssistantMessage("done"),
@@ -154,8 +171,17 @@ describe("Pi conversation source through the real SDK", () => {
     sessionManager.appendMessage({ ...odd, content: [{ type: "server_tool_use", id: "s1" } as never] });
     const again = createPiConversationSource(ctx).capture();
     if (!again.ok) throw new Error(again.error.message);
-    const built = buildFusionInput({ ...again.value, policy: FUSION_TOOL_POLICY, requestText: "r", activeToolCallId: "none" });
-    expect(built.ok ? undefined : built.error).toMatchObject({ code: "context_policy_unsupported_block", blockType: "server_tool_use", sourceOrdinal: 3 });
+    const built = buildFusionInput({
+      ...again.value,
+      policy: FUSION_TOOL_POLICY,
+      requestText: "r",
+      activeToolCallId: "none",
+    });
+    expect(built.ok ? undefined : built.error).toMatchObject({
+      code: "context_policy_unsupported_block",
+      blockType: "server_tool_use",
+      sourceOrdinal: 3,
+    });
   });
 
   it("gives every message kind of the host's context a disposition: system state is the system prompt, the rest are rows", () => {
@@ -163,9 +189,22 @@ describe("Pi conversation source through the real SDK", () => {
     // Pi 1.x keeps the prompt and tool set as system messages in the context; 0.73 never writes one.
     sessionManager.appendMessage({ role: "system", content: "You are Pi.", timestamp: 1 } as never);
     sessionManager.appendMessage({ role: "user", content: "question", timestamp: 2 });
-    sessionManager.appendMessage({ role: "bashExecution", command: "ls", output: "a.txt", exitCode: 0, cancelled: false, truncated: false, timestamp: 3 } as never);
+    sessionManager.appendMessage({
+      role: "bashExecution",
+      command: "ls",
+      output: "a.txt",
+      exitCode: 0,
+      cancelled: false,
+      truncated: false,
+      timestamp: 3,
+    } as never);
     sessionManager.appendCustomMessageEntry("note", "custom text", false);
-    sessionManager.appendMessage({ role: "system", content: "", sections: { extra: "more instructions" }, timestamp: 4 } as never);
+    sessionManager.appendMessage({
+      role: "system",
+      content: "",
+      sections: { extra: "more instructions" },
+      timestamp: 4,
+    } as never);
     sessionManager.appendMessage(fauxAssistantMessage("answer"));
     const ctx = { cwd: "/w", sessionManager, getSystemPrompt: () => "You are Pi.\nmore instructions" };
 
@@ -184,7 +223,16 @@ describe("Pi conversation source through the real SDK", () => {
 
   it("reports a host failure as context_capture_failed", () => {
     const sessionManager = SessionManager.inMemory("/w");
-    const failing = { cwd: "/w", sessionManager, getSystemPrompt: (): string => { throw new Error("no prompt yet"); } };
-    expect(createPiConversationSource(failing).capture()).toMatchObject({ ok: false, error: { code: "context_capture_failed" } });
+    const failing = {
+      cwd: "/w",
+      sessionManager,
+      getSystemPrompt: (): string => {
+        throw new Error("no prompt yet");
+      },
+    };
+    expect(createPiConversationSource(failing).capture()).toMatchObject({
+      ok: false,
+      error: { code: "context_capture_failed" },
+    });
   });
 });

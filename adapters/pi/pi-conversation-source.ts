@@ -2,7 +2,11 @@ import type { Message } from "@mariozechner/pi-ai";
 import { buildSessionContext, convertToLlm, type ExtensionContext } from "@mariozechner/pi-coding-agent";
 import type { SourceBlock, SourceMessage } from "../../domain/projection/model/source-message.ts";
 import { err, ok, type Result } from "../../domain/shared/model/result.ts";
-import type { ConversationCaptureError, ConversationSnapshot, ConversationSource } from "../../ports/conversation-source.ts";
+import type {
+  ConversationCaptureError,
+  ConversationSnapshot,
+  ConversationSource,
+} from "../../ports/conversation-source.ts";
 
 /** The part of a Pi extension context the source reads. */
 export type PiSessionView = Pick<ExtensionContext, "cwd" | "sessionManager" | "getSystemPrompt">;
@@ -38,13 +42,27 @@ export function toSourceMessages(message: Message): SourceMessage[] {
   if (role === "system") return [];
   switch (message.role) {
     case "user":
-      return [{ role: "user", content: typeof message.content === "string" ? message.content : message.content.map(toSourceBlock) }];
+      return [
+        {
+          role: "user",
+          content: typeof message.content === "string" ? message.content : message.content.map(toSourceBlock),
+        },
+      ];
     case "assistant":
       return [{ role: "assistant", content: message.content.map(toSourceBlock) }];
     case "toolResult":
-      return [{ role: "toolResult", toolCallId: message.toolCallId, toolName: message.toolName, content: message.content.map(toSourceBlock) }];
+      return [
+        {
+          role: "toolResult",
+          toolCallId: message.toolCallId,
+          toolName: message.toolName,
+          content: message.content.map(toSourceBlock),
+        },
+      ];
     default:
-      throw new Error(`convertToLlm produced a message with role '${role}', which this package does not know how to project`);
+      throw new Error(
+        `convertToLlm produced a message with role '${role}', which this package does not know how to project`,
+      );
   }
 }
 
@@ -58,7 +76,8 @@ export function toSourceBlock(block: unknown): SourceBlock {
   const [id, name, mimeType, data] = [str("id"), str("name"), str("mimeType"), str("data")];
   if (type === "text" && text !== undefined) return { type, text };
   if (type === "thinking" && thinking !== undefined) return { type, thinking };
-  if (type === "toolCall" && id !== undefined && name !== undefined) return { type, id, name, arguments: b["arguments"] };
+  if (type === "toolCall" && id !== undefined && name !== undefined)
+    return { type, id, name, arguments: b["arguments"] };
   if (type === "image" && mimeType !== undefined && data !== undefined) return { type, mimeType, data };
   const known = ["text", "thinking", "toolCall", "image"].includes(type);
   return { type: "unsupported", blockType: known ? `${type} (malformed)` : type };

@@ -10,9 +10,16 @@ type SendMessage = ExtensionAPI["sendMessage"];
 function recordingPi() {
   const calls: TaskNotification[] = [];
   const sendMessage: SendMessage = (message, options) => {
-    if (message.customType !== NOTIFICATION_CUSTOM_TYPE || typeof message.content !== "string") throw new Error(`unexpected message ${message.customType}`);
-    if (options?.deliverAs !== "followUp" || message.display !== true) throw new Error("a notice must be a displayed follow-up");
-    calls.push({ customType: NOTIFICATION_CUSTOM_TYPE, content: message.content, snapshot: message.details as TaskSnapshot, triggerTurn: options.triggerTurn === true });
+    if (message.customType !== NOTIFICATION_CUSTOM_TYPE || typeof message.content !== "string")
+      throw new Error(`unexpected message ${message.customType}`);
+    if (options?.deliverAs !== "followUp" || message.display !== true)
+      throw new Error("a notice must be a displayed follow-up");
+    calls.push({
+      customType: NOTIFICATION_CUSTOM_TYPE,
+      content: message.content,
+      snapshot: message.details as TaskSnapshot,
+      triggerTurn: options.triggerTurn === true,
+    });
   };
   return { pi: { sendMessage }, calls };
 }

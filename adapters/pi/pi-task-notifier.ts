@@ -10,7 +10,12 @@ export class PiTaskNotifier implements TaskNotifier {
   async deliver(notification: TaskNotification): Promise<Result<void, NotifyError>> {
     try {
       this.pi.sendMessage(
-        { customType: notification.customType, content: notification.content, display: true, details: notification.snapshot },
+        {
+          customType: notification.customType,
+          content: notification.content,
+          display: true,
+          details: notification.snapshot,
+        },
         { deliverAs: "followUp", triggerTurn: notification.triggerTurn },
       );
       return ok(undefined);

@@ -52,17 +52,31 @@ export function registerTaskCommands(pi: ExtensionAPI, runtime: RuntimeAccess): 
     handler: async (args, ctx) => {
       const [id = "", size] = args.trim().split(/\s+/);
       const maxBytes = size === undefined ? LOG_READ_MAX_BYTES : Number(size);
-      if (!Number.isFinite(maxBytes) || maxBytes < 1) return show(ctx, `maxBytes must be a positive number. Usage: /logs <id> [maxBytes]`, "error");
-      const slice = await runtime().readLog(id, { maxBytes: Math.min(LOG_READ_MAX_BYTES, Math.floor(maxBytes)), tail: true });
+      if (!Number.isFinite(maxBytes) || maxBytes < 1)
+        return show(ctx, `maxBytes must be a positive number. Usage: /logs <id> [maxBytes]`, "error");
+      const slice = await runtime().readLog(id, {
+        maxBytes: Math.min(LOG_READ_MAX_BYTES, Math.floor(maxBytes)),
+        tail: true,
+      });
       if (!slice.ok) return show(ctx, slice.error.message, "error");
       const { task, plan } = slice.value;
-      show(ctx, `${task.name} (${task.id}) — ${task.status}\n${renderLogText(slice.value.text, plan, task.outputPath, task.status === "running")}`, "info");
+      show(
+        ctx,
+        `${task.name} (${task.id}) — ${task.status}\n${renderLogText(slice.value.text, plan, task.outputPath, task.status === "running")}`,
+        "info",
+      );
     },
   });
 
   pi.registerCommand("kill", {
     description: "Stop a running background task: /kill <id>",
-    getArgumentCompletions: (prefix) => completions(runtime().list().filter((t) => t.status === "running"), prefix),
+    getArgumentCompletions: (prefix) =>
+      completions(
+        runtime()
+          .list()
+          .filter((t) => t.status === "running"),
+        prefix,
+      ),
     handler: async (args, ctx) => {
       const killed = await runtime().kill(args);
       if (!killed.ok) return show(ctx, killed.error.message, "error");

@@ -1,4 +1,9 @@
-import type { ExtensionAPI, ExtensionCommandContext, ExtensionContext, ToolDefinition } from "@mariozechner/pi-coding-agent";
+import type {
+  ExtensionAPI,
+  ExtensionCommandContext,
+  ExtensionContext,
+  ToolDefinition,
+} from "@mariozechner/pi-coding-agent";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { FakeProcessLauncher } from "../fake/fake-process-launcher.ts";
@@ -34,11 +39,29 @@ interface World {
 
 /** A fresh runtime on the fakes with one running and one finished task, all writes settled. */
 async function world(): Promise<World> {
-  const launcher = new FakeProcessLauncher({ script: (spec) => (spec.command.kind === "shell" && spec.command.command === "serve" ? {} : { stdout: ["out\n"], exit: { code: 0 } }) });
+  const launcher = new FakeProcessLauncher({
+    script: (spec) =>
+      spec.command.kind === "shell" && spec.command.command === "serve" ? {} : { stdout: ["out\n"], exit: { code: 0 } },
+  });
   const files = new InMemoryFileCommitter();
   const runtime = new TaskRuntime(
-    { launcher, files, clock: systemClock, random: new SeededRandomSource(11), notifier: { deliver: async () => ok(undefined) }, warn: () => undefined },
-    { cwd: "/w", taskDir: TASK_DIR, displayDir: ".pi/tasks/s", env: {}, outputCapBytes: 4096, killGraceMs: 50, retainTasks: 100 },
+    {
+      launcher,
+      files,
+      clock: systemClock,
+      random: new SeededRandomSource(11),
+      notifier: { deliver: async () => ok(undefined) },
+      warn: () => undefined,
+    },
+    {
+      cwd: "/w",
+      taskDir: TASK_DIR,
+      displayDir: ".pi/tasks/s",
+      env: {},
+      outputCapBytes: 4096,
+      killGraceMs: 50,
+      retainTasks: 100,
+    },
   );
   const start = async (command: string) => {
     const request = normalizeRunArguments({ command, isAgent: false });
@@ -74,7 +97,9 @@ const settle = async () => {
 
 /** Everything the runtime could have changed: launches, and every file of the task directory. */
 function footprint(w: World): string {
-  const files = (w.files.listDir(TASK_DIR) ?? []).map((name) => `${name}:${Buffer.from(w.files.contents(`${TASK_DIR}/${name}`) ?? []).toString("base64")}`);
+  const files = (w.files.listDir(TASK_DIR) ?? []).map(
+    (name) => `${name}:${Buffer.from(w.files.contents(`${TASK_DIR}/${name}`) ?? []).toString("base64")}`,
+  );
   return JSON.stringify({ launches: w.launcher.launches.length, files });
 }
 
@@ -87,7 +112,9 @@ function withIds(raw: unknown, ids: Readonly<Record<string, string>>): unknown {
 
 async function withinLimit<T>(work: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const hang = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${HANG_MS} ms`)), HANG_MS)));
+  const hang = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${HANG_MS} ms`)), HANG_MS)),
+  );
   try {
     return await Promise.race([work, hang]);
   } finally {
@@ -106,7 +133,13 @@ async function call(tool: ToolDefinition, raw: unknown, viaPrepare: boolean): Pr
     const text = result.content.map((part) => (part.type === "text" ? part.text : "")).join("");
     return { kind: "ok", text };
   } catch (error) {
-    if (error instanceof Error && error.name === "TypedFailure" && "code" in error && typeof error.code === "string" && /^[a-z][a-z0-9_]*$/.test(error.code)) {
+    if (
+      error instanceof Error &&
+      error.name === "TypedFailure" &&
+      "code" in error &&
+      typeof error.code === "string" &&
+      /^[a-z][a-z0-9_]*$/.test(error.code)
+    ) {
       expect(error.message.length).toBeGreaterThan(0);
       return { kind: "rejected", code: error.code };
     }
@@ -127,7 +160,12 @@ const inputs: Record<string, fc.Arbitrary<unknown>> = {
     onOutputCap: fc.constantFrom("kill", "keep_head_and_tail", "KILL", ""),
   }),
   bg_status: fc.oneof(toolInput({ taskId }), fc.constant(undefined)),
-  bg_logs: toolInput({ taskId, maxBytes: fc.oneof(fc.integer({ min: 1, max: 100_000 }), hostileNumber), tail: fc.boolean(), offset: fc.oneof(fc.nat(), hostileNumber) }),
+  bg_logs: toolInput({
+    taskId,
+    maxBytes: fc.oneof(fc.integer({ min: 1, max: 100_000 }), hostileNumber),
+    tail: fc.boolean(),
+    offset: fc.oneof(fc.nat(), hostileNumber),
+  }),
   bg_kill: toolInput({ taskId }),
 };
 
@@ -227,17 +265,42 @@ describe("task commands under hostile text", () => {
   async function commandWorld() {
     const w = await world();
     const handlers = new Map<string, (args: string, ctx: ExtensionCommandContext) => Promise<void>>();
-    const pi = { registerCommand: (name: string, options: { handler: (args: string, ctx: ExtensionCommandContext) => Promise<void> }) => handlers.set(name, options.handler) };
+    const pi = {
+      registerCommand: (
+        name: string,
+        options: { handler: (args: string, ctx: ExtensionCommandContext) => Promise<void> },
+      ) => handlers.set(name, options.handler),
+    };
     registerTaskCommands(pi as unknown as ExtensionAPI, () => w.runtime);
     const notes: Note[] = [];
-    const ctx = { hasUI: true, ui: { notify: (message: string, level: string) => notes.push({ message, level }) } } as unknown as ExtensionCommandContext;
+    const ctx = {
+      hasUI: true,
+      ui: { notify: (message: string, level: string) => notes.push({ message, level }) },
+    } as unknown as ExtensionCommandContext;
     return { ...w, handlers, notes, ctx };
   }
 
   const text = fc.oneof(
     hostileString,
-    fc.tuple(fc.constantFrom("--agent ", "--no-agent ", "--name ", "-n ", "--name=", "-- ", "--bogus ", "--name \"", ""), hostileString).map(([a, b]) => a + b),
-    fc.constantFrom("", "   ", "--", "--name", "-n \"unterminated", "--agent --", RUNNING, FINISHED, `${RUNNING} 10`, `${RUNNING} NaN`, `${RUNNING} -5`),
+    fc
+      .tuple(
+        fc.constantFrom("--agent ", "--no-agent ", "--name ", "-n ", "--name=", "-- ", "--bogus ", '--name "', ""),
+        hostileString,
+      )
+      .map(([a, b]) => a + b),
+    fc.constantFrom(
+      "",
+      "   ",
+      "--",
+      "--name",
+      '-n "unterminated',
+      "--agent --",
+      RUNNING,
+      FINISHED,
+      `${RUNNING} 10`,
+      `${RUNNING} NaN`,
+      `${RUNNING} -5`,
+    ),
   );
 
   for (const command of ["bg", "logs", "kill", "jobs"]) {

@@ -18,7 +18,9 @@ export function piToolFromSpec(spec: AnyHostToolSpec): ToolDefinition {
     normalize: (raw) => spec.normalize(raw),
     run: async (args, _ctx, signal) => {
       const reply = await spec.run(args, signal === undefined ? {} : { signal });
-      return reply.ok ? ok({ content: [{ type: "text" as const, text: reply.value.text }], details: reply.value.details }) : reply;
+      return reply.ok
+        ? ok({ content: [{ type: "text" as const, text: reply.value.text }], details: reply.value.details })
+        : reply;
     },
   });
 }

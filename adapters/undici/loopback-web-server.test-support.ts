@@ -29,7 +29,10 @@ export interface TlsMaterial {
   readonly cert: string;
 }
 
-export async function startLoopbackWebServer(routes: Readonly<Record<string, Route>>, tls?: TlsMaterial): Promise<LoopbackWebServer> {
+export async function startLoopbackWebServer(
+  routes: Readonly<Record<string, Route>>,
+  tls?: TlsMaterial,
+): Promise<LoopbackWebServer> {
   const requests: SeenRequest[] = [];
   const sockets = new Set<Socket>();
   let connections = 0;
@@ -50,7 +53,8 @@ export async function startLoopbackWebServer(routes: Readonly<Record<string, Rou
     }
     route(request, response);
   };
-  const server: Server | HttpsServer = tls === undefined ? createServer(handle) : createTlsServer({ key: tls.key, cert: tls.cert }, handle);
+  const server: Server | HttpsServer =
+    tls === undefined ? createServer(handle) : createTlsServer({ key: tls.key, cert: tls.cert }, handle);
   server.on("connection", (socket: Socket) => {
     connections += 1;
     sockets.add(socket);

@@ -32,26 +32,36 @@ export function pinnedConnector(options: PinnedConnectorOptions): buildConnector
   return (connectOptions, callback) => {
     const requested = connectOptions.hostname.replace(/^\[(.*)\]$/, "$1").toLowerCase();
     if (requested !== hostname) {
-      return refuse(record, callback, { address: requested, reason: `connector pinned for '${hostname}' was asked to dial '${requested}'` });
+      return refuse(record, callback, {
+        address: requested,
+        reason: `connector pinned for '${hostname}' was asked to dial '${requested}'`,
+      });
     }
     record.dials += 1;
     const servername = isIpLiteral(hostname) ? undefined : hostname;
-    dial({ ...connectOptions, hostname: pinnedText, ...(servername === undefined ? {} : { servername }) }, (...args) => {
-      const [error, socket] = args;
-      if (error !== null) return callback(error, null);
-      if (socket === null) return callback(new Error("connector returned no socket"), null);
-      const problem = verifyRemote(socket.remoteAddress, pinned, policy);
-      if (problem !== undefined) {
-        socket.destroy();
-        return refuse(record, callback, problem);
-      }
-      record.remoteAddress = pinnedText;
-      callback(null, socket);
-    });
+    dial(
+      { ...connectOptions, hostname: pinnedText, ...(servername === undefined ? {} : { servername }) },
+      (...args) => {
+        const [error, socket] = args;
+        if (error !== null) return callback(error, null);
+        if (socket === null) return callback(new Error("connector returned no socket"), null);
+        const problem = verifyRemote(socket.remoteAddress, pinned, policy);
+        if (problem !== undefined) {
+          socket.destroy();
+          return refuse(record, callback, problem);
+        }
+        record.remoteAddress = pinnedText;
+        callback(null, socket);
+      },
+    );
   };
 }
 
-function refuse(record: PinRecord, callback: buildConnector.Callback, violation: NonNullable<PinRecord["violation"]>): void {
+function refuse(
+  record: PinRecord,
+  callback: buildConnector.Callback,
+  violation: NonNullable<PinRecord["violation"]>,
+): void {
   record.violation = violation;
   callback(new Error(violation.reason), null);
 }
@@ -59,8 +69,13 @@ function refuse(record: PinRecord, callback: buildConnector.Callback, violation:
 function verifyRemote(remote: string | undefined, pinned: IpAddress, policy: AddressPolicy): PinRecord["violation"] {
   const pinnedText = formatIp(pinned);
   const ip = remote === undefined ? undefined : parseIpLiteral(remote);
-  if (ip === undefined) return { address: remote ?? "unavailable", reason: `the socket's remote address '${remote ?? "unavailable"}' cannot be verified` };
-  if (!sameEndpoint(ip, pinned)) return { address: formatIp(ip), reason: `the socket connected to ${formatIp(ip)}, not the pinned ${pinnedText}` };
+  if (ip === undefined)
+    return {
+      address: remote ?? "unavailable",
+      reason: `the socket's remote address '${remote ?? "unavailable"}' cannot be verified`,
+    };
+  if (!sameEndpoint(ip, pinned))
+    return { address: formatIp(ip), reason: `the socket connected to ${formatIp(ip)}, not the pinned ${pinnedText}` };
   const verdict = classifyAddress(pinned, policy);
   if (!verdict.allowed) return { address: verdict.address, category: verdict.category, reason: verdict.reason };
   return undefined;

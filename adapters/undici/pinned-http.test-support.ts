@@ -30,7 +30,8 @@ export class ScriptedResolver implements DnsResolver {
     const answer = answers[Math.min(this.callsFor(hostname), answers.length - 1)] ?? "fail";
     this.calls.push(hostname);
     if (answer === "hang") return new Promise(() => undefined);
-    if (answer === "fail") return Promise.resolve(err({ code: "dns_failure", message: `scripted: no such host '${hostname}'` }));
+    if (answer === "fail")
+      return Promise.resolve(err({ code: "dns_failure", message: `scripted: no such host '${hostname}'` }));
     return Promise.resolve(ok(answer));
   }
 }
@@ -49,7 +50,10 @@ export interface DialRecord {
 export class LoopbackDialSpy {
   readonly dials: DialRecord[] = [];
   private readonly real: buildConnector.connector;
-  constructor(private readonly redirectTo?: string, ca?: string) {
+  constructor(
+    private readonly redirectTo?: string,
+    ca?: string,
+  ) {
     this.real = buildConnector(ca === undefined ? {} : { ca });
   }
 
@@ -63,7 +67,11 @@ export class LoopbackDialSpy {
   };
 }
 
-export function makeHttp(resolver: DnsResolver, spy: LoopbackDialSpy, policy: AddressPolicy = ADMIT_LOOPBACK): UndiciPinnedHttp {
+export function makeHttp(
+  resolver: DnsResolver,
+  spy: LoopbackDialSpy,
+  policy: AddressPolicy = ADMIT_LOOPBACK,
+): UndiciPinnedHttp {
   return new UndiciPinnedHttp({ resolver, policy, dial: spy.connect });
 }
 

@@ -11,7 +11,10 @@ export class SystemDnsResolver implements DnsResolver {
       return ok(answers.map((answer) => answer.address));
     } catch (error) {
       const code = (error as { code?: unknown }).code;
-      return err({ code: "dns_failure", message: `resolving '${hostname}' failed${typeof code === "string" ? `: ${code}` : ""}` });
+      return err({
+        code: "dns_failure",
+        message: `resolving '${hostname}' failed${typeof code === "string" ? `: ${code}` : ""}`,
+      });
     }
   }
 }

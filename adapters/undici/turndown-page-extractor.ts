@@ -43,7 +43,12 @@ function addLinkRules(service: TurndownService, baseUrl: string): void {
 }
 
 function markdownService(baseUrl: string): TurndownService {
-  const service = new TurndownService({ headingStyle: "atx", codeBlockStyle: "fenced", bulletListMarker: "-", hr: "---" });
+  const service = new TurndownService({
+    headingStyle: "atx",
+    codeBlockStyle: "fenced",
+    bulletListMarker: "-",
+    hr: "---",
+  });
   service.remove([...REMOVED_ELEMENTS]);
   addTableRules(service);
   addLinkRules(service, baseUrl);
@@ -66,18 +71,31 @@ export class TurndownPageExtractor implements PageExtractor {
     if (request.kind === "plain" || request.kind === "markdown") return ok(request.text);
     const depth = htmlNestingDepth(request.text);
     if (depth > MAX_HTML_NESTING_DEPTH) {
-      return err(webFetchError("extraction_failed", `the page nests elements about ${depth} deep; the extractor handles at most ${MAX_HTML_NESTING_DEPTH}`));
+      return err(
+        webFetchError(
+          "extraction_failed",
+          `the page nests elements about ${depth} deep; the extractor handles at most ${MAX_HTML_NESTING_DEPTH}`,
+        ),
+      );
     }
     try {
       const service = request.format === "markdown" ? markdownService(request.baseUrl) : textService();
       return ok(tidy(service.turndown(request.text)));
     } catch (error) {
-      return err(webFetchError("extraction_failed", `HTML extraction failed: ${error instanceof Error ? error.message : String(error)}`));
+      return err(
+        webFetchError(
+          "extraction_failed",
+          `HTML extraction failed: ${error instanceof Error ? error.message : String(error)}`,
+        ),
+      );
     }
   }
 }
 
 /** At most one blank line in a row, and no trailing spaces at line ends outside Markdown hard breaks. */
 function tidy(text: string): string {
-  return text.replace(/[ \t]+\n/g, (m) => (m.startsWith("  ") && m.length === 3 ? m : "\n")).replace(/\n{3,}/g, "\n\n").trim();
+  return text
+    .replace(/[ \t]+\n/g, (m) => (m.startsWith("  ") && m.length === 3 ? m : "\n"))
+    .replace(/\n{3,}/g, "\n\n")
+    .trim();
 }

@@ -15,13 +15,18 @@ function enclosingTable(node: DomNode): DomNode | undefined {
 }
 
 function rowsOf(table: DomNode): DomNode[] {
-  return childElements(table).flatMap((child) => (SECTIONS.has(child.nodeName) ? childElements(child) : [child])).filter((n) => n.nodeName === "TR");
+  return childElements(table)
+    .flatMap((child) => (SECTIONS.has(child.nodeName) ? childElements(child) : [child]))
+    .filter((n) => n.nodeName === "TR");
 }
 
 const cellsOf = (row: DomNode) => childElements(row).filter((n) => CELLS.has(n.nodeName));
 
 function cellText(content: string): string {
-  return content.replace(/\s*\n\s*/g, " ").replace(/\|/g, "\\|").trim();
+  return content
+    .replace(/\s*\n\s*/g, " ")
+    .replace(/\|/g, "\\|")
+    .trim();
 }
 
 export function addTableRules(service: TurndownService): void {

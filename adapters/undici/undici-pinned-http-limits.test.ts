@@ -20,14 +20,23 @@ const codeOf = (result: { ok: boolean; error?: { code: string } }) => (result.ok
 
 describe("response body cap", () => {
   it("accepts a body exactly at the cap", async () => {
-    const server = await serve({ "/": (_q, r) => r.writeHead(200, { "content-type": "text/plain" }).end("x".repeat(1024)) });
-    const result = await makeHttp(resolver(), new LoopbackDialSpy()).get(getRequest(url(server, "/"), { maxResponseBytes: 1024 }));
+    const server = await serve({
+      "/": (_q, r) => r.writeHead(200, { "content-type": "text/plain" }).end("x".repeat(1024)),
+    });
+    const result = await makeHttp(resolver(), new LoopbackDialSpy()).get(
+      getRequest(url(server, "/"), { maxResponseBytes: 1024 }),
+    );
     expect(result.ok && result.value.body.byteLength).toBe(1024);
   });
 
   it("refuses a declared Content-Length over the cap", async () => {
-    const server = await serve({ "/": (_q, r) => r.writeHead(200, { "content-type": "text/plain", "content-length": "1025" }).end("x".repeat(1025)) });
-    const result = await makeHttp(resolver(), new LoopbackDialSpy()).get(getRequest(url(server, "/"), { maxResponseBytes: 1024 }));
+    const server = await serve({
+      "/": (_q, r) =>
+        r.writeHead(200, { "content-type": "text/plain", "content-length": "1025" }).end("x".repeat(1025)),
+    });
+    const result = await makeHttp(resolver(), new LoopbackDialSpy()).get(
+      getRequest(url(server, "/"), { maxResponseBytes: 1024 }),
+    );
     expect(codeOf(result)).toBe("response_too_large");
   });
 
@@ -42,7 +51,9 @@ describe("response body cap", () => {
       pump();
     };
     const server = await serve({ "/": endless });
-    const result = await makeHttp(resolver(), new LoopbackDialSpy()).get(getRequest(url(server, "/"), { maxResponseBytes: 16 * 1024, timeoutMs: 10_000 }));
+    const result = await makeHttp(resolver(), new LoopbackDialSpy()).get(
+      getRequest(url(server, "/"), { maxResponseBytes: 16 * 1024, timeoutMs: 10_000 }),
+    );
     expect(result.ok ? "ok" : result.error).toMatchObject({ code: "response_too_large", status: 200 });
     expect(written).toBeGreaterThan(0);
   });
@@ -57,7 +68,9 @@ describe("body cap is enforced while streaming", () => {
         r.write("s".repeat(8 * 1024 + 1));
       },
     });
-    const result = await makeHttp(resolver(), new LoopbackDialSpy()).get(getRequest(url(server, "/"), { maxResponseBytes: 8 * 1024, timeoutMs: 3_000 }));
+    const result = await makeHttp(resolver(), new LoopbackDialSpy()).get(
+      getRequest(url(server, "/"), { maxResponseBytes: 8 * 1024, timeoutMs: 3_000 }),
+    );
     expect(codeOf(result)).toBe("response_too_large");
   });
 });
@@ -65,7 +78,9 @@ describe("body cap is enforced while streaming", () => {
 describe("one deadline for the whole fetch", () => {
   it("times out a server that never answers", async () => {
     const server = await serve({ "/": () => undefined });
-    const result = await makeHttp(resolver(), new LoopbackDialSpy()).get(getRequest(url(server, "/"), { timeoutMs: 150 }));
+    const result = await makeHttp(resolver(), new LoopbackDialSpy()).get(
+      getRequest(url(server, "/"), { timeoutMs: 150 }),
+    );
     expect(codeOf(result)).toBe("request_timeout");
   });
 
@@ -77,7 +92,9 @@ describe("one deadline for the whole fetch", () => {
         r.on("close", () => clearInterval(timer));
       },
     });
-    const result = await makeHttp(resolver(), new LoopbackDialSpy()).get(getRequest(url(server, "/"), { timeoutMs: 200 }));
+    const result = await makeHttp(resolver(), new LoopbackDialSpy()).get(
+      getRequest(url(server, "/"), { timeoutMs: 200 }),
+    );
     expect(codeOf(result)).toBe("request_timeout");
   });
 
@@ -89,19 +106,34 @@ describe("one deadline for the whole fetch", () => {
   });
 
   it("covers all hops together, not each hop", async () => {
-    const slowHop = (next: string): Route => (_q, r) => void setTimeout(() => r.writeHead(302, { location: next }).end(), 80);
-    const server = await serve({ "/1": slowHop("/2"), "/2": slowHop("/3"), "/3": slowHop("/4"), "/4": (_q, r) => r.writeHead(200, { "content-type": "text/plain" }).end("ok") });
-    const result = await makeHttp(resolver(), new LoopbackDialSpy()).get(getRequest(url(server, "/1"), { timeoutMs: 200 }));
+    const slowHop =
+      (next: string): Route =>
+      (_q, r) =>
+        void setTimeout(() => r.writeHead(302, { location: next }).end(), 80);
+    const server = await serve({
+      "/1": slowHop("/2"),
+      "/2": slowHop("/3"),
+      "/3": slowHop("/4"),
+      "/4": (_q, r) => r.writeHead(200, { "content-type": "text/plain" }).end("ok"),
+    });
+    const result = await makeHttp(resolver(), new LoopbackDialSpy()).get(
+      getRequest(url(server, "/1"), { timeoutMs: 200 }),
+    );
     expect(codeOf(result)).toBe("request_timeout");
   });
 
   it("a caller abort is a network_error naming the cancellation, not a timeout", async () => {
     const server = await serve({ "/": () => undefined });
     const controller = new AbortController();
-    const pending = makeHttp(resolver(), new LoopbackDialSpy()).get(getRequest(url(server, "/"), { signal: controller.signal }));
+    const pending = makeHttp(resolver(), new LoopbackDialSpy()).get(
+      getRequest(url(server, "/"), { signal: controller.signal }),
+    );
     setTimeout(() => controller.abort(), 30);
     const result = await pending;
-    expect(result.ok ? "ok" : result.error).toMatchObject({ code: "network_error", message: expect.stringContaining("cancelled") });
+    expect(result.ok ? "ok" : result.error).toMatchObject({
+      code: "network_error",
+      message: expect.stringContaining("cancelled"),
+    });
   });
 });
 
@@ -122,23 +154,34 @@ describe("status and content type", () => {
     expect(result.ok ? "ok" : result.error).toMatchObject({ code: "http_error", status: 404 });
   });
 
-  it.each(["application/json", "image/png", "application/octet-stream", "text/css", "not a type"])("refuses %s before reading the body", async (type) => {
-    const server = await serve({ "/": (_q, r) => r.writeHead(200, { "content-type": type }).end("{}") });
-    const result = await makeHttp(resolver(), new LoopbackDialSpy()).get(getRequest(url(server, "/")));
-    expect(codeOf(result)).toBe("unsupported_content_type");
-  });
+  it.each(["application/json", "image/png", "application/octet-stream", "text/css", "not a type"])(
+    "refuses %s before reading the body",
+    async (type) => {
+      const server = await serve({ "/": (_q, r) => r.writeHead(200, { "content-type": type }).end("{}") });
+      const result = await makeHttp(resolver(), new LoopbackDialSpy()).get(getRequest(url(server, "/")));
+      expect(codeOf(result)).toBe("unsupported_content_type");
+    },
+  );
 
   it("refuses a compressed body it did not ask for", async () => {
-    const server = await serve({ "/": (_q, r) => r.writeHead(200, { "content-type": "text/html", "content-encoding": "gzip" }).end("zz") });
+    const server = await serve({
+      "/": (_q, r) => r.writeHead(200, { "content-type": "text/html", "content-encoding": "gzip" }).end("zz"),
+    });
     const result = await makeHttp(resolver(), new LoopbackDialSpy()).get(getRequest(url(server, "/")));
-    expect(result.ok ? "ok" : result.error).toMatchObject({ code: "unsupported_content_type", message: expect.stringContaining("gzip") });
+    expect(result.ok ? "ok" : result.error).toMatchObject({
+      code: "unsupported_content_type",
+      message: expect.stringContaining("gzip"),
+    });
   });
 
-  it.each(["text/html; charset=utf-8", "application/xhtml+xml", "text/plain", "text/markdown; charset=UTF-8"])("accepts %s", async (type) => {
-    const server = await serve({ "/": (_q, r) => r.writeHead(200, { "content-type": type }).end("body") });
-    const result = await makeHttp(resolver(), new LoopbackDialSpy()).get(getRequest(url(server, "/")));
-    expect(result.ok && result.value.contentType).toBe(type);
-  });
+  it.each(["text/html; charset=utf-8", "application/xhtml+xml", "text/plain", "text/markdown; charset=UTF-8"])(
+    "accepts %s",
+    async (type) => {
+      const server = await serve({ "/": (_q, r) => r.writeHead(200, { "content-type": type }).end("body") });
+      const result = await makeHttp(resolver(), new LoopbackDialSpy()).get(getRequest(url(server, "/")));
+      expect(result.ok && result.value.contentType).toBe(type);
+    },
+  );
 });
 
 describe("network failures", () => {
@@ -149,15 +192,20 @@ describe("network failures", () => {
     const port = typeof address === "object" && address !== null ? address.port : 0;
     await new Promise<void>((resolve) => probe.close(() => resolve()));
     const result = await makeHttp(resolver(), new LoopbackDialSpy()).get(getRequest(`http://site.test:${port}/`));
-    expect(result.ok ? "ok" : result.error).toMatchObject({ code: "network_error", message: expect.stringContaining("ECONNREFUSED") });
+    expect(result.ok ? "ok" : result.error).toMatchObject({
+      code: "network_error",
+      message: expect.stringContaining("ECONNREFUSED"),
+    });
   });
 
   it("a connection reset mid-response is network_error", async () => {
-    const server = await serve({ "/": (req, r) => {
-      r.writeHead(200, { "content-type": "text/plain", "content-length": "100" });
-      r.write("partial");
-      setTimeout(() => req.socket.destroy(), 10);
-    } });
+    const server = await serve({
+      "/": (req, r) => {
+        r.writeHead(200, { "content-type": "text/plain", "content-length": "100" });
+        r.write("partial");
+        setTimeout(() => req.socket.destroy(), 10);
+      },
+    });
     const result = await makeHttp(resolver(), new LoopbackDialSpy()).get(getRequest(url(server, "/")));
     expect(codeOf(result)).toBe("network_error");
   });

@@ -1,9 +1,20 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { startLoopbackWebServer, type LoopbackWebServer, type Route } from "./loopback-web-server.test-support.ts";
-import { ADMIT_LOOPBACK, DEFAULT_ADDRESS_POLICY, getRequest, LoopbackDialSpy, makeHttp, ScriptedResolver } from "./pinned-http.test-support.ts";
+import {
+  ADMIT_LOOPBACK,
+  DEFAULT_ADDRESS_POLICY,
+  getRequest,
+  LoopbackDialSpy,
+  makeHttp,
+  ScriptedResolver,
+} from "./pinned-http.test-support.ts";
 
-const html: Route = (_req, res) => res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end("<h1>Hello</h1>");
-const redirect = (location: string): Route => (_req, res) => res.writeHead(302, { location }).end();
+const html: Route = (_req, res) =>
+  res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end("<h1>Hello</h1>");
+const redirect =
+  (location: string): Route =>
+  (_req, res) =>
+    res.writeHead(302, { location }).end();
 
 let servers: LoopbackWebServer[] = [];
 async function serve(routes: Record<string, Route>): Promise<LoopbackWebServer> {
@@ -28,7 +39,10 @@ describe("pinning", () => {
     expect(result.value.hops).toEqual([{ url: `http://site.test:${server.port}/`, status: 200, address: "127.0.0.1" }]);
     expect(resolver.calls).toEqual(["site.test"]);
     expect(spy.dials).toEqual([{ hostname: "127.0.0.1", servername: "site.test", port: String(server.port) }]);
-    expect(server.requests[0]).toMatchObject({ host: `site.test:${server.port}`, userAgent: "pi-background-tasks fusion_web_fetch/1.0" });
+    expect(server.requests[0]).toMatchObject({
+      host: `site.test:${server.port}`,
+      userAgent: "pi-background-tasks fusion_web_fetch/1.0",
+    });
     expect(server.requests[0]?.accept?.startsWith("text/markdown")).toBe(true);
   });
 
@@ -48,7 +62,12 @@ describe("pinning", () => {
     const resolver = new ScriptedResolver({ "rebind.test": [["127.0.0.1"], ["10.0.0.7"]] });
     const spy = new LoopbackDialSpy();
     const result = await makeHttp(resolver, spy).get(getRequest(`http://rebind.test:${server.port}/`));
-    expect(result.ok ? "ok" : result.error).toMatchObject({ code: "redirect_blocked", address: "10.0.0.7", category: "private", hop: 1 });
+    expect(result.ok ? "ok" : result.error).toMatchObject({
+      code: "redirect_blocked",
+      address: "10.0.0.7",
+      category: "private",
+      hop: 1,
+    });
     expect(spy.dials.map((d) => d.hostname)).toEqual(["127.0.0.1"]);
     expect(server.requests.map((r) => r.path)).toEqual(["/"]);
   });
@@ -66,9 +85,24 @@ describe("pinning", () => {
 
 describe("refusals open no socket", () => {
   const cases: [string, Record<string, readonly (readonly string[])[]>, string, string][] = [
-    ["a name resolving to loopback under the default policy", { "site.test": [["127.0.0.1"]] }, "http://site.test:PORT/", "loopback"],
-    ["mixed public and private answers", { "mixed.test": [["127.0.0.1", "10.0.0.1"]] }, "http://mixed.test:PORT/", "private"],
-    ["a private answer listed first", { "mixed.test": [["192.168.1.1", "127.0.0.1"]] }, "http://mixed.test:PORT/", "private"],
+    [
+      "a name resolving to loopback under the default policy",
+      { "site.test": [["127.0.0.1"]] },
+      "http://site.test:PORT/",
+      "loopback",
+    ],
+    [
+      "mixed public and private answers",
+      { "mixed.test": [["127.0.0.1", "10.0.0.1"]] },
+      "http://mixed.test:PORT/",
+      "private",
+    ],
+    [
+      "a private answer listed first",
+      { "mixed.test": [["192.168.1.1", "127.0.0.1"]] },
+      "http://mixed.test:PORT/",
+      "private",
+    ],
     ["a metadata answer", { "meta.test": [["169.254.169.254"]] }, "http://meta.test:PORT/", "cloud_metadata"],
     ["an IPv4-mapped answer", { "mapped.test": [["::ffff:127.0.0.1"]] }, "http://mapped.test:PORT/", "ipv4_mapped"],
     ["an answer in an odd spelling", { "odd.test": [["127.0.0.1", "0xa.1"]] }, "http://odd.test:PORT/", "private"],
@@ -97,7 +131,9 @@ describe("refusals open no socket", () => {
 
   it("an empty DNS answer is dns_failure", async () => {
     const spy = new LoopbackDialSpy();
-    const result = await makeHttp(new ScriptedResolver({ "empty.test": [[]] }), spy).get(getRequest("http://empty.test/"));
+    const result = await makeHttp(new ScriptedResolver({ "empty.test": [[]] }), spy).get(
+      getRequest("http://empty.test/"),
+    );
     expect(result.ok ? "ok" : result.error.code).toBe("dns_failure");
     expect(spy.dials).toEqual([]);
   });
@@ -105,10 +141,12 @@ describe("refusals open no socket", () => {
 
 describe("redirects", () => {
   /** A redirect whose body never ends: reading it would hang until the deadline. */
-  const endless = (location: () => string): Route => (_req, res) => {
-    res.writeHead(301, { location: location(), "content-type": "text/html" });
-    res.write("x".repeat(4096));
-  };
+  const endless =
+    (location: () => string): Route =>
+    (_req, res) => {
+      res.writeHead(301, { location: location(), "content-type": "text/html" });
+      res.write("x".repeat(4096));
+    };
 
   it("follows a chain across names, re-resolving each new name, and never reads a redirect body", async () => {
     let port = 0;
@@ -133,7 +171,12 @@ describe("redirects", () => {
       [`http://other.test:${port}/d`, 200],
     ]);
     expect(resolver.calls).toEqual(["site.test", "site.test", "other.test", "other.test"]);
-    expect(server.requests.map((r) => r.host)).toEqual([`site.test:${port}`, `site.test:${port}`, `other.test:${port}`, `other.test:${port}`]);
+    expect(server.requests.map((r) => r.host)).toEqual([
+      `site.test:${port}`,
+      `site.test:${port}`,
+      `other.test:${port}`,
+      `other.test:${port}`,
+    ]);
   });
 
   it.each([
@@ -160,7 +203,9 @@ describe("redirects", () => {
   ])("a redirect to %s is redirect_blocked", async (_name, location) => {
     const server = await serve({ "/": redirect(location) });
     const spy = new LoopbackDialSpy();
-    const result = await makeHttp(new ScriptedResolver({ "site.test": [["127.0.0.1"]] }), spy).get(getRequest(`http://site.test:${server.port}/`));
+    const result = await makeHttp(new ScriptedResolver({ "site.test": [["127.0.0.1"]] }), spy).get(
+      getRequest(`http://site.test:${server.port}/`),
+    );
     expect(result.ok ? "ok" : result.error.code).toBe("redirect_blocked");
     expect(spy.dials).toHaveLength(1);
   });
@@ -170,7 +215,9 @@ describe("redirects", () => {
     for (let i = 0; i < 10; i++) routes[`/r${i}`] = redirect(`/r${i + 1}`);
     const server = await serve(routes);
     const resolver = new ScriptedResolver({ "site.test": [["127.0.0.1"]] });
-    const result = await makeHttp(resolver, new LoopbackDialSpy()).get(getRequest(`http://site.test:${server.port}/r0`, { maxRedirects: 5 }));
+    const result = await makeHttp(resolver, new LoopbackDialSpy()).get(
+      getRequest(`http://site.test:${server.port}/r0`, { maxRedirects: 5 }),
+    );
     expect(result.ok ? "ok" : result.error).toMatchObject({ code: "redirect_limit", hop: 5 });
     expect(server.requests.map((r) => r.path)).toEqual(["/r0", "/r1", "/r2", "/r3", "/r4", "/r5"]);
   });
@@ -180,13 +227,17 @@ describe("redirects", () => {
     for (let i = 0; i < 5; i++) routes[`/r${i}`] = redirect(`/r${i + 1}`);
     const server = await serve(routes);
     const resolver = new ScriptedResolver({ "site.test": [["127.0.0.1"]] });
-    const result = await makeHttp(resolver, new LoopbackDialSpy()).get(getRequest(`http://site.test:${server.port}/r0`, { maxRedirects: 5 }));
+    const result = await makeHttp(resolver, new LoopbackDialSpy()).get(
+      getRequest(`http://site.test:${server.port}/r0`, { maxRedirects: 5 }),
+    );
     expect(result.ok && result.value.hops).toHaveLength(6);
   });
 
   it("a 3xx without Location is the final response (http_error)", async () => {
     const server = await serve({ "/": (_req, res) => res.writeHead(302).end() });
-    const result = await makeHttp(new ScriptedResolver({ "site.test": [["127.0.0.1"]] }), new LoopbackDialSpy()).get(getRequest(`http://site.test:${server.port}/`));
+    const result = await makeHttp(new ScriptedResolver({ "site.test": [["127.0.0.1"]] }), new LoopbackDialSpy()).get(
+      getRequest(`http://site.test:${server.port}/`),
+    );
     expect(result.ok ? "ok" : result.error).toMatchObject({ code: "http_error", status: 302 });
   });
 });

@@ -8,7 +8,13 @@ import { vetResolvedAddresses } from "../../domain/web/model/vet-resolved-addres
 import { webFetchError } from "../../domain/web/model/web-fetch-error.ts";
 import { resolveRedirectUrl, type WebUrl } from "../../domain/web/model/web-url.ts";
 import type { DnsResolver } from "../../ports/dns-resolver.ts";
-import type { PinnedGetRequest, PinnedHop, PinnedHttp, PinnedHttpError, PinnedResponse } from "../../ports/pinned-http.ts";
+import type {
+  PinnedGetRequest,
+  PinnedHop,
+  PinnedHttp,
+  PinnedHttpError,
+  PinnedResponse,
+} from "../../ports/pinned-http.ts";
 import { DEADLINE_PASSED, raceSignal, startDeadline, type FetchDeadline } from "./fetch-deadline.ts";
 import { pinnedConnector, type PinRecord } from "./pinned-connector.ts";
 import { discardBody, readCappedBody } from "./read-capped-body.ts";
@@ -43,7 +49,9 @@ export class UndiciPinnedHttp implements PinnedHttp {
 
   constructor(private readonly options: UndiciPinnedHttpOptions) {
     // timeout 0: no separate connect timer; the single fetch deadline governs connecting too.
-    this.dial = options.dial ?? buildConnector({ lookup: refuseLookup, timeout: 0, ...(options.ca === undefined ? {} : { ca: options.ca }) });
+    this.dial =
+      options.dial ??
+      buildConnector({ lookup: refuseLookup, timeout: 0, ...(options.ca === undefined ? {} : { ca: options.ca }) });
   }
 
   async get(request: PinnedGetRequest): Promise<Result<PinnedResponse, PinnedHttpError>> {
@@ -61,11 +69,17 @@ export class UndiciPinnedHttp implements PinnedHttp {
     await Promise.all([...this.agents].map((agent) => agent.destroy()));
   }
 
-  private async follow(req: PinnedGetRequest, deadline: FetchDeadline): Promise<Result<PinnedResponse, PinnedHttpError>> {
+  private async follow(
+    req: PinnedGetRequest,
+    deadline: FetchDeadline,
+  ): Promise<Result<PinnedResponse, PinnedHttpError>> {
     const hops: PinnedHop[] = [];
     let url = req.url;
     for (let hop = 0; ; hop++) {
-      if (this.closed) return err(webFetchError("network_error", "the HTTP client was closed during the fetch", { url: url.href, hop }));
+      if (this.closed)
+        return err(
+          webFetchError("network_error", "the HTTP client was closed during the fetch", { url: url.href, hop }),
+        );
       const pin = await this.pin(url, hop, deadline);
       if (!pin.ok) return pin;
       const agent = this.agent(pin.value.connector);
@@ -77,9 +91,18 @@ export class UndiciPinnedHttp implements PinnedHttp {
         const location = header(response, "location");
         if (REDIRECTS.has(response.statusCode) && location !== undefined) {
           discardBody(response.body);
-          if (hop >= req.maxRedirects) return err(webFetchError("redirect_limit", `more than ${req.maxRedirects} redirects`, { url: url.href, hop }));
+          if (hop >= req.maxRedirects)
+            return err(
+              webFetchError("redirect_limit", `more than ${req.maxRedirects} redirects`, { url: url.href, hop }),
+            );
           const next = resolveRedirectUrl(location, url);
-          if (!next.ok) return err(webFetchError("redirect_blocked", `redirect refused: ${next.error.message}`, { url: url.href, hop: hop + 1 }));
+          if (!next.ok)
+            return err(
+              webFetchError("redirect_blocked", `redirect refused: ${next.error.message}`, {
+                url: url.href,
+                hop: hop + 1,
+              }),
+            );
           url = next.value;
           continue;
         }
@@ -107,23 +130,39 @@ export class UndiciPinnedHttp implements PinnedHttp {
     if (!vetted.ok) {
       const e = vetted.error;
       if (e.code === "dns_failure") return err({ ...e, url: url.href, hop });
-      return refused(e.message, { ...(e.address === undefined ? {} : { address: e.address }), ...(e.category === undefined ? {} : { category: e.category }) });
+      return refused(e.message, {
+        ...(e.address === undefined ? {} : { address: e.address }),
+        ...(e.category === undefined ? {} : { category: e.category }),
+      });
     }
     return ok(this.pinTo(url, vetted.value.pinned, vetted.value.pinnedText));
   }
 
   private pinTo(url: WebUrl, ip: IpAddress, address: string): Pin {
     const record: PinRecord = { dials: 0 };
-    const connector = pinnedConnector({ hostname: url.hostname, pinned: ip, policy: this.options.policy, dial: this.dial, record });
+    const connector = pinnedConnector({
+      hostname: url.hostname,
+      pinned: ip,
+      policy: this.options.policy,
+      dial: this.dial,
+      record,
+    });
     return { address, connector, record };
   }
 
-  private async resolve(hostname: string, url: WebUrl, hop: number, deadline: FetchDeadline): Promise<Result<readonly string[], PinnedHttpError>> {
+  private async resolve(
+    hostname: string,
+    url: WebUrl,
+    hop: number,
+    deadline: FetchDeadline,
+  ): Promise<Result<readonly string[], PinnedHttpError>> {
     let answer: Awaited<ReturnType<DnsResolver["resolveAll"]>> | typeof DEADLINE_PASSED;
     try {
       answer = await raceSignal(this.options.resolver.resolveAll(hostname, deadline.signal), deadline.signal);
     } catch (error) {
-      return err(webFetchError("dns_failure", `resolving '${hostname}' failed: ${messageOf(error)}`, { url: url.href, hop }));
+      return err(
+        webFetchError("dns_failure", `resolving '${hostname}' failed: ${messageOf(error)}`, { url: url.href, hop }),
+      );
     }
     if (answer === DEADLINE_PASSED) return err(this.aborted(deadline, url, hop, `while resolving '${hostname}'`));
     if (!answer.ok) return err(webFetchError("dns_failure", answer.error.message, { url: url.href, hop }));
@@ -132,7 +171,14 @@ export class UndiciPinnedHttp implements PinnedHttp {
 
   private agent(connector: buildConnector.connector): Agent {
     // Our deadline governs time; undici's own timers are off. One connection, never reused across hops.
-    const agent = new Agent({ connect: connector, connections: 1, pipelining: 1, headersTimeout: 0, bodyTimeout: 0, keepAliveTimeout: 1 });
+    const agent = new Agent({
+      connect: connector,
+      connections: 1,
+      pipelining: 1,
+      headersTimeout: 0,
+      bodyTimeout: 0,
+      keepAliveTimeout: 1,
+    });
     this.agents.add(agent);
     return agent;
   }
@@ -142,7 +188,14 @@ export class UndiciPinnedHttp implements PinnedHttp {
     await agent.destroy().catch(() => undefined);
   }
 
-  private async send(url: WebUrl, req: PinnedGetRequest, agent: Agent, deadline: FetchDeadline, pin: Pin, hop: number): Promise<Result<ResponseData, PinnedHttpError>> {
+  private async send(
+    url: WebUrl,
+    req: PinnedGetRequest,
+    agent: Agent,
+    deadline: FetchDeadline,
+    pin: Pin,
+    hop: number,
+  ): Promise<Result<ResponseData, PinnedHttpError>> {
     try {
       const response = await request(url.href, {
         method: "GET",
@@ -174,7 +227,10 @@ export class UndiciPinnedHttp implements PinnedHttp {
     const contentType = header(response, "content-type") ?? "";
     const parsed = parseContentType(contentType);
     if (parsed === undefined || !req.acceptedMediaTypes.includes(parsed.mediaType)) {
-      return fail("unsupported_content_type", `content type '${contentType || "(none)"}' is not one of ${req.acceptedMediaTypes.join(", ")}`);
+      return fail(
+        "unsupported_content_type",
+        `content type '${contentType || "(none)"}' is not one of ${req.acceptedMediaTypes.join(", ")}`,
+      );
     }
     const encoding = header(response, "content-encoding")?.trim().toLowerCase();
     if (encoding !== undefined && encoding !== "" && encoding !== "identity") {
@@ -185,7 +241,14 @@ export class UndiciPinnedHttp implements PinnedHttp {
       return fail("response_too_large", `the response declares ${declared} bytes; the cap is ${req.maxResponseBytes}`);
     }
     const body = await readCappedBody(response.body, req.maxResponseBytes);
-    if (body.kind === "too_large") return err(webFetchError("response_too_large", `the response body exceeds ${req.maxResponseBytes} bytes`, { url: url.href, status, hop }));
+    if (body.kind === "too_large")
+      return err(
+        webFetchError("response_too_large", `the response body exceeds ${req.maxResponseBytes} bytes`, {
+          url: url.href,
+          status,
+          hop,
+        }),
+      );
     if (body.kind === "failed") return err(this.failure(body.error, deadline, pin, url, hop));
     return ok({ url: req.url.href, finalUrl: url.href, status, contentType, body: body.bytes, hops });
   }
@@ -194,14 +257,20 @@ export class UndiciPinnedHttp implements PinnedHttp {
     const violation = pin.record.violation;
     if (violation !== undefined) {
       const { address, category, reason } = violation;
-      return webFetchError(hop === 0 ? "blocked_address" : "redirect_blocked", reason, { url: url.href, hop, address, ...(category === undefined ? {} : { category }) });
+      return webFetchError(hop === 0 ? "blocked_address" : "redirect_blocked", reason, {
+        url: url.href,
+        hop,
+        address,
+        ...(category === undefined ? {} : { category }),
+      });
     }
     if (deadline.timedOut || deadline.callerAborted) return this.aborted(deadline, url, hop, `fetching ${url.href}`);
     return webFetchError("network_error", `fetching ${url.href} failed: ${messageOf(error)}`, { url: url.href, hop });
   }
 
   private aborted(deadline: FetchDeadline, url: WebUrl, hop: number, during: string): PinnedHttpError {
-    if (deadline.timedOut) return webFetchError("request_timeout", `the deadline passed ${during}`, { url: url.href, hop });
+    if (deadline.timedOut)
+      return webFetchError("request_timeout", `the deadline passed ${during}`, { url: url.href, hop });
     return webFetchError("network_error", `the fetch was cancelled by the caller ${during}`, { url: url.href, hop });
   }
 }

@@ -11,7 +11,13 @@ import type { Clock } from "../../ports/clock.ts";
 import { getRequest, ScriptedResolver } from "./pinned-http.test-support.ts";
 import { TurndownPageExtractor } from "./turndown-page-extractor.ts";
 import { UndiciPinnedHttp } from "./undici-pinned-http.ts";
-import { dockerEngine, PAGE_HTML, startWebHost, WEB_HOST_SUBNET, type WebHost } from "./web-host-container.test-support.ts";
+import {
+  dockerEngine,
+  PAGE_HTML,
+  startWebHost,
+  WEB_HOST_SUBNET,
+  type WebHost,
+} from "./web-host-container.test-support.ts";
 
 /**
  * fusion_web_fetch against a real web host in a container (busybox httpd + CGI) on a Docker network of
@@ -21,7 +27,8 @@ import { dockerEngine, PAGE_HTML, startWebHost, WEB_HOST_SUBNET, type WebHost } 
  */
 const engine = await dockerEngine();
 const inCi = process.env.CI === "true";
-const START_ENGINE = "Start the engine with `dockerd &` (install: apt-get install -y --no-install-recommends docker.io), or run .ci/run";
+const START_ENGINE =
+  "Start the engine with `dockerd &` (install: apt-get install -y --no-install-recommends docker.io), or run .ci/run";
 
 if (!engine.available) {
   const message = `Docker engine unavailable, the web-fetch container tests cannot run: ${engine.reason}. ${START_ENGINE}`;
@@ -32,12 +39,19 @@ if (!engine.available) {
       });
     });
   } else {
-    console.warn(`\n${"!".repeat(100)}\nSKIPPING adapters/undici/web-fetch.docker.test.ts — ${message}\n${"!".repeat(100)}\n`);
+    console.warn(
+      `\n${"!".repeat(100)}\nSKIPPING adapters/undici/web-fetch.docker.test.ts — ${message}\n${"!".repeat(100)}\n`,
+    );
   }
 }
 
 const ADMIT_CONTAINER_NET: AddressPolicy = { admittedSubnets: [cidrOf(WEB_HOST_SUBNET)] };
-const clock: Clock = { now: () => Date.now(), monotonic: () => performance.now(), after: () => ({ cancel() {} }), every: () => ({ cancel() {} }) };
+const clock: Clock = {
+  now: () => Date.now(),
+  monotonic: () => performance.now(),
+  after: () => ({ cancel() {} }),
+  every: () => ({ cancel() {} }),
+};
 
 /** Records every dial and refuses any outside the container subnet, so a broken adapter cannot reach another host. */
 class SubnetDialSpy {
@@ -103,12 +117,24 @@ describe.runIf(engine.available)("web fetch against a container web host on 203.
     expect(result.ok ? "ok" : result.error).toBe("ok");
     if (!result.ok) return;
     const { content, details, ...page } = result.value;
-    expect(page).toEqual({ url: "http://web.test/page.html", final_url: "http://web.test/page.html", status: 200, content_type: "text/html", format: "markdown", truncated: false });
+    expect(page).toEqual({
+      url: "http://web.test/page.html",
+      final_url: "http://web.test/page.html",
+      status: 200,
+      content_type: "text/html",
+      format: "markdown",
+      truncated: false,
+    });
     expect(content).toContain("# Container Guide");
     expect(content).toContain("[next chapter](http://web.test/docs/next.html?from=guide)");
     expect(content).toContain("| Flag | Meaning |\n| --- | --- |\n| timeout | seconds to wait |");
     for (const gone of ["tracker-from-script", "color: red"]) expect(content).not.toContain(gone);
-    expect(details).toMatchObject({ response_bytes: Buffer.byteLength(PAGE_HTML), content_sha256: sha256Hex(PAGE_HTML), redirects: 0, address: host.address });
+    expect(details).toMatchObject({
+      response_bytes: Buffer.byteLength(PAGE_HTML),
+      content_sha256: sha256Hex(PAGE_HTML),
+      redirects: 0,
+      address: host.address,
+    });
     expect(f.spy.dials).toEqual([host.address]);
   });
 
@@ -119,7 +145,10 @@ describe.runIf(engine.available)("web fetch against a container web host on 203.
     expect(text.ok && text.value.content).toContain("Container Guide");
     expect(text.ok && text.value.content).not.toContain("# Container Guide");
     const md = await f.run({ url: "http://web.test/cgi-bin/markdown" });
-    expect(md.ok && [md.value.content_type, md.value.content]).toEqual(["text/markdown", "# Notes\n\n- [link](/page.html)\n"]);
+    expect(md.ok && [md.value.content_type, md.value.content]).toEqual([
+      "text/markdown",
+      "# Notes\n\n- [link](/page.html)\n",
+    ]);
   });
 
   it("follows a 3-hop redirect chain (relative, absolute to another name, dot-segment relative), re-pinning every hop", async () => {
@@ -192,9 +221,16 @@ describe.runIf(engine.available)("web fetch against a container web host on 203.
   it("the default policy (no admitted subnet) refuses the container's documentation-range address before connecting", async () => {
     const byName = fetcher(DEFAULT_ADDRESS_POLICY);
     const named = await byName.run({ url: "http://web.test/page.html" });
-    expect(named.ok ? "ok" : [named.error.code, named.error.category, named.error.address]).toEqual(["blocked_address", "documentation", host.address]);
+    expect(named.ok ? "ok" : [named.error.code, named.error.category, named.error.address]).toEqual([
+      "blocked_address",
+      "documentation",
+      host.address,
+    ]);
     const literal = await byName.run({ url: `http://${host.address}/page.html` });
-    expect(literal.ok ? "ok" : [literal.error.code, literal.error.category]).toEqual(["blocked_address", "documentation"]);
+    expect(literal.ok ? "ok" : [literal.error.code, literal.error.category]).toEqual([
+      "blocked_address",
+      "documentation",
+    ]);
     // The adapter refuses on its own too, not only the use case's early check.
     const direct = await byName.http.get(getRequest(`http://${host.address}/page.html`));
     expect(direct.ok ? "ok" : direct.error.code).toBe("blocked_address");

@@ -30,7 +30,9 @@ const cgi = (body: string) => `#!/bin/sh\n${body}\n`;
 
 /** CGI scripts: busybox turns a `Status:` header into the status line. */
 const SCRIPTS: Readonly<Record<string, string>> = {
-  hop1: cgi(`printf 'Status: 302 Found\\r\\nLocation: hop2\\r\\nContent-Type: text/plain\\r\\n\\r\\nredirect body never read\\n'`),
+  hop1: cgi(
+    `printf 'Status: 302 Found\\r\\nLocation: hop2\\r\\nContent-Type: text/plain\\r\\n\\r\\nredirect body never read\\n'`,
+  ),
   hop2: cgi(`printf 'Status: 301 Moved Permanently\\r\\nLocation: http://www.web.test/cgi-bin/hop3\\r\\n\\r\\n'`),
   hop3: cgi(`printf 'Status: 307 Temporary Redirect\\r\\nLocation: ../page.html\\r\\n\\r\\n'`),
   count: cgi(
@@ -71,7 +73,8 @@ ENTRYPOINT ["/bin/busybox", "httpd", "-f", "-p", "80", "-h", "/www"]
 
 /** Writes the build context (Dockerfile, busybox, pages, CGI scripts) to a fresh temp dir. */
 export function writeWebHostContext(): string {
-  if (!existsSync(BUSYBOX)) throw new Error(`${BUSYBOX} is missing: install Debian's busybox-static (apt-get install -y busybox-static)`);
+  if (!existsSync(BUSYBOX))
+    throw new Error(`${BUSYBOX} is missing: install Debian's busybox-static (apt-get install -y busybox-static)`);
   const dir = mkdtempSync(join(tmpdir(), "web-host-image-"));
   copyFileSync(BUSYBOX, join(dir, "busybox"));
   mkdirSync(join(dir, "www", "cgi-bin"), { recursive: true });
@@ -80,7 +83,8 @@ export function writeWebHostContext(): string {
   writeFileSync(join(dir, "www", "page.html"), PAGE_HTML);
   writeFileSync(join(dir, "www", "ready.txt"), "ready\n");
   writeFileSync(join(dir, "www", "docs", "next.html"), "<h2>Next</h2>\n");
-  for (const [name, body] of Object.entries(SCRIPTS)) writeFileSync(join(dir, "www", "cgi-bin", name), body, { mode: 0o755 });
+  for (const [name, body] of Object.entries(SCRIPTS))
+    writeFileSync(join(dir, "www", "cgi-bin", name), body, { mode: 0o755 });
   return dir;
 }
 

@@ -22,8 +22,16 @@ interface Connection {
 
 /** The SDK's own client, spawning the package bin exactly as an MCP host would. */
 async function connect(cwd: string, env: Record<string, string> = {}): Promise<Connection> {
-  const baseEnv = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined));
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, "mcp"], cwd, env: { ...baseEnv, ...env }, stderr: "pipe" });
+  const baseEnv = Object.fromEntries(
+    Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined),
+  );
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, "mcp"],
+    cwd,
+    env: { ...baseEnv, ...env },
+    stderr: "pipe",
+  });
   let stderr = "";
   transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
   const client = new Client({ name: "e2e-client", version: "1.0.0" });
@@ -38,7 +46,8 @@ async function connect(cwd: string, env: Record<string, string> = {}): Promise<C
   return { client, serverPid, stderr: () => stderr, notices };
 }
 
-const call = (c: Connection, name: string, args: Record<string, unknown>) => c.client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
+const call = (c: Connection, name: string, args: Record<string, unknown>) =>
+  c.client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
 const textOf = (r: CallToolResult) => r.content.map((p) => (p.type === "text" ? p.text : "")).join("");
 const taskOf = (r: CallToolResult): TaskSnapshot => (r.structuredContent as { task: TaskSnapshot }).task;
 
@@ -91,10 +100,27 @@ describe("pi-background-tasks mcp over stdio, driven by the SDK client", { timeo
 
   it("lists bg_run, bg_status, bg_logs, bg_kill, bg_wait (and the Fusion tools) with their JSON Schemas", async () => {
     const { tools } = await mcp.client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(["bg_kill", "bg_logs", "bg_result", "bg_run", "bg_status", "bg_wait", "fusion_brainstorm", "fusion_validate"]);
+    expect(tools.map((t) => t.name).sort()).toEqual([
+      "bg_kill",
+      "bg_logs",
+      "bg_result",
+      "bg_run",
+      "bg_status",
+      "bg_wait",
+      "fusion_brainstorm",
+      "fusion_validate",
+    ]);
     const run = tools.find((t) => t.name === "bg_run");
-    expect(run?.inputSchema).toMatchObject({ type: "object", required: ["command", "isAgent"], additionalProperties: false, properties: { isAgent: { type: "boolean" } } });
-    expect(tools.find((t) => t.name === "bg_wait")?.inputSchema).toMatchObject({ required: ["taskId"], properties: { timeoutSeconds: { maximum: 600 } } });
+    expect(run?.inputSchema).toMatchObject({
+      type: "object",
+      required: ["command", "isAgent"],
+      additionalProperties: false,
+      properties: { isAgent: { type: "boolean" } },
+    });
+    expect(tools.find((t) => t.name === "bg_wait")?.inputSchema).toMatchObject({
+      required: ["taskId"],
+      properties: { timeoutSeconds: { maximum: 600 } },
+    });
   });
 
   it("refuses bad arguments with typed errors and starts nothing", async () => {
@@ -102,7 +128,8 @@ describe("pi-background-tasks mcp over stdio, driven by the SDK client", { timeo
     const unknownKey = await call(mcp, "bg_run", { command: `touch ${marker}`, isAgent: false, cwd: "/" });
     const noIsAgent = await call(mcp, "bg_run", { command: `touch ${marker}` });
     const badWait = await call(mcp, "bg_wait", { taskId: "b1", timeoutSeconds: 6000 });
-    for (const answer of [unknownKey, noIsAgent, badWait]) expect(answer).toMatchObject({ isError: true, structuredContent: { error: { code: "invalid_arguments" } } });
+    for (const answer of [unknownKey, noIsAgent, badWait])
+      expect(answer).toMatchObject({ isError: true, structuredContent: { error: { code: "invalid_arguments" } } });
     expect(textOf(unknownKey)).toContain("unknown key 'cwd'");
     expect(textOf(noIsAgent)).toContain("missing required 'isAgent'");
     expect(textOf(await call(mcp, "bg_status", {}))).toBe("No background tasks.");
@@ -110,14 +137,21 @@ describe("pi-background-tasks mcp over stdio, driven by the SDK client", { timeo
   });
 
   it("runs a task, waits for it with bg_wait, gets the completion notification and reads its log", async () => {
-    const started = await call(mcp, "bg_run", { command: "echo first line; sleep 0.3; echo last line", isAgent: false, name: "quick" });
+    const started = await call(mcp, "bg_run", {
+      command: "echo first line; sleep 0.3; echo last line",
+      isAgent: false,
+      name: "quick",
+    });
     expect(started.isError).toBeUndefined();
     const task = taskOf(started);
     expect(textOf(started)).toContain(`bg_wait {"taskId":"${task.id}"}`);
     expect(task.outputPath).toBe(`.pi/tasks/mcp-${mcp.serverPid}/${task.id}.output`);
 
     const waited = await call(mcp, "bg_wait", { taskId: task.id, timeoutSeconds: 30 });
-    expect(waited.structuredContent).toMatchObject({ outcome: "terminal", task: { id: task.id, status: "completed", exitCode: 0 } });
+    expect(waited.structuredContent).toMatchObject({
+      outcome: "terminal",
+      task: { id: task.id, status: "completed", exitCode: 0 },
+    });
     expect(textOf(waited)).toContain("last line");
 
     const notice = await until(() => mcp.notices.find((n) => n.snapshot.id === task.id));
@@ -142,7 +176,10 @@ describe("pi-background-tasks mcp over stdio, driven by the SDK client", { timeo
     const killed = await call(mcp, "bg_kill", { taskId: task.id });
     expect(killed.structuredContent).toMatchObject({ task: { status: "killed", killKind: "user" } });
     expect(await untilGone(() => groupMembers(pgid).length === 0)).toBe(true);
-    expect(await call(mcp, "bg_kill", { taskId: task.id })).toMatchObject({ isError: true, structuredContent: { error: { code: "task_not_running" } } });
+    expect(await call(mcp, "bg_kill", { taskId: task.id })).toMatchObject({
+      isError: true,
+      structuredContent: { error: { code: "task_not_running" } },
+    });
   });
 
   it("stops every running task when the client closes the transport", async () => {
@@ -151,9 +188,13 @@ describe("pi-background-tasks mcp over stdio, driven by the SDK client", { timeo
     const pgid = task.pid ?? -1;
     expect(await until(() => (groupMembers(pgid).length >= 2 ? true : undefined))).toBe(true);
     await other.client.close();
-    expect(await untilGone(() => !existsSync(`/proc/${other.serverPid}`) && groupMembers(pgid).length === 0)).toBe(true);
+    expect(await untilGone(() => !existsSync(`/proc/${other.serverPid}`) && groupMembers(pgid).length === 0)).toBe(
+      true,
+    );
     expect(other.stderr()).toContain("Shutting down (stdin ended); stopping 1 running task");
-    const meta = JSON.parse(readFileSync(join(cwd, `.pi/tasks/mcp-${other.serverPid}/${task.id}.json`), "utf8")) as TaskSnapshot;
+    const meta = JSON.parse(
+      readFileSync(join(cwd, `.pi/tasks/mcp-${other.serverPid}/${task.id}.json`), "utf8"),
+    ) as TaskSnapshot;
     expect(meta).toMatchObject({ status: "killed", killKind: "shutdown" });
   });
 
@@ -163,7 +204,9 @@ describe("pi-background-tasks mcp over stdio, driven by the SDK client", { timeo
     const pgid = task.pid ?? -1;
     expect(await until(() => (groupMembers(pgid).length >= 2 ? true : undefined))).toBe(true);
     process.kill(other.serverPid, "SIGTERM");
-    expect(await untilGone(() => !existsSync(`/proc/${other.serverPid}`) && groupMembers(pgid).length === 0)).toBe(true);
+    expect(await untilGone(() => !existsSync(`/proc/${other.serverPid}`) && groupMembers(pgid).length === 0)).toBe(
+      true,
+    );
     expect(other.stderr()).toContain("Shutting down (received SIGTERM); stopping 1 running task");
     await other.client.close();
   });

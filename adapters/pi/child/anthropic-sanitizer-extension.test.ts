@@ -37,10 +37,20 @@ const PI_1_DOCS_SECTION = [
 
 describe("removePiDocumentationLines", () => {
   it("removes Pi 1.x's whole <docs> section and nothing around it", () => {
-    const prompt = ["<rules>", "- Be concise in your responses", "</rules>", ...PI_1_DOCS_SECTION, "<cwd>", "/w", "</cwd>"].join("\n");
+    const prompt = [
+      "<rules>",
+      "- Be concise in your responses",
+      "</rules>",
+      ...PI_1_DOCS_SECTION,
+      "<cwd>",
+      "/w",
+      "</cwd>",
+    ].join("\n");
     const result = removePiDocumentationLines(prompt);
     expect(result.removed).toEqual(PI_1_DOCS_SECTION);
-    expect(result.prompt).toBe(["<rules>", "- Be concise in your responses", "</rules>", "<cwd>", "/w", "</cwd>"].join("\n"));
+    expect(result.prompt).toBe(
+      ["<rules>", "- Be concise in your responses", "</rules>", "<cwd>", "/w", "</cwd>"].join("\n"),
+    );
   });
 
   it("leaves a <docs> section of another text alone", () => {
@@ -49,14 +59,24 @@ describe("removePiDocumentationLines", () => {
   });
 
   it("removes exactly the documentation block, as complete lines", () => {
-    const prompt = ["Guidelines:", "- Be concise in your responses", "", ...PI_DOCS_BLOCK, "Current date: 2026-01-01"].join("\n");
+    const prompt = [
+      "Guidelines:",
+      "- Be concise in your responses",
+      "",
+      ...PI_DOCS_BLOCK,
+      "Current date: 2026-01-01",
+    ].join("\n");
     const result = removePiDocumentationLines(prompt);
     expect(result.removed).toEqual(PI_DOCS_BLOCK);
-    expect(result.prompt).toBe(["Guidelines:", "- Be concise in your responses", "", "Current date: 2026-01-01"].join("\n"));
+    expect(result.prompt).toBe(
+      ["Guidelines:", "- Be concise in your responses", "", "Current date: 2026-01-01"].join("\n"),
+    );
   });
 
   it("leaves bullets with the same prefixes outside the block, and prompts without the block, untouched", () => {
-    const stage = ["You are the merger.", "- Examples: keep the candidates' examples", "- Additional docs: none"].join("\n");
+    const stage = ["You are the merger.", "- Examples: keep the candidates' examples", "- Additional docs: none"].join(
+      "\n",
+    );
     expect(removePiDocumentationLines(stage)).toEqual({ prompt: stage, removed: [] });
     const after = [PI_DOCS_BLOCK[0] ?? "", "unrelated line", "- Examples: stays"].join("\n");
     expect(removePiDocumentationLines(after).prompt).toBe("unrelated line\n- Examples: stays");
@@ -75,13 +95,34 @@ describe("anthropic sanitizer extension in a real pi child", () => {
   });
 
   it("the provider receives Pi's default system prompt without its documentation block, and nothing else removed", async () => {
-    const agent = await writeIsolatedAgentDir({ dir: join(work, "agent"), baseUrl: server.baseUrl, extraSettings: { retry: { enabled: false } } });
+    const agent = await writeIsolatedAgentDir({
+      dir: join(work, "agent"),
+      baseUrl: server.baseUrl,
+      extraSettings: { retry: { enabled: false } },
+    });
     const dump = join(work, "original-system-prompt.txt");
     const dumper = join(work, "dump-system-prompt.ts");
     // Loaded first, so it sees the prompt before the sanitizer rewrites it.
-    writeFileSync(dumper, `import { writeFileSync } from "node:fs";\nexport default function (pi: any) { pi.on("before_agent_start", (e: any) => { writeFileSync(${JSON.stringify(dump)}, e.systemPrompt); }); }\n`);
+    writeFileSync(
+      dumper,
+      `import { writeFileSync } from "node:fs";\nexport default function (pi: any) { pi.on("before_agent_start", (e: any) => { writeFileSync(${JSON.stringify(dump)}, e.systemPrompt); }); }\n`,
+    );
     const run = await runPiJson({
-      args: ["--no-session", "--no-extensions", "--no-skills", "--no-prompt-templates", "--no-themes", "--no-context-files", "--offline", "-e", dumper, "-e", join(here, "anthropic-sanitizer-extension.ts"), "-p", "hi [[text ok]]"],
+      args: [
+        "--no-session",
+        "--no-extensions",
+        "--no-skills",
+        "--no-prompt-templates",
+        "--no-themes",
+        "--no-context-files",
+        "--offline",
+        "-e",
+        dumper,
+        "-e",
+        join(here, "anthropic-sanitizer-extension.ts"),
+        "-p",
+        "hi [[text ok]]",
+      ],
       env: agent.env,
       cwd: work,
       timeoutMs: 30_000,

@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { RESEARCH_ENABLED_ENV as DOMAIN_RESEARCH_ENV, TOOL_CALL_LOG_ENV as DOMAIN_LOG_ENV } from "../../../domain/fusion/model/candidate-launch.ts";
+import {
+  RESEARCH_ENABLED_ENV as DOMAIN_RESEARCH_ENV,
+  TOOL_CALL_LOG_ENV as DOMAIN_LOG_ENV,
+} from "../../../domain/fusion/model/candidate-launch.ts";
 import { toolCallLogFile } from "../../../domain/fusion/model/fusion-artifacts.ts";
 import { WEB_FETCH_TOOL } from "../../../domain/fusion/model/fusion-workflow.ts";
 import { FUSION_WEB_FETCH_TOOL } from "../../../domain/web/model/fusion-web-fetch-arguments.ts";

@@ -22,12 +22,25 @@ function launchFiles(name: string) {
   mkdirSync(dir, { recursive: true });
   const nonce = "e".repeat(32);
   const plan = buildLaunchPlan({
-    nodePath: "node", cliPath: "cli", artifactDir: dir, childSessionId: `delegate-${"1".repeat(32)}`, guardExtensionPath: "g",
-    route: admitted.value.route, seedSha256: seed.seedSha256, taskId: "dboot", launchNonce: nonce, flags: BASELINE_PI_FLAGS,
+    nodePath: "node",
+    cliPath: "cli",
+    artifactDir: dir,
+    childSessionId: `delegate-${"1".repeat(32)}`,
+    guardExtensionPath: "g",
+    route: admitted.value.route,
+    seedSha256: seed.seedSha256,
+    taskId: "dboot",
+    launchNonce: nonce,
+    flags: BASELINE_PI_FLAGS,
   });
   writeFileSync(join(dir, "seed.json"), seed.seedJson);
   writeFileSync(join(dir, "child-prompt.txt"), childPrompt);
-  const manifest = { task_id: "dboot", launch_nonce: nonce, seed_sha256: seed.seedSha256, child_prompt_sha256: sha256Hex(childPrompt) };
+  const manifest = {
+    task_id: "dboot",
+    launch_nonce: nonce,
+    seed_sha256: seed.seedSha256,
+    child_prompt_sha256: sha256Hex(childPrompt),
+  };
   writeFileSync(join(dir, "manifest.json"), canonicalJsonOf(manifest));
   return { dir, env: plan.env as Record<string, string>, seed, childPrompt, manifest };
 }
@@ -36,15 +49,32 @@ describe("delegate guard boot", () => {
   it("verifies seed hash, task id, nonce and the prompt's seed before any model call", () => {
     const files = launchFiles("ok");
     const boot = bootGuard(files.env);
-    expect(boot.ok && boot.value).toMatchObject({ taskId: "dboot", prompt: files.childPrompt, route: { provider: "p", model: "big" }, limits: { maxTurns: 24, maxToolCalls: 120, perResultBytes: 65_536 } });
+    expect(boot.ok && boot.value).toMatchObject({
+      taskId: "dboot",
+      prompt: files.childPrompt,
+      route: { provider: "p", model: "big" },
+      limits: { maxTurns: 24, maxToolCalls: 120, perResultBytes: 65_536 },
+    });
   });
 
   it("fails closed, naming why, on every mismatch", () => {
     const cases: [string, (f: ReturnType<typeof launchFiles>) => Record<string, string>][] = [
-      ["seed.json hashes to", (f) => (writeFileSync(join(f.dir, "seed.json"), f.seed.seedJson.replace("Review", "Reviev")), f.env)],
+      [
+        "seed.json hashes to",
+        (f) => (writeFileSync(join(f.dir, "seed.json"), f.seed.seedJson.replace("Review", "Reviev")), f.env),
+      ],
       ["does not bind this seed", (f) => ({ ...f.env, PI_BG_DELEGATE_TASK_ID: "dother" })],
-      ["does not bind this seed", (f) => (writeFileSync(join(f.dir, "manifest.json"), canonicalJsonOf({ ...f.manifest, launch_nonce: "0".repeat(32) })), f.env)],
-      ["child-prompt.txt does not match", (f) => (writeFileSync(join(f.dir, "child-prompt.txt"), `${f.childPrompt} `), f.env)],
+      [
+        "does not bind this seed",
+        (f) => (
+          writeFileSync(join(f.dir, "manifest.json"), canonicalJsonOf({ ...f.manifest, launch_nonce: "0".repeat(32) })),
+          f.env
+        ),
+      ],
+      [
+        "child-prompt.txt does not match",
+        (f) => (writeFileSync(join(f.dir, "child-prompt.txt"), `${f.childPrompt} `), f.env),
+      ],
       ["LAUNCH_NONCE is missing", (f) => ({ ...f.env, PI_BG_DELEGATE_LAUNCH_NONCE: "short" })],
       ["does not name the seed", (f) => ({ ...f.env, PI_BG_DELEGATE_SEED_PATH: "/etc/passwd" })],
     ];

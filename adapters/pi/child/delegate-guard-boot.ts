@@ -1,5 +1,11 @@
 import { isAbsolute } from "node:path";
-import { artifactPath, DELEGATE_ARTIFACT, DELEGATE_ENV, isDelegateTaskId, NONCE_PATTERN } from "../../../domain/delegate/model/delegate-artifacts.ts";
+import {
+  artifactPath,
+  DELEGATE_ARTIFACT,
+  DELEGATE_ENV,
+  isDelegateTaskId,
+  NONCE_PATTERN,
+} from "../../../domain/delegate/model/delegate-artifacts.ts";
 import { seedLineOf } from "../../../domain/delegate/model/delegate-prompt.ts";
 import { DELEGATE_SEED_SCHEMA } from "../../../domain/delegate/model/delegate-seed.ts";
 import { sha256Hex } from "../../../domain/shared/model/canonical-json.ts";
@@ -44,21 +50,30 @@ export function bootGuard(env: Env): Result<GuardBoot, BootFailure> {
   const launchNonce = env[DELEGATE_ENV.launchNonce];
   const seedSha256 = env[DELEGATE_ENV.seedSha256];
   const seedPath = env[DELEGATE_ENV.seedPath];
-  const fail = (reason: string): Result<never, BootFailure> => err({ reason, artifactDir: usableDir(artifactDir), taskId, launchNonce });
-  if (artifactDir === undefined || !isAbsolute(artifactDir)) return fail(`${DELEGATE_ENV.artifactDir} is missing or not absolute`);
+  const fail = (reason: string): Result<never, BootFailure> =>
+    err({ reason, artifactDir: usableDir(artifactDir), taskId, launchNonce });
+  if (artifactDir === undefined || !isAbsolute(artifactDir))
+    return fail(`${DELEGATE_ENV.artifactDir} is missing or not absolute`);
   if (taskId === undefined || !isDelegateTaskId(taskId)) return fail(`${DELEGATE_ENV.taskId} is missing or malformed`);
-  if (launchNonce === undefined || !NONCE_PATTERN.test(launchNonce)) return fail(`${DELEGATE_ENV.launchNonce} is missing or malformed`);
-  if (seedSha256 === undefined || !/^[0-9a-f]{64}$/.test(seedSha256)) return fail(`${DELEGATE_ENV.seedSha256} is missing or malformed`);
-  if (seedPath !== artifactPath(artifactDir, DELEGATE_ARTIFACT.seed)) return fail(`${DELEGATE_ENV.seedPath} does not name the seed of ${artifactDir}`);
+  if (launchNonce === undefined || !NONCE_PATTERN.test(launchNonce))
+    return fail(`${DELEGATE_ENV.launchNonce} is missing or malformed`);
+  if (seedSha256 === undefined || !/^[0-9a-f]{64}$/.test(seedSha256))
+    return fail(`${DELEGATE_ENV.seedSha256} is missing or malformed`);
+  if (seedPath !== artifactPath(artifactDir, DELEGATE_ARTIFACT.seed))
+    return fail(`${DELEGATE_ENV.seedPath} does not name the seed of ${artifactDir}`);
   try {
     const seedBytes = readWholeSync(seedPath);
-    if (sha256Hex(seedBytes) !== seedSha256) return fail(`seed.json hashes to ${sha256Hex(seedBytes)}, not the launch's ${seedSha256}`);
-    const manifest = JSON.parse(readWholeSync(artifactPath(artifactDir, DELEGATE_ARTIFACT.manifest)).toString("utf8")) as Record<string, unknown>;
+    if (sha256Hex(seedBytes) !== seedSha256)
+      return fail(`seed.json hashes to ${sha256Hex(seedBytes)}, not the launch's ${seedSha256}`);
+    const manifest = JSON.parse(
+      readWholeSync(artifactPath(artifactDir, DELEGATE_ARTIFACT.manifest)).toString("utf8"),
+    ) as Record<string, unknown>;
     if (manifest.task_id !== taskId || manifest.launch_nonce !== launchNonce || manifest.seed_sha256 !== seedSha256) {
       return fail("manifest.json does not bind this seed to this task id and launch nonce");
     }
     const promptBytes = readWholeSync(artifactPath(artifactDir, DELEGATE_ARTIFACT.childPrompt));
-    if (sha256Hex(promptBytes) !== manifest.child_prompt_sha256) return fail("child-prompt.txt does not match the manifest's hash");
+    if (sha256Hex(promptBytes) !== manifest.child_prompt_sha256)
+      return fail("child-prompt.txt does not match the manifest's hash");
     const prompt = promptBytes.toString("utf8");
     const seedText = seedBytes.toString("utf8");
     if (seedLineOf(prompt) !== seedText) return fail("child-prompt.txt does not carry exactly the verified seed");
@@ -72,12 +87,26 @@ export function bootGuard(env: Env): Result<GuardBoot, BootFailure> {
 
 function readSeed(raw: unknown): Pick<GuardBoot, "route" | "limits"> | undefined {
   const seed = raw as { schema_version?: unknown; route?: Record<string, unknown>; limits?: Record<string, unknown> };
-  if (seed.schema_version !== DELEGATE_SEED_SCHEMA || seed.route === undefined || seed.limits === undefined) return undefined;
+  if (seed.schema_version !== DELEGATE_SEED_SCHEMA || seed.route === undefined || seed.limits === undefined)
+    return undefined;
   const { provider, model } = seed.route;
   const l = seed.limits;
-  const counts = [l.max_turns, l.max_tool_calls, l.capacity_tokens, l.per_result_bytes, l.aggregate_tool_output_bytes, l.read_artifact_max_length];
-  if (typeof provider !== "string" || typeof model !== "string" || !counts.every((n) => Number.isSafeInteger(n) && (n as number) > 0)) return undefined;
-  const [maxTurns, maxToolCalls, capacityTokens, perResultBytes, aggregateToolOutputBytes, readArtifactMaxLength] = counts as number[];
+  const counts = [
+    l.max_turns,
+    l.max_tool_calls,
+    l.capacity_tokens,
+    l.per_result_bytes,
+    l.aggregate_tool_output_bytes,
+    l.read_artifact_max_length,
+  ];
+  if (
+    typeof provider !== "string" ||
+    typeof model !== "string" ||
+    !counts.every((n) => Number.isSafeInteger(n) && (n as number) > 0)
+  )
+    return undefined;
+  const [maxTurns, maxToolCalls, capacityTokens, perResultBytes, aggregateToolOutputBytes, readArtifactMaxLength] =
+    counts as number[];
   return {
     route: { provider, model },
     limits: {

@@ -5,7 +5,11 @@ import { DelegateGuard, type Latch } from "../../../domain/delegate/model/delega
 import { DELEGATE_CHILD_TOOLS } from "../../../domain/delegate/model/delegate-launch-plan.ts";
 import { READ_ARTIFACT_MAX_LENGTH } from "../../../domain/delegate/model/delegate-limits.ts";
 import { suppressContent, type ContextMessage } from "../../../domain/delegate/model/guard-context.ts";
-import { receiptText, type SpillReceipt, type ToolResultBlock } from "../../../domain/delegate/model/guard-tool-output.ts";
+import {
+  receiptText,
+  type SpillReceipt,
+  type ToolResultBlock,
+} from "../../../domain/delegate/model/guard-tool-output.ts";
 import { buildResultPackage } from "../../../domain/delegate/model/result-package.ts";
 import type { DelegateRunCode } from "../../../domain/delegate/model/delegate-error.ts";
 import { canonicalJsonOf } from "../../../domain/shared/model/canonical-json.ts";
@@ -34,7 +38,11 @@ interface Wiring {
   terminalWritten: boolean;
 }
 
-export function installDelegateGuard(pi: ExtensionAPI, env: Readonly<Record<string, string | undefined>>, warn: (line: string) => void): DelegateGuard {
+export function installDelegateGuard(
+  pi: ExtensionAPI,
+  env: Readonly<Record<string, string | undefined>>,
+  warn: (line: string) => void,
+): DelegateGuard {
   const booted = bootGuard(env);
   const boot = booted.ok ? booted.value : undefined;
   const guard = new DelegateGuard({
@@ -48,11 +56,12 @@ export function installDelegateGuard(pi: ExtensionAPI, env: Readonly<Record<stri
     expectedTools: DELEGATE_CHILD_TOOLS,
   });
   const failure = booted.ok ? undefined : booted.error;
-  const target = boot !== undefined
-    ? { dir: boot.artifactDir, taskId: boot.taskId, nonce: boot.launchNonce }
-    : failure?.artifactDir !== undefined && failure.taskId !== undefined && failure.launchNonce !== undefined
-      ? { dir: failure.artifactDir, taskId: failure.taskId, nonce: failure.launchNonce }
-      : undefined;
+  const target =
+    boot !== undefined
+      ? { dir: boot.artifactDir, taskId: boot.taskId, nonce: boot.launchNonce }
+      : failure?.artifactDir !== undefined && failure.taskId !== undefined && failure.launchNonce !== undefined
+        ? { dir: failure.artifactDir, taskId: failure.taskId, nonce: failure.launchNonce }
+        : undefined;
   const w: Wiring = { guard, boot, terminalTarget: target, warn, terminalWritten: false };
   if (failure !== undefined) persistLatch(w, guard.latch("seed_hash_mismatch", failure.reason, "load"));
   pi.registerTool(readArtifactTool(boot?.artifactDir, boot?.limits.readArtifactMaxLength ?? READ_ARTIFACT_MAX_LENGTH));
@@ -88,24 +97,38 @@ function registerHooks(pi: ExtensionAPI, w: Wiring): void {
   });
   pi.on("tool_result", (event, ctx) => {
     const withheld = () => withheldResult(w.guard.latched?.code ?? "artifact_error");
-    return failClosed(w, ctx, "tool_result", withheld, () => onToolResult(w, ctx, event.toolCallId, event.content as unknown as ToolResultBlock[]));
+    return failClosed(w, ctx, "tool_result", withheld, () =>
+      onToolResult(w, ctx, event.toolCallId, event.content as unknown as ToolResultBlock[]),
+    );
   });
   pi.on("message_end", (event, ctx) => {
-    failClosed(w, ctx, "message_end", () => undefined, () => {
-      if (event.message.role !== "assistant") return undefined;
-      const latch = w.guard.onAssistantMessage(event.message);
-      if (latch !== undefined) stop(w, ctx, latch);
-      return undefined;
-    });
+    failClosed(
+      w,
+      ctx,
+      "message_end",
+      () => undefined,
+      () => {
+        if (event.message.role !== "assistant") return undefined;
+        const latch = w.guard.onAssistantMessage(event.message);
+        if (latch !== undefined) stop(w, ctx, latch);
+        return undefined;
+      },
+    );
   });
   pi.on("agent_end", (event, ctx) => {
-    failClosed(w, ctx, "agent_end", () => undefined, () => {
-      const last = [...event.messages].reverse().find((m) => m.role === "assistant");
-      const decision = w.guard.onAgentEnd(last as Parameters<DelegateGuard["onAgentEnd"]>[0]);
-      if (decision.action === "terminal") persistLatch(w, decision.latch);
-      if (decision.action === "commit") commit(w, ctx, decision.answer);
-      return undefined;
-    });
+    failClosed(
+      w,
+      ctx,
+      "agent_end",
+      () => undefined,
+      () => {
+        const last = [...event.messages].reverse().find((m) => m.role === "assistant");
+        const decision = w.guard.onAgentEnd(last as Parameters<DelegateGuard["onAgentEnd"]>[0]);
+        if (decision.action === "terminal") persistLatch(w, decision.latch);
+        if (decision.action === "commit") commit(w, ctx, decision.answer);
+        return undefined;
+      },
+    );
   });
   pi.on("session_shutdown", () => {
     try {
@@ -130,10 +153,24 @@ function onToolResult(w: Wiring, ctx: ExtensionContext, toolCallId: string, cont
     if (boot === undefined) throw new Error("no verified artifact directory");
     writeAtomicSync(artifactPath(boot.artifactDir, payload.artifact), payload.bytes);
   } catch (error) {
-    stop(w, ctx, w.guard.latch("artifact_spill_failed", `the ${payload.bytes.length}-byte result of ${toolCallId} could not be spilled: ${describe(error)}`, "tool_result"));
+    stop(
+      w,
+      ctx,
+      w.guard.latch(
+        "artifact_spill_failed",
+        `the ${payload.bytes.length}-byte result of ${toolCallId} could not be spilled: ${describe(error)}`,
+        "tool_result",
+      ),
+    );
     return withheldResult("artifact_spill_failed");
   }
-  const receipt: SpillReceipt = { artifact: payload.artifact, bytes: payload.bytes.length, sha256: payload.sha256, format: payload.format, tool_call_id: toolCallId };
+  const receipt: SpillReceipt = {
+    artifact: payload.artifact,
+    bytes: payload.bytes.length,
+    sha256: payload.sha256,
+    format: payload.format,
+    tool_call_id: toolCallId,
+  };
   const text = receiptText(receipt, boot.limits.perResultBytes, boot.limits.readArtifactMaxLength);
   return { content: [{ type: "text" as const, text }], details: { delegate_spill: receipt } };
 }
@@ -153,10 +190,17 @@ function commit(w: Wiring, ctx: ExtensionContext, answer: string): void {
   }
   try {
     // The rename inside is the commit point.
-    writeAtomicSync(artifactPath(boot.artifactDir, DELEGATE_ARTIFACT.result), new TextEncoder().encode(built.value.json));
+    writeAtomicSync(
+      artifactPath(boot.artifactDir, DELEGATE_ARTIFACT.result),
+      new TextEncoder().encode(built.value.json),
+    );
     w.guard.markCommitted();
   } catch (error) {
-    stop(w, ctx, w.guard.latch("artifact_error", `result.json could not be committed: ${describe(error)}`, "agent_end"));
+    stop(
+      w,
+      ctx,
+      w.guard.latch("artifact_error", `result.json could not be committed: ${describe(error)}`, "agent_end"),
+    );
   }
 }
 
@@ -189,14 +233,22 @@ function persistLatch(w: Wiring, latch: Latch): void {
   if (target === undefined) return;
   try {
     const record = childTerminal(target.taskId, target.nonce, latch, w.guard.counters());
-    writeAtomicSync(artifactPath(target.dir, DELEGATE_ARTIFACT.childTerminal), new TextEncoder().encode(canonicalJsonOf(record)));
+    writeAtomicSync(
+      artifactPath(target.dir, DELEGATE_ARTIFACT.childTerminal),
+      new TextEncoder().encode(canonicalJsonOf(record)),
+    );
   } catch (error) {
     w.warn(`[delegate-guard] child-terminal.json could not be written: ${describe(error)}`);
   }
 }
 
 function withheldResult(code: DelegateRunCode) {
-  return { content: [{ type: "text" as const, text: `[delegate guard] this tool result was withheld: the run stopped (${code}).` }], details: { delegate_withheld: code } };
+  return {
+    content: [
+      { type: "text" as const, text: `[delegate guard] this tool result was withheld: the run stopped (${code}).` },
+    ],
+    details: { delegate_withheld: code },
+  };
 }
 
 const describe = (error: unknown): string => (error instanceof Error ? error.message : String(error));

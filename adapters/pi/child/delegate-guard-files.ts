@@ -27,7 +27,8 @@ export function readRangeSync(path: string, offset: number, length: number): Buf
   const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
   try {
     const size = fstatSync(fd).size;
-    if (offset + length > size) throw new RangeError(`bytes ${offset}..${offset + length} are past the end of the ${size}-byte artifact`);
+    if (offset + length > size)
+      throw new RangeError(`bytes ${offset}..${offset + length} are past the end of the ${size}-byte artifact`);
     const out = Buffer.alloc(length);
     let read = 0;
     while (read < length) {

@@ -24,7 +24,8 @@ export interface ReadArtifactDetails {
   readonly encoding: "utf-8" | "base64";
 }
 
-const readFailed = (message: string): Result<never, TypedError> => err({ code: "artifact_read_failed", message: `artifact_read_failed: ${message}; nothing was returned` });
+const readFailed = (message: string): Result<never, TypedError> =>
+  err({ code: "artifact_read_failed", message: `artifact_read_failed: ${message}; nothing was returned` });
 
 /**
  * The child-only tool that reads an exact byte range of a spilled tool result. It never clamps: a range
@@ -49,7 +50,10 @@ export function readArtifactTool(artifactDir: string | undefined, maxLength: num
     normalize: (raw) => {
       const checked = checkArguments<ReadArtifactArgs>(READ_ARTIFACT_TOOL, schema, raw);
       if (!checked.ok) return checked;
-      if (!SPILL_NAME_PATTERN.test(checked.value.artifact)) return readFailed(`${JSON.stringify(checked.value.artifact)} is not a spill artifact name (spill/<sha256>.bin)`);
+      if (!SPILL_NAME_PATTERN.test(checked.value.artifact))
+        return readFailed(
+          `${JSON.stringify(checked.value.artifact)} is not a spill artifact name (spill/<sha256>.bin)`,
+        );
       return checked;
     },
     run: async ({ artifact, offset, length }) => {
@@ -61,8 +65,16 @@ export function readArtifactTool(artifactDir: string | undefined, maxLength: num
         return readFailed(error instanceof Error ? error.message : String(error));
       }
       const text = decodeUtf8(bytes);
-      const body = text ?? `[bytes ${offset}..${offset + length} of ${artifact} are not valid UTF-8 on their own; base64 follows]\n${bytes.toString("base64")}`;
-      const details: ReadArtifactDetails = { artifact, offset, length, sha256: sha256Hex(bytes), encoding: text === undefined ? "base64" : "utf-8" };
+      const body =
+        text ??
+        `[bytes ${offset}..${offset + length} of ${artifact} are not valid UTF-8 on their own; base64 follows]\n${bytes.toString("base64")}`;
+      const details: ReadArtifactDetails = {
+        artifact,
+        offset,
+        length,
+        sha256: sha256Hex(bytes),
+        encoding: text === undefined ? "base64" : "utf-8",
+      };
       return ok({ content: [{ type: "text" as const, text: body }], details });
     },
   });

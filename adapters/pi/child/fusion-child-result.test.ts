@@ -1,9 +1,21 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { buildResultFrame, frameLine, FUSION_CHILD_RESULT_MARKER, type AssistantMessageView } from "./fusion-child-result.ts";
+import {
+  buildResultFrame,
+  frameLine,
+  FUSION_CHILD_RESULT_MARKER,
+  type AssistantMessageView,
+} from "./fusion-child-result.ts";
 
 const sha = (text: string): string => createHash("sha256").update(text, "utf8").digest("hex");
-const usage = { input: 5, output: 7, cacheRead: 1, cacheWrite: 2, totalTokens: 15, cost: { input: 0.5, output: 0.7, cacheRead: 0.1, cacheWrite: 0.2, total: 1.5 } };
+const usage = {
+  input: 5,
+  output: 7,
+  cacheRead: 1,
+  cacheWrite: 2,
+  totalTokens: 15,
+  cost: { input: 0.5, output: 0.7, cacheRead: 0.1, cacheWrite: 0.2, total: 1.5 },
+};
 
 const message = (over: Partial<AssistantMessageView> = {}): AssistantMessageView => ({
   role: "assistant",
@@ -48,18 +60,28 @@ describe("buildResultFrame", () => {
 
   it("counts every tool-call block, and none in a text-only message", () => {
     const call = (id: string) => ({ type: "toolCall", id, name: "read", arguments: {} });
-    expect(buildResultFrame(message({ content: [call("a"), call("b"), call("c")], stopReason: "toolUse" }))).toMatchObject({ tool_calls: 3, text_blocks: [] });
+    expect(
+      buildResultFrame(message({ content: [call("a"), call("b"), call("c")], stopReason: "toolUse" })),
+    ).toMatchObject({ tool_calls: 3, text_blocks: [] });
     expect(buildResultFrame(message({ content: [{ type: "text", text: "x" }] }))).toMatchObject({ tool_calls: 0 });
   });
 
   it("keeps the error message of a failed call", () => {
-    expect(buildResultFrame(message({ content: [], stopReason: "error", errorMessage: "400 bad" }))).toMatchObject({ stop_reason: "error", error_message: "400 bad", text_blocks: [], text_bytes: 0, text_sha256: sha("") });
+    expect(buildResultFrame(message({ content: [], stopReason: "error", errorMessage: "400 bad" }))).toMatchObject({
+      stop_reason: "error",
+      error_message: "400 bad",
+      text_blocks: [],
+      text_bytes: 0,
+      text_sha256: sha(""),
+    });
   });
 
   it("ignores other roles and flags an assistant message without a complete usage", () => {
     expect(buildResultFrame({ role: "user", content: [] })).toBeUndefined();
     expect(buildResultFrame({ role: "toolResult" })).toBeUndefined();
-    expect(buildResultFrame(message({ usage: { ...usage, cost: { total: 1 } } }))).toMatchObject({ invalid: expect.stringContaining("usage") });
+    expect(buildResultFrame(message({ usage: { ...usage, cost: { total: 1 } } }))).toMatchObject({
+      invalid: expect.stringContaining("usage"),
+    });
     expect(buildResultFrame(message({ usage: undefined }))).toMatchObject({ invalid: expect.any(String) });
   });
 });

@@ -22,7 +22,13 @@ export interface ChildUsage {
   readonly cacheRead: number;
   readonly cacheWrite: number;
   readonly totalTokens: number;
-  readonly cost: { readonly input: number; readonly output: number; readonly cacheRead: number; readonly cacheWrite: number; readonly total: number };
+  readonly cost: {
+    readonly input: number;
+    readonly output: number;
+    readonly cacheRead: number;
+    readonly cacheWrite: number;
+    readonly total: number;
+  };
 }
 
 export interface FusionChildResultFrame {
@@ -58,7 +64,9 @@ export interface AssistantMessageView {
 const sha256 = (text: string): string => createHash("sha256").update(text, "utf8").digest("hex");
 
 function toolCallCount(content: readonly unknown[]): number {
-  return content.filter((block) => typeof block === "object" && block !== null && (block as { type?: unknown }).type === "toolCall").length;
+  return content.filter(
+    (block) => typeof block === "object" && block !== null && (block as { type?: unknown }).type === "toolCall",
+  ).length;
 }
 
 function textBlocksOf(content: readonly unknown[]): string[] {
@@ -84,15 +92,28 @@ function usageOf(message: AssistantMessageView): ChildUsage | undefined {
     totalTokens: u.totalTokens,
     cost: { input: c.input, output: c.output, cacheRead: c.cacheRead, cacheWrite: c.cacheWrite, total: c.total },
   };
-  const values = [usage.input, usage.output, usage.cacheRead, usage.cacheWrite, usage.totalTokens, ...Object.values(usage.cost)];
+  const values = [
+    usage.input,
+    usage.output,
+    usage.cacheRead,
+    usage.cacheWrite,
+    usage.totalTokens,
+    ...Object.values(usage.cost),
+  ];
   return values.every(finite) ? (usage as ChildUsage) : undefined;
 }
 
 /** The frame for a finalised message, or undefined for anything that is not an assistant message. */
-export function buildResultFrame(message: AssistantMessageView): FusionChildResultFrame | InvalidResultFrame | undefined {
+export function buildResultFrame(
+  message: AssistantMessageView,
+): FusionChildResultFrame | InvalidResultFrame | undefined {
   if (message.role !== "assistant") return undefined;
   const usage = usageOf(message);
-  if (usage === undefined) return { schema_version: FUSION_CHILD_RESULT_SCHEMA, invalid: "assistant message without a complete Pi usage object" };
+  if (usage === undefined)
+    return {
+      schema_version: FUSION_CHILD_RESULT_SCHEMA,
+      invalid: "assistant message without a complete Pi usage object",
+    };
   const blocks = textBlocksOf(message.content ?? []);
   const text = blocks.join("\n");
   return {

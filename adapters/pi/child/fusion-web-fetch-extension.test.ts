@@ -17,9 +17,17 @@ class FakeHttp implements PinnedHttp {
   closed = 0;
   async get(request: PinnedGetRequest): Promise<Result<PinnedResponse, PinnedHttpError>> {
     this.requests.push(request);
-    if (request.url.href.endsWith("/missing")) return err(webFetchError("http_error", "HTTP status 404", { url: request.url.href, status: 404, hop: 0 }));
+    if (request.url.href.endsWith("/missing"))
+      return err(webFetchError("http_error", "HTTP status 404", { url: request.url.href, status: 404, hop: 0 }));
     const body = new TextEncoder().encode(PAGE);
-    return ok({ url: request.url.href, finalUrl: `${request.url.href}?v=2`, status: 200, contentType: "text/html; charset=utf-8", body, hops: [{ url: request.url.href, status: 200, address: "93.184.216.34" }] });
+    return ok({
+      url: request.url.href,
+      finalUrl: `${request.url.href}?v=2`,
+      status: 200,
+      contentType: "text/html; charset=utf-8",
+      body,
+      hops: [{ url: request.url.href, status: 200, address: "93.184.216.34" }],
+    });
   }
   async close(): Promise<void> {
     this.closed += 1;
@@ -29,14 +37,20 @@ class FakeHttp implements PinnedHttp {
 /** Keeps the page's text so the test sees exactly what the tool returns. */
 const extractor: PageExtractor = { extract: (request) => ok(`[${request.format}] ${request.text}`) };
 let tick = 0;
-const clock: Clock = { now: () => 0, monotonic: () => (tick += 7), after: () => ({ cancel() {} }), every: () => ({ cancel() {} }) };
+const clock: Clock = {
+  now: () => 0,
+  monotonic: () => (tick += 7),
+  after: () => ({ cancel() {} }),
+  every: () => ({ cancel() {} }),
+};
 
 function fakePi() {
   const tools: ToolDefinition[] = [];
   const handlers = new Map<string, ((...args: unknown[]) => unknown)[]>();
   const api = {
     registerTool: (tool: ToolDefinition) => tools.push(tool),
-    on: (event: string, handler: (...args: unknown[]) => unknown) => handlers.set(event, [...(handlers.get(event) ?? []), handler]),
+    on: (event: string, handler: (...args: unknown[]) => unknown) =>
+      handlers.set(event, [...(handlers.get(event) ?? []), handler]),
   };
   return { api: api as unknown as ExtensionAPI, tools, handlers };
 }
@@ -75,7 +89,8 @@ describe("fusion_web_fetch child extension", () => {
     expect(h.policies).toEqual([{ admittedSubnets: [] }]);
     expect(h.warnings).toEqual([]);
     expect((h.tools[0]?.parameters as { additionalProperties?: unknown }).additionalProperties).toBe(false);
-    for (const handler of h.handlers.get("session_shutdown") ?? []) await handler({ type: "session_shutdown", reason: "quit" }, {});
+    for (const handler of h.handlers.get("session_shutdown") ?? [])
+      await handler({ type: "session_shutdown", reason: "quit" }, {});
     expect(h.http.closed).toBe(1);
   });
 
@@ -86,8 +101,24 @@ describe("fusion_web_fetch child extension", () => {
     const text = first?.type === "text" ? first.text : "";
     const page = JSON.parse(text) as Record<string, unknown>;
     expect(Object.keys(page)).toEqual(["url", "final_url", "status", "content_type", "format", "truncated", "content"]);
-    expect(page).toEqual({ url: "https://docs.example/guide", final_url: "https://docs.example/guide?v=2", status: 200, content_type: "text/html", format: "markdown", truncated: false, content: `[markdown] ${PAGE}` });
-    expect(result.details).toMatchObject({ url: "https://docs.example/guide", status: 200, response_bytes: PAGE.length, content_sha256: sha256Hex(PAGE), timeout_ms: 60_000, redirects: 0, address: "93.184.216.34" });
+    expect(page).toEqual({
+      url: "https://docs.example/guide",
+      final_url: "https://docs.example/guide?v=2",
+      status: 200,
+      content_type: "text/html",
+      format: "markdown",
+      truncated: false,
+      content: `[markdown] ${PAGE}`,
+    });
+    expect(result.details).toMatchObject({
+      url: "https://docs.example/guide",
+      status: 200,
+      response_bytes: PAGE.length,
+      content_sha256: sha256Hex(PAGE),
+      timeout_ms: 60_000,
+      redirects: 0,
+      address: "93.184.216.34",
+    });
     expect((result.details as { duration_ms: number }).duration_ms).toBeGreaterThanOrEqual(0);
     expect(h.http.requests[0]?.userAgent).toBe("pi-background-tasks fusion_web_fetch/1.0");
   });
@@ -96,25 +127,50 @@ describe("fusion_web_fetch child extension", () => {
     const h = install({ PI_FUSION_RESEARCH_ENABLED: "1" });
     const text = await execute(h.tools[0], { url: "https://docs.example/guide", extract: "text" });
     expect(JSON.stringify(text.content)).toContain("[text] <h1>Title");
-    await expect(execute(h.tools[0], { url: "https://docs.example/missing" })).rejects.toThrow(/fusion_web_fetch failed \(http_error\).*HTTP 404/);
+    await expect(execute(h.tools[0], { url: "https://docs.example/missing" })).rejects.toThrow(
+      /fusion_web_fetch failed \(http_error\).*HTTP 404/,
+    );
     await expect(execute(h.tools[0], { url: "http://169.254.169.254/latest/" })).rejects.toThrow(/blocked_address/);
     await expect(execute(h.tools[0], { url: "ftp://docs.example/" })).rejects.toThrow(/unsupported_scheme/);
-    await expect(execute(h.tools[0], { url: "https://docs.example/", extract: "html" })).rejects.toThrow(/invalid_arguments/);
-    expect(() => h.tools[0]?.prepareArguments?.({ url: "https://docs.example/", headers: {} })).toThrow(/unknown key 'headers'/);
-    expect(h.http.requests.map((r) => r.url.href)).toEqual(["https://docs.example/guide", "https://docs.example/missing"]);
+    await expect(execute(h.tools[0], { url: "https://docs.example/", extract: "html" })).rejects.toThrow(
+      /invalid_arguments/,
+    );
+    expect(() => h.tools[0]?.prepareArguments?.({ url: "https://docs.example/", headers: {} })).toThrow(
+      /unknown key 'headers'/,
+    );
+    expect(h.http.requests.map((r) => r.url.href)).toEqual([
+      "https://docs.example/guide",
+      "https://docs.example/missing",
+    ]);
   });
 
   it("test seam: admits the listed subnets only with PI_FUSION_WEB_FETCH_TEST_SEAM=1, and says so", () => {
-    const h = install({ PI_FUSION_RESEARCH_ENABLED: "1", PI_FUSION_WEB_FETCH_TEST_SEAM: "1", PI_FUSION_WEB_FETCH_TEST_ADMIT_CIDR: "127.0.0.0/8, 203.0.113.0/24" });
+    const h = install({
+      PI_FUSION_RESEARCH_ENABLED: "1",
+      PI_FUSION_WEB_FETCH_TEST_SEAM: "1",
+      PI_FUSION_WEB_FETCH_TEST_ADMIT_CIDR: "127.0.0.0/8, 203.0.113.0/24",
+    });
     expect(h.policies[0]?.admittedSubnets.map((c) => `${c.family}/${c.prefix}`)).toEqual(["4/8", "4/24"]);
     expect(h.warnings.join("\n")).toMatch(/TEST SEAM ACTIVE.*127\.0\.0\.0\/8, 203\.0\.113\.0\/24/);
   });
 
   it.each([
-    ["the admit list without the switch", { PI_FUSION_WEB_FETCH_TEST_ADMIT_CIDR: "127.0.0.0/8" }, /honoured only with PI_FUSION_WEB_FETCH_TEST_SEAM=1/],
-    ["the switch with another value", { PI_FUSION_WEB_FETCH_TEST_SEAM: "yes", PI_FUSION_WEB_FETCH_TEST_ADMIT_CIDR: "127.0.0.0/8" }, /honoured only/],
+    [
+      "the admit list without the switch",
+      { PI_FUSION_WEB_FETCH_TEST_ADMIT_CIDR: "127.0.0.0/8" },
+      /honoured only with PI_FUSION_WEB_FETCH_TEST_SEAM=1/,
+    ],
+    [
+      "the switch with another value",
+      { PI_FUSION_WEB_FETCH_TEST_SEAM: "yes", PI_FUSION_WEB_FETCH_TEST_ADMIT_CIDR: "127.0.0.0/8" },
+      /honoured only/,
+    ],
     ["the switch without a list", { PI_FUSION_WEB_FETCH_TEST_SEAM: "1" }, /needs PI_FUSION_WEB_FETCH_TEST_ADMIT_CIDR/],
-    ["a malformed CIDR", { PI_FUSION_WEB_FETCH_TEST_SEAM: "1", PI_FUSION_WEB_FETCH_TEST_ADMIT_CIDR: "127.0.0.1/8" }, /host bits are set/],
+    [
+      "a malformed CIDR",
+      { PI_FUSION_WEB_FETCH_TEST_SEAM: "1", PI_FUSION_WEB_FETCH_TEST_ADMIT_CIDR: "127.0.0.1/8" },
+      /host bits are set/,
+    ],
   ])("test seam: refuses %s (the child does not start)", (_what, env, message) => {
     expect(() => install({ PI_FUSION_RESEARCH_ENABLED: "1", ...env })).toThrow(message);
   });

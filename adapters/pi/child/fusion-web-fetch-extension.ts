@@ -22,10 +22,16 @@ export type WireWebFetch = (policy: AddressPolicy) => WebFetchWiring;
  * The file Pi loads with `--extension` is `composition/fusion-web-fetch-child-extension.ts`, which hands
  * in the undici adapter: an adapter here may not import another adapter.
  */
-export function installFusionWebFetch(pi: ExtensionAPI, env: Readonly<Record<string, string | undefined>>, wire: WireWebFetch, warn: (line: string) => void): boolean {
+export function installFusionWebFetch(
+  pi: ExtensionAPI,
+  env: Readonly<Record<string, string | undefined>>,
+  wire: WireWebFetch,
+  warn: (line: string) => void,
+): boolean {
   const enabled = env[RESEARCH_ENABLED_ENV];
   if (enabled === undefined || enabled === "0") return false;
-  if (enabled !== "1") throw new Error(`${RESEARCH_ENABLED_ENV} must be "1" (research child) or unset, found ${JSON.stringify(enabled)}`);
+  if (enabled !== "1")
+    throw new Error(`${RESEARCH_ENABLED_ENV} must be "1" (research child) or unset, found ${JSON.stringify(enabled)}`);
   const choice = fetchPolicyFromEnv(env);
   if (!choice.ok) throw new Error(`${choice.error.message} (${choice.error.code})`);
   if (choice.value.warning !== undefined) warn(choice.value.warning);

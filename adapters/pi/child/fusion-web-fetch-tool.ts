@@ -1,9 +1,19 @@
 import type { ToolDefinition } from "@mariozechner/pi-coding-agent";
 import { err, ok } from "../../../domain/shared/model/result.ts";
-import { FUSION_WEB_FETCH_TOOL, FusionWebFetchArgumentsSchema, normaliseFetchArguments, type NormalisedFetchArguments } from "../../../domain/web/model/fusion-web-fetch-arguments.ts";
+import {
+  FUSION_WEB_FETCH_TOOL,
+  FusionWebFetchArgumentsSchema,
+  normaliseFetchArguments,
+  type NormalisedFetchArguments,
+} from "../../../domain/web/model/fusion-web-fetch-arguments.ts";
 import type { WebFetchError } from "../../../domain/web/model/web-fetch-error.ts";
 import { DEFAULT_WEB_FETCH_LIMITS } from "../../../domain/web/model/web-fetch-limits.ts";
-import { webFetch, type WebFetchDeps, type WebFetchDetails, type WebFetchResult } from "../../../domain/web/service/web-fetch.ts";
+import {
+  webFetch,
+  type WebFetchDeps,
+  type WebFetchDetails,
+  type WebFetchResult,
+} from "../../../domain/web/service/web-fetch.ts";
 import { defineTool } from "../define-tool.ts";
 
 /** Result details: everything in the result text except the page, plus sizes, digest and timings. */
@@ -53,5 +63,8 @@ function failure(error: WebFetchError): { code: string; message: string } {
     error.hop === undefined || error.hop === 0 ? undefined : `redirect hop ${error.hop}`,
   ].filter((fact) => fact !== undefined);
   const where = facts.length === 0 ? "" : ` [${facts.join(", ")}]`;
-  return { code: error.code, message: `fusion_web_fetch failed (${error.code}): ${error.message}${where}. Nothing was retried.` };
+  return {
+    code: error.code,
+    message: `fusion_web_fetch failed (${error.code}): ${error.message}${where}. Nothing was retried.`,
+  };
 }

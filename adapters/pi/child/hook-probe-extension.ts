@@ -1,7 +1,13 @@
 import { appendFileSync } from "node:fs";
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
 import { Type } from "typebox";
-import { contextMarker, ORIGINAL_CANARY, PROBE_TOOL, replacedText, SUPPRESSED_TEXT } from "../../../domain/delegate/model/hook-contract-observation.ts";
+import {
+  contextMarker,
+  ORIGINAL_CANARY,
+  PROBE_TOOL,
+  replacedText,
+  SUPPRESSED_TEXT,
+} from "../../../domain/delegate/model/hook-contract-observation.ts";
 
 /**
  * The probe extension of the hook-contract gate (domain/delegate/model/hook-contract-observation.ts): loaded
@@ -39,7 +45,13 @@ export function probeExtension(probe: "FIRST" | "SECOND"): (pi: ExtensionAPI) =>
       const inSession = ctx.sessionManager
         .getEntries()
         .some((entry) => entry.type === "message" && (entry.message as Message).toolCallId === event.toolCallId);
-      log({ hook: "tool_result", toolCallId: event.toolCallId, isError: event.isError, texts: [textOf({ role: "toolResult", content: event.content })], inSession });
+      log({
+        hook: "tool_result",
+        toolCallId: event.toolCallId,
+        isError: event.isError,
+        texts: [textOf({ role: "toolResult", content: event.content })],
+        inSession,
+      });
       if (scenario !== "baseline") return undefined;
       return { content: [{ type: "text", text: replacedText(probe, event.toolCallId) }] };
     });
@@ -59,10 +71,16 @@ function registerProbeTool(pi: ExtensionAPI): void {
   });
 }
 
-function abortAndSuppress(ctx: ExtensionContext, messages: Message[], log: (r: Record<string, unknown>) => void): { messages: never[] } {
+function abortAndSuppress(
+  ctx: ExtensionContext,
+  messages: Message[],
+  log: (r: Record<string, unknown>) => void,
+): { messages: never[] } {
   // Not awaited: Pi's abort waits for the run to go idle, and the run is waiting on this handler.
   ctx.abort();
-  const suppressed = messages.map((m) => (m.role === "toolResult" ? { ...m, content: [{ type: "text", text: SUPPRESSED_TEXT }] } : m));
+  const suppressed = messages.map((m) =>
+    m.role === "toolResult" ? { ...m, content: [{ type: "text", text: SUPPRESSED_TEXT }] } : m,
+  );
   log({ hook: "context_abort", signalAborted: ctx.signal?.aborted ?? null });
   return { messages: suppressed as never[] };
 }

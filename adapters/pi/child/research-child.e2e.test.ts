@@ -16,7 +16,16 @@ import { fusionWebFetchExtensionPath, toolAuditExtensionPath } from "./research-
  * `fusion_web_fetch`, the child fetches from a web host on loopback (admitted only through the explicit
  * env test seam), and the audit log it writes is verified by the parent's pure verifier.
  */
-const LEAN = ["--no-session", "--no-extensions", "--no-builtin-tools", "--no-skills", "--no-prompt-templates", "--no-themes", "--no-context-files", "--offline"];
+const LEAN = [
+  "--no-session",
+  "--no-extensions",
+  "--no-builtin-tools",
+  "--no-skills",
+  "--no-prompt-templates",
+  "--no-themes",
+  "--no-context-files",
+  "--offline",
+];
 const PAGE_CANARY = "CANARY-PAGE-7f3a9c1e";
 const ARG_CANARY = "CANARY-ARGS-5b2d8e40";
 const FILE_CANARY = "CANARY-FILE-0c6e1d93";
@@ -67,7 +76,13 @@ function freshDir(name: string): string {
   return dir;
 }
 
-const toolEnds = (events: readonly PiRecord[]) => events.filter((e) => e.type === "tool_execution_end") as unknown as { toolCallId: string; toolName: string; isError: boolean; result: { content: { text?: string }[] } }[];
+const toolEnds = (events: readonly PiRecord[]) =>
+  events.filter((e) => e.type === "tool_execution_end") as unknown as {
+    toolCallId: string;
+    toolName: string;
+    isError: boolean;
+    result: { content: { text?: string }[] };
+  }[];
 
 describe("research child: fusion_web_fetch through a real pi child, audited", () => {
   it("fetches the page for the model, and the audit log verifies with URLs and digests but no page or argument secret", async () => {
@@ -77,13 +92,27 @@ describe("research child: fusion_web_fetch through a real pi child, audited", ()
     model.enqueue({
       toolCalls: [
         { name: "fusion_web_fetch", arguments: { url: `${base}/start` }, id: "call_fetch_ok" },
-        { name: "fusion_web_fetch", arguments: { url: `http://reader:${ARG_CANARY}@127.0.0.1:${webPort}/page` }, id: "call_fetch_creds" },
+        {
+          name: "fusion_web_fetch",
+          arguments: { url: `http://reader:${ARG_CANARY}@127.0.0.1:${webPort}/page` },
+          id: "call_fetch_creds",
+        },
         { name: "fusion_web_fetch", arguments: { url: `${base}/missing`, extract: "text" }, id: "call_fetch_404" },
         { name: "fusion_web_fetch", arguments: { url: `${base}/page`, extract: ARG_CANARY }, id: "call_bad_args" },
       ],
     });
     const run = await runPiJson({
-      args: [...LEAN, "--tools", "fusion_web_fetch", "--extension", fusionWebFetchExtensionPath(), "--extension", toolAuditExtensionPath(), "-p", "research the release notes"],
+      args: [
+        ...LEAN,
+        "--tools",
+        "fusion_web_fetch",
+        "--extension",
+        fusionWebFetchExtensionPath(),
+        "--extension",
+        toolAuditExtensionPath(),
+        "-p",
+        "research the release notes",
+      ],
       env: researchEnv(logPath),
       cwd: dir,
       timeoutMs: 60_000,
@@ -91,17 +120,31 @@ describe("research child: fusion_web_fetch through a real pi child, audited", ()
     expect(run.code).toBe(0);
     expect(run.stderr).toContain("TEST SEAM ACTIVE");
     // Only the advertised tool exists in the child.
-    const advertised = (model.requests[0]?.body.tools ?? []).map((t) => (t as { function: { name: string } }).function.name);
+    const advertised = (model.requests[0]?.body.tools ?? []).map(
+      (t) => (t as { function: { name: string } }).function.name,
+    );
     expect(advertised).toEqual(["fusion_web_fetch"]);
 
     const ends = toolEnds(run.events);
     expect(ends.map((e) => [e.toolCallId, e.isError])).toEqual(
-      expect.arrayContaining([["call_fetch_ok", false], ["call_fetch_creds", true], ["call_fetch_404", true], ["call_bad_args", true]]),
+      expect.arrayContaining([
+        ["call_fetch_ok", false],
+        ["call_fetch_creds", true],
+        ["call_fetch_404", true],
+        ["call_bad_args", true],
+      ]),
     );
     const okText = ends.find((e) => e.toolCallId === "call_fetch_ok")?.result.content[0]?.text ?? "";
     const page = JSON.parse(okText) as Record<string, unknown>;
     expect(Object.keys(page)).toEqual(["url", "final_url", "status", "content_type", "format", "truncated", "content"]);
-    expect(page).toMatchObject({ url: `${base}/start`, final_url: `${base}/page`, status: 200, content_type: "text/html", format: "markdown", truncated: false });
+    expect(page).toMatchObject({
+      url: `${base}/start`,
+      final_url: `${base}/page`,
+      status: 200,
+      content_type: "text/html",
+      format: "markdown",
+      truncated: false,
+    });
     expect(page.content).toContain("# Release notes");
     expect(page.content).toContain(PAGE_CANARY);
     expect(page.content).not.toContain(`${PAGE_CANARY}-script`);
@@ -131,7 +174,10 @@ describe("research child: fusion_web_fetch through a real pi child, audited", ()
       content_sha256: sha256Hex(PAGE),
       result_sha256: sha256Hex(canonicalJsonOf([{ type: "text", text: okText }])),
     });
-    expect(byId.get("call_fetch_creds")).toMatchObject({ status: "error", rejected_url_sha256: sha256Hex(`http://reader:${ARG_CANARY}@127.0.0.1:${webPort}/page`) });
+    expect(byId.get("call_fetch_creds")).toMatchObject({
+      status: "error",
+      rejected_url_sha256: sha256Hex(`http://reader:${ARG_CANARY}@127.0.0.1:${webPort}/page`),
+    });
     expect(byId.get("call_fetch_404")).toMatchObject({ status: "error" });
     expect(byId.get("call_fetch_404")?.url).toBeUndefined();
     expect(byId.get("call_bad_args")).toMatchObject({ status: "error", tool_name: "fusion_web_fetch" });
@@ -147,18 +193,32 @@ describe("research child: fusion_web_fetch through a real pi child, audited", ()
     model.enqueue({ toolCalls: [{ name: "read", arguments: { path: notes }, id: "call_read" }] });
     const env = { ...agent.env, PI_FUSION_TOOL_CALL_LOG_PATH: logPath };
     const run = await runPiJson({
-      args: [...LEAN.filter((a) => a !== "--no-builtin-tools"), "--tools", "read", "--extension", fusionWebFetchExtensionPath(), "--extension", toolAuditExtensionPath(), "-p", "inspect the notes"],
+      args: [
+        ...LEAN.filter((a) => a !== "--no-builtin-tools"),
+        "--tools",
+        "read",
+        "--extension",
+        fusionWebFetchExtensionPath(),
+        "--extension",
+        toolAuditExtensionPath(),
+        "-p",
+        "inspect the notes",
+      ],
       env,
       cwd: dir,
       timeoutMs: 60_000,
     });
     expect(run.code).toBe(0);
-    const advertised = (model.requests[0]?.body.tools ?? []).map((t) => (t as { function: { name: string } }).function.name);
+    const advertised = (model.requests[0]?.body.tools ?? []).map(
+      (t) => (t as { function: { name: string } }).function.name,
+    );
     expect(advertised).toEqual(["read"]);
     expect(JSON.stringify(model.requests[1]?.body.messages ?? [])).toContain(FILE_CANARY);
     const bytes = readFileSync(logPath);
     const verified = verifyToolAuditLog(bytes, { expectedCalls: 1 });
-    expect(verified.ok && verified.value.map((r) => [r.tool_name, r.status, r.tool_call_id])).toEqual([["read", "ok", "call_read"]]);
+    expect(verified.ok && verified.value.map((r) => [r.tool_name, r.status, r.tool_call_id])).toEqual([
+      ["read", "ok", "call_read"],
+    ]);
     expect(bytes.toString("utf8")).not.toContain(FILE_CANARY);
     expect(bytes.toString("utf8")).not.toContain(notes);
   });
@@ -168,7 +228,17 @@ describe("research child: fusion_web_fetch through a real pi child, audited", ()
     const logPath = join(dir, "candidate-3.attempt-1.tool-calls.jsonl");
     model.enqueue({ text: "nothing to fetch" });
     const run = await runPiJson({
-      args: [...LEAN, "--tools", "fusion_web_fetch", "--extension", fusionWebFetchExtensionPath(), "--extension", toolAuditExtensionPath(), "-p", "answer directly"],
+      args: [
+        ...LEAN,
+        "--tools",
+        "fusion_web_fetch",
+        "--extension",
+        fusionWebFetchExtensionPath(),
+        "--extension",
+        toolAuditExtensionPath(),
+        "-p",
+        "answer directly",
+      ],
       env: researchEnv(logPath),
       cwd: dir,
       timeoutMs: 60_000,
@@ -184,7 +254,17 @@ describe("research child: fusion_web_fetch through a real pi child, audited", ()
     const logPath = join(dir, "candidate-1.attempt-1.tool-calls.jsonl");
     await import("node:fs/promises").then((fs) => fs.writeFile(logPath, "stale\n"));
     const run = await runPiJson({
-      args: [...LEAN, "--tools", "fusion_web_fetch", "--extension", fusionWebFetchExtensionPath(), "--extension", toolAuditExtensionPath(), "-p", "hi"],
+      args: [
+        ...LEAN,
+        "--tools",
+        "fusion_web_fetch",
+        "--extension",
+        fusionWebFetchExtensionPath(),
+        "--extension",
+        toolAuditExtensionPath(),
+        "-p",
+        "hi",
+      ],
       env: researchEnv(logPath),
       cwd: dir,
       timeoutMs: 60_000,

@@ -14,7 +14,8 @@ export const TOOL_CALL_LOG_ENV = "PI_FUSION_TOOL_CALL_LOG_PATH";
 export default function toolAuditExtension(pi: ExtensionAPI): void {
   const path = process.env[TOOL_CALL_LOG_ENV];
   if (path === undefined) return;
-  if (path.trim() === "") throw new Error(`${TOOL_CALL_LOG_ENV} is set but empty; give the audit log's absolute path or unset it`);
+  if (path.trim() === "")
+    throw new Error(`${TOOL_CALL_LOG_ENV} is set but empty; give the audit log's absolute path or unset it`);
   installToolAudit(pi, path);
 }
 
@@ -22,7 +23,9 @@ export function installToolAudit(pi: ExtensionAPI, path: string): ToolAuditTrack
   try {
     createAuditFile(path);
   } catch (error) {
-    throw new Error(`cannot create the tool-call audit log ${path}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(
+      `cannot create the tool-call audit log ${path}: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   const tracker = new ToolAuditTracker(
     (line) => appendAuditLine(path, line),
@@ -35,6 +38,8 @@ export function installToolAudit(pi: ExtensionAPI, path: string): ToolAuditTrack
     return blocked === undefined ? undefined : { block: true, reason: blocked };
   });
   pi.on("tool_result", (event) => tracker.finished(event));
-  pi.on("tool_execution_end", (event) => tracker.ended({ ...event, content: event.result?.content, details: event.result?.details }));
+  pi.on("tool_execution_end", (event) =>
+    tracker.ended({ ...event, content: event.result?.content, details: event.result?.details }),
+  );
   return tracker;
 }

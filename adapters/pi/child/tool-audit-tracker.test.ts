@@ -54,7 +54,13 @@ describe("tool audit tracker", () => {
     const h = harness();
     h.tracker.started({ toolCallId: "x", toolName: "nope", args: { q: 1 } });
     h.advance(3);
-    h.tracker.ended({ toolCallId: "x", toolName: "nope", content: text("Tool nope not found"), details: {}, isError: true });
+    h.tracker.ended({
+      toolCallId: "x",
+      toolName: "nope",
+      content: text("Tool nope not found"),
+      details: {},
+      isError: true,
+    });
     expect(h.records()).toMatchObject([{ ordinal: 1, tool_name: "nope", status: "error", duration_ms: 3 }]);
     expect(h.records()[0]?.arguments_sha256).toMatch(/^[0-9a-f]{64}$/);
   });
@@ -62,17 +68,27 @@ describe("tool audit tracker", () => {
   it("an end without a seen start records the arguments as unavailable", () => {
     const h = harness();
     h.tracker.ended({ toolCallId: "y", toolName: "read", content: text("r"), details: {}, isError: false });
-    expect(h.records()).toMatchObject([{ arguments_bytes: "unavailable", arguments_sha256: "unavailable", duration_ms: "unavailable" }]);
+    expect(h.records()).toMatchObject([
+      { arguments_bytes: "unavailable", arguments_sha256: "unavailable", duration_ms: "unavailable" },
+    ]);
   });
 
   it("when a line cannot be written, the result is withheld, the failure is reported, and later calls are blocked", () => {
     const h = harness(1);
     h.tracker.started({ toolCallId: "1", toolName: "read", args: {} });
     h.tracker.executing("1");
-    expect(h.tracker.finished({ toolCallId: "1", toolName: "read", content: text("ok"), details: {}, isError: false })).toBeUndefined();
+    expect(
+      h.tracker.finished({ toolCallId: "1", toolName: "read", content: text("ok"), details: {}, isError: false }),
+    ).toBeUndefined();
     h.tracker.started({ toolCallId: "2", toolName: "read", args: {} });
     h.tracker.executing("2");
-    const withheld = h.tracker.finished({ toolCallId: "2", toolName: "read", content: text("secret body"), details: {}, isError: false });
+    const withheld = h.tracker.finished({
+      toolCallId: "2",
+      toolName: "read",
+      content: text("secret body"),
+      details: {},
+      isError: false,
+    });
     expect(withheld?.isError).toBe(true);
     expect(withheld?.content[0]?.text).toContain("ENOSPC");
     expect(withheld?.content[0]?.text).not.toContain("secret body");

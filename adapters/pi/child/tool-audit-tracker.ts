@@ -1,4 +1,8 @@
-import { buildToolAuditRecord, toolAuditLine, type ToolCallObservation } from "../../../domain/fusion/model/tool-audit-record.ts";
+import {
+  buildToolAuditRecord,
+  toolAuditLine,
+  type ToolCallObservation,
+} from "../../../domain/fusion/model/tool-audit-record.ts";
 
 /** The parts of Pi's tool events the audit reads (plain data, so the tracker is testable without Pi). */
 export interface CallStarted {
@@ -65,7 +69,9 @@ export class ToolAuditTracker {
   executing(toolCallId: string): string | undefined {
     const pending = this.pending.get(toolCallId);
     if (pending !== undefined) pending.executingAt = this.now();
-    return this.failure === undefined ? undefined : `tool-call audit log is broken (${this.failure}); no further tool calls may run`;
+    return this.failure === undefined
+      ? undefined
+      : `tool-call audit log is broken (${this.failure}); no further tool calls may run`;
   }
 
   /** `tool_result`: writes the line; returns a replacement result when it could not be written. */
@@ -75,7 +81,15 @@ export class ToolAuditTracker {
     this.written.add(event.toolCallId);
     const ok = this.write(this.observation(event, pending, started));
     if (ok) return undefined;
-    return { isError: true, content: [{ type: "text", text: `The result was withheld: the tool-call audit log could not be written (${this.failure ?? "unknown"}).` }] };
+    return {
+      isError: true,
+      content: [
+        {
+          type: "text",
+          text: `The result was withheld: the tool-call audit log could not be written (${this.failure ?? "unknown"}).`,
+        },
+      ],
+    };
   }
 
   /** `tool_execution_end`: writes calls that ended without executing; forgets the call either way. */
@@ -86,7 +100,11 @@ export class ToolAuditTracker {
     this.write(this.observation(event, pending, pending?.startedAt));
   }
 
-  private observation(event: CallFinished, pending: Pending | undefined, startedAt: number | undefined): ToolCallObservation {
+  private observation(
+    event: CallFinished,
+    pending: Pending | undefined,
+    startedAt: number | undefined,
+  ): ToolCallObservation {
     return {
       toolName: event.toolName,
       toolCallId: event.toolCallId,

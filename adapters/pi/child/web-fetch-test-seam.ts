@@ -22,14 +22,19 @@ export interface FetchPolicyChoice {
 
 const fail = (message: string): Result<never, TestSeamError> => err({ code: "web_fetch_test_seam_invalid", message });
 
-export function fetchPolicyFromEnv(env: Readonly<Record<string, string | undefined>>): Result<FetchPolicyChoice, TestSeamError> {
+export function fetchPolicyFromEnv(
+  env: Readonly<Record<string, string | undefined>>,
+): Result<FetchPolicyChoice, TestSeamError> {
   const seam = env[WEB_FETCH_TEST_SEAM_ENV];
   const admit = env[WEB_FETCH_TEST_ADMIT_CIDR_ENV];
   if (seam === undefined && admit === undefined) return ok({ policy: DEFAULT_ADDRESS_POLICY });
   if (seam !== "1") {
-    return fail(`${WEB_FETCH_TEST_ADMIT_CIDR_ENV} is honoured only with ${WEB_FETCH_TEST_SEAM_ENV}=1 (found ${JSON.stringify(seam ?? null)}); these are test-only variables, unset them`);
+    return fail(
+      `${WEB_FETCH_TEST_ADMIT_CIDR_ENV} is honoured only with ${WEB_FETCH_TEST_SEAM_ENV}=1 (found ${JSON.stringify(seam ?? null)}); these are test-only variables, unset them`,
+    );
   }
-  if (admit === undefined || admit.trim() === "") return fail(`${WEB_FETCH_TEST_SEAM_ENV}=1 needs ${WEB_FETCH_TEST_ADMIT_CIDR_ENV} (comma-separated CIDRs)`);
+  if (admit === undefined || admit.trim() === "")
+    return fail(`${WEB_FETCH_TEST_SEAM_ENV}=1 needs ${WEB_FETCH_TEST_ADMIT_CIDR_ENV} (comma-separated CIDRs)`);
   const subnets: Cidr[] = [];
   for (const text of admit.split(",")) {
     const parsed = parseCidr(text.trim());

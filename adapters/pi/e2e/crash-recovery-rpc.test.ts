@@ -3,12 +3,24 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeIsolatedAgentDir, type IsolatedAgentDir } from "../../fake/isolated-agent-dir.ts";
-import { startScriptedModelServer, type ScriptedModelServer, type ScriptedReply } from "../../fake/scripted-model-server.ts";
+import {
+  startScriptedModelServer,
+  type ScriptedModelServer,
+  type ScriptedReply,
+} from "../../fake/scripted-model-server.ts";
 import { startPiRpc, type PiRpcClient } from "./rpc-client.ts";
 import { PACKAGE_ROOT } from "./sdk-session.ts";
 
 // A real crash: pi is SIGKILLed while its tasks run, and the next pi in the same project takes them over.
-const LEAN = ["--no-session", "--no-extensions", "--no-skills", "--no-prompt-templates", "--no-themes", "--no-context-files", "--offline"];
+const LEAN = [
+  "--no-session",
+  "--no-extensions",
+  "--no-skills",
+  "--no-prompt-templates",
+  "--no-themes",
+  "--no-context-files",
+  "--offline",
+];
 
 interface Task {
   readonly id: string;
@@ -33,12 +45,17 @@ function startPi(): PiRpcClient {
 }
 
 /** Runs one prompt whose model reply calls one tool; returns the tool's result. */
-async function callTool(pi: PiRpcClient, name: string, args: Record<string, unknown>): Promise<{ text: string; isError: boolean; details: Record<string, unknown> }> {
+async function callTool(
+  pi: PiRpcClient,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<{ text: string; isError: boolean; details: Record<string, unknown> }> {
   const reply: ScriptedReply = { toolCalls: [{ name, arguments: args }] };
   server.enqueue(reply, { text: "ok" });
   const events = await pi.promptAndWait(`call ${name}`, 30_000);
   const end = events.find((e) => e.type === "tool_execution_end");
-  if (end === undefined) throw new Error(`no tool ran: ${JSON.stringify(events.map((e) => e.type))}; stderr: ${pi.stderr().slice(-1500)}`);
+  if (end === undefined)
+    throw new Error(`no tool ran: ${JSON.stringify(events.map((e) => e.type))}; stderr: ${pi.stderr().slice(-1500)}`);
   const result = end.result as { content: { text: string }[]; details: Record<string, unknown> };
   return { text: result.content.map((c) => c.text).join(""), isError: end.isError === true, details: result.details };
 }
@@ -57,7 +74,8 @@ async function status(pi: PiRpcClient, id: string): Promise<Task> {
   return task;
 }
 
-const metadataOf = (task: Task): Task => JSON.parse(readFileSync(join(cwd, task.outputPath.replace(/\.output$/, ".json")), "utf8")) as Task;
+const metadataOf = (task: Task): Task =>
+  JSON.parse(readFileSync(join(cwd, task.outputPath.replace(/\.output$/, ".json")), "utf8")) as Task;
 
 /** Live processes whose environment carries the tag (what the package itself uses to find a task's processes). */
 function tagged(tag: string): number[] {
@@ -67,7 +85,9 @@ function tagged(tag: string): number[] {
       try {
         const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
         if (stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z")) return false;
-        return readFileSync(`/proc/${pid}/environ`, "latin1").split("\0").some((v) => v.startsWith("PI_BG_PROCESS_TAG=") && v.slice(18).split(":").includes(tag));
+        return readFileSync(`/proc/${pid}/environ`, "latin1")
+          .split("\0")
+          .some((v) => v.startsWith("PI_BG_PROCESS_TAG=") && v.slice(18).split(":").includes(tag));
       } catch {
         return false;
       }
@@ -99,12 +119,22 @@ describe("a Pi host that dies while its tasks run", () => {
 
   it("the next pi in the project records the real exit code and reattaches the task that still runs", async () => {
     const first = startPi();
-    finishing = await bgRun(first, { name: "finishes after the crash", command: "echo before-crash; sleep 2; echo after-crash; exit 7" });
-    longRunning = await bgRun(first, { name: "keeps running", command: "echo started-b; while true; do echo tick; sleep 0.2; done" });
+    finishing = await bgRun(first, {
+      name: "finishes after the crash",
+      command: "echo before-crash; sleep 2; echo after-crash; exit 7",
+    });
+    longRunning = await bgRun(first, {
+      name: "keeps running",
+      command: "echo started-b; while true; do echo tick; sleep 0.2; done",
+    });
     expect(tagged(tagOf(longRunning)).length).toBeGreaterThan(0);
     // The first host captured some output before it died.
-    await expect.poll(() => readFileSync(join(cwd, finishing.outputPath), "utf8"), { timeout: 10_000 }).toContain("before-crash");
-    await expect.poll(() => readFileSync(join(cwd, longRunning.outputPath), "utf8"), { timeout: 10_000 }).toContain("tick");
+    await expect
+      .poll(() => readFileSync(join(cwd, finishing.outputPath), "utf8"), { timeout: 10_000 })
+      .toContain("before-crash");
+    await expect
+      .poll(() => readFileSync(join(cwd, longRunning.outputPath), "utf8"), { timeout: 10_000 })
+      .toContain("tick");
 
     process.kill(first.pid, "SIGKILL"); // only the pi process: each task leads its own process group
     await first.exited;
@@ -123,7 +153,12 @@ describe("a Pi host that dies while its tasks run", () => {
     expect(b.status).toBe("running");
     expect(b.recovery?.hostEnded).toBe("died");
     // The supervisor kept the output it could no longer hand to the dead host.
-    await expect.poll(async () => (await status(second, longRunning.id)).recovery?.spilledBytes ?? 0, { timeout: 10_000, interval: 300 }).toBeGreaterThan(0);
+    await expect
+      .poll(async () => (await status(second, longRunning.id)).recovery?.spilledBytes ?? 0, {
+        timeout: 10_000,
+        interval: 300,
+      })
+      .toBeGreaterThan(0);
     const logs = await callTool(second, "bg_logs", { taskId: longRunning.id, tail: false });
     // What the first host captured, then what the supervisor saved after it died.
     expect(logs.text).toMatch(/^started-b\ntick\n[^]*stopped reading here[^]*\ntick\n/);
@@ -135,15 +170,25 @@ describe("a Pi host that dies while its tasks run", () => {
     expect(killed.isError, killed.text).toBe(false);
     expect(killed.text).toContain("Status: killed");
     expect(tagged(tag)).toEqual([]);
-    expect(metadataOf(longRunning)).toMatchObject({ status: "killed", killKind: "user", recovery: { hostEnded: "died" } });
+    expect(metadataOf(longRunning)).toMatchObject({
+      status: "killed",
+      killKind: "user",
+      recovery: { hostEnded: "died" },
+    });
   }, 90_000);
 
   it("surviveReload keeps a task running through a clean shutdown, normal tasks are stopped, and the next session reattaches it", async () => {
-    const survivor = await bgRun(second, { name: "dev server", command: "echo d-start; while true; do sleep 0.3; done", surviveReload: true });
+    const survivor = await bgRun(second, {
+      name: "dev server",
+      command: "echo d-start; while true; do sleep 0.3; done",
+      surviveReload: true,
+    });
     const normal = await bgRun(second, { name: "ordinary", command: "sleep 300" });
     const survivorTag = tagOf(survivor);
     const normalTag = tagOf(normal);
-    await expect.poll(() => readFileSync(join(cwd, survivor.outputPath), "utf8"), { timeout: 5_000 }).toContain("d-start");
+    await expect
+      .poll(() => readFileSync(join(cwd, survivor.outputPath), "utf8"), { timeout: 5_000 })
+      .toContain("d-start");
 
     const closed = await second.close(); // stdin EOF: session_shutdown
     expect(closed.groupSurvivors).toBe(false);

@@ -3,7 +3,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeIsolatedAgentDir } from "../../fake/isolated-agent-dir.ts";
-import { startScriptedModelServer, type ResponderInput, type ScriptedModelServer, type ScriptedReply } from "../../fake/scripted-model-server.ts";
+import {
+  startScriptedModelServer,
+  type ResponderInput,
+  type ScriptedModelServer,
+  type ScriptedReply,
+} from "../../fake/scripted-model-server.ts";
 import { startPiRpc, type PiRpcClient } from "./rpc-client.ts";
 import { callTool as callToolVia, LEAN_PI_ARGS, scriptedParent } from "./scripted-parent.test-support.ts";
 import { PACKAGE_ROOT } from "./sdk-session.ts";
@@ -29,7 +34,12 @@ beforeAll(async () => {
   server.setResponder(respond);
   cwd = mkdtempSync(join(tmpdir(), "delegate-rpc-"));
   writeFileSync(join(cwd, "secret.txt"), `${CANARY}\n`);
-  const agent = await writeIsolatedAgentDir({ dir: join(cwd, ".agent"), baseUrl: server.baseUrl, defaultModel: "scripted-c", extraSettings: { retry: { enabled: false } } });
+  const agent = await writeIsolatedAgentDir({
+    dir: join(cwd, ".agent"),
+    baseUrl: server.baseUrl,
+    defaultModel: "scripted-c",
+    extraSettings: { retry: { enabled: false } },
+  });
   pi = startPiRpc({ args: [...LEAN_PI_ARGS, "-e", PACKAGE_ROOT], env: agent.env, cwd });
 });
 
@@ -44,10 +54,16 @@ describe("bg_delegate through `pi --mode rpc` with a real child pi", () => {
     await pi.promptAndWait(`Remember this: ${VISIBLE}`, 30_000);
     const read = await callTool("read", { path: "secret.txt" });
     expect(read.text).toContain(CANARY);
-    const launched = await callTool("bg_delegate", { name: "store review", prompt: "Check whether the store is durable." });
+    const launched = await callTool("bg_delegate", {
+      name: "store review",
+      prompt: "Check whether the store is durable.",
+    });
     expect(launched.isError, launched.text).toBe(false);
     const taskId = String(launched.details.task_id);
-    const notice = await pi.waitFor((e) => e.type === "message_end" && JSON.stringify(e.message).includes(`<task-id>${taskId}</task-id>`), 60_000);
+    const notice = await pi.waitFor(
+      (e) => e.type === "message_end" && JSON.stringify(e.message).includes(`<task-id>${taskId}</task-id>`),
+      60_000,
+    );
     expect(JSON.stringify(notice.message)).toContain("<status>completed</status>");
     await pi.waitFor((e) => e.type === "agent_end", 30_000, pi.events.indexOf(notice));
     const childRequests = server.requests.filter((r) => isChild(r as never));
@@ -62,7 +78,10 @@ describe("bg_delegate through `pi --mode rpc` with a real child pi", () => {
     // A corrupted byte in the committed package is caught before anything is returned.
     const pkg = join(String(launched.details.artifact_dir), "result.json");
     const bytes = readFileSync(pkg, "utf8");
-    writeFileSync(pkg, bytes.replace(/"sha256":"([0-9a-f])/, (_m, c: string) => `"sha256":"${c === "0" ? "1" : "0"}`));
+    writeFileSync(
+      pkg,
+      bytes.replace(/"sha256":"([0-9a-f])/, (_m, c: string) => `"sha256":"${c === "0" ? "1" : "0"}`),
+    );
     const tampered = await callTool("bg_result", { taskId });
     expect(tampered.isError).toBe(true);
   });

@@ -5,7 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BUS_CHANNELS, BUS_SCHEMA_IDS } from "../../../domain/tasks/model/event-bus-frames.ts";
 import { PACKAGE_ROOT, startSdkSession, type SdkSession } from "./sdk-session.ts";
 
-type Frame = { request_id?: string | null; ok?: boolean; result?: Record<string, unknown>; error?: { code: string; message: string }; task?: { id: string; status: string } };
+type Frame = {
+  request_id?: string | null;
+  ok?: boolean;
+  result?: Record<string, unknown>;
+  error?: { code: string; message: string };
+  task?: { id: string; status: string };
+};
 interface Probe {
   readonly responses: Frame[];
   readonly terminals: Frame[];
@@ -68,11 +74,21 @@ describe("a second extension drives background tasks through pi.events", () => {
 
   it("runs a task, reads its output, and receives its terminal frame exactly once", async () => {
     expect((await answer(request("capabilities", {}))).result).toMatchObject({ api_version: 1, run: true, kill: true });
-    const run = await answer(request("run", { name: "bus task", command: "echo bus-out; sleep 0.3", isAgent: false, notifyOnCompletion: false }));
+    const run = await answer(
+      request("run", {
+        name: "bus task",
+        command: "echo bus-out; sleep 0.3",
+        isAgent: false,
+        notifyOnCompletion: false,
+      }),
+    );
     expect(run).toMatchObject({ ok: true, result: { name: "bus task", status: "running" } });
     const taskId = String(run.result?.id);
     await expect.poll(() => probe.terminals.filter((f) => f.task?.id === taskId).length, { timeout: 10_000 }).toBe(1);
-    expect(probe.terminals.find((f) => f.task?.id === taskId)?.task).toMatchObject({ status: "completed", exitCode: 0 });
+    expect(probe.terminals.find((f) => f.task?.id === taskId)?.task).toMatchObject({
+      status: "completed",
+      exitCode: 0,
+    });
     const logs = await answer(request("logs", { taskId }));
     expect(logs.result).toMatchObject({ text: "bus-out\n", truncated: false });
     await new Promise((r) => setTimeout(r, 500));
@@ -80,7 +96,9 @@ describe("a second extension drives background tasks through pi.events", () => {
   });
 
   it("kills a task: the kill response arrives before its single terminal frame", async () => {
-    const run = await answer(request("run", { name: "bus sleeper", command: "sleep 60", isAgent: false, notifyOnCompletion: false }));
+    const run = await answer(
+      request("run", { name: "bus sleeper", command: "sleep 60", isAgent: false, notifyOnCompletion: false }),
+    );
     const taskId = String(run.result?.id);
     const killId = request("kill", { taskId });
     await expect.poll(() => probe.terminals.filter((f) => f.task?.id === taskId).length, { timeout: 10_000 }).toBe(1);
@@ -91,20 +109,40 @@ describe("a second extension drives background tasks through pi.events", () => {
 
   it("answers malformed frames with ok:false and a reason", async () => {
     probe.send(42);
-    probe.send({ schema_version: BUS_SCHEMA_IDS.request, request_id: "bad-key", operation: "status", payload: {}, extra: true });
-    expect(await answer("bad-key")).toMatchObject({ ok: false, error: { code: "frame_invalid", message: expect.stringContaining("extra") } });
+    probe.send({
+      schema_version: BUS_SCHEMA_IDS.request,
+      request_id: "bad-key",
+      operation: "status",
+      payload: {},
+      extra: true,
+    });
+    expect(await answer("bad-key")).toMatchObject({
+      ok: false,
+      error: { code: "frame_invalid", message: expect.stringContaining("extra") },
+    });
     expect((await answer(request("run", { command: "true", isAgent: "no" }))).error?.code).toBe("payload_invalid");
     expect((await answer(request("kill", { taskId: "bdeadbeef" }))).error?.code).toBe("task_unknown");
-    expect(probe.responses).toContainEqual(expect.objectContaining({ request_id: null, ok: false, error: expect.objectContaining({ code: "frame_invalid" }) }));
+    expect(probe.responses).toContainEqual(
+      expect.objectContaining({
+        request_id: null,
+        ok: false,
+        error: expect.objectContaining({ code: "frame_invalid" }),
+      }),
+    );
     const first = await answer(request("status", {}, "twice"));
     expect(first.ok).toBe(true);
     request("status", {}, "twice");
     await expect.poll(() => probe.responses.filter((f) => f.request_id === "twice").length).toBe(2);
-    expect(probe.responses.filter((f) => f.request_id === "twice")[1]).toMatchObject({ ok: false, error: { code: "duplicate_request_id" } });
+    expect(probe.responses.filter((f) => f.request_id === "twice")[1]).toMatchObject({
+      ok: false,
+      error: { code: "duplicate_request_id" },
+    });
   });
 
   it("after session_shutdown the package answers nothing and publishes nothing", async () => {
-    const run = await answer(request("run", { name: "outlives nothing", command: "sleep 60", isAgent: false, notifyOnCompletion: false }));
+    const run = await answer(
+      request("run", { name: "outlives nothing", command: "sleep 60", isAgent: false, notifyOnCompletion: false }),
+    );
     const taskId = String(run.result?.id);
     await shutdownOnce();
     // The task stopped by the shutdown got its one terminal frame while the session ended.

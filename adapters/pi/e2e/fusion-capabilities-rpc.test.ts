@@ -7,7 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyToolAuditLog } from "../../../domain/fusion/model/tool-audit-log.ts";
 import { sha256Hex } from "../../../domain/shared/model/canonical-json.ts";
 import { writeIsolatedAgentDir } from "../../fake/isolated-agent-dir.ts";
-import { startScriptedModelServer, type RecordedRequest, type ResponderInput, type ScriptedModelServer, type ScriptedReply } from "../../fake/scripted-model-server.ts";
+import {
+  startScriptedModelServer,
+  type RecordedRequest,
+  type ResponderInput,
+  type ScriptedModelServer,
+  type ScriptedReply,
+} from "../../fake/scripted-model-server.ts";
 import { fusionChildExtensionPath } from "../child/child-extension-paths.ts";
 import { startPiRpc, type PiRecord, type PiRpcClient } from "./rpc-client.ts";
 import { PACKAGE_ROOT } from "./sdk-session.ts";
@@ -18,14 +24,29 @@ import { PACKAGE_ROOT } from "./sdk-session.ts";
  * web-fetch test seam), an inspect run whose candidates read a file, both with their audit logs verified;
  * an aborted run that leaves no child; and `/fusion` showing the merged answer without a parent turn.
  */
-const LEAN = ["--no-session", "--no-extensions", "--no-skills", "--no-prompt-templates", "--no-themes", "--no-context-files", "--offline"];
+const LEAN = [
+  "--no-session",
+  "--no-extensions",
+  "--no-skills",
+  "--no-prompt-templates",
+  "--no-themes",
+  "--no-context-files",
+  "--offline",
+];
 const PAGE_SECRET = "PAGE-SECRET-4e1f9a27";
 const FILE_SECRET = "FILE-SECRET-b83c0d51";
 const PAGE = `<!doctype html><html><body><h1>Cache notes</h1><p>Planted ${PAGE_SECRET}: prefer LRU.</p></body></html>`;
 const MERGED = "MERGED: use a cache, measure the hit rate.";
 const EVALUATION = JSON.stringify({
   schema_version: "pi-background-tasks.fusion-evaluation.v1",
-  candidate_assessments: ["A", "B", "C"].map((id) => ({ candidate_id: id, summary: `answer ${id}`, strengths: ["clear"], limitations: [], useful_contributions: [`idea ${id}`], risks: [] })),
+  candidate_assessments: ["A", "B", "C"].map((id) => ({
+    candidate_id: id,
+    summary: `answer ${id}`,
+    strengths: ["clear"],
+    limitations: [],
+    useful_contributions: [`idea ${id}`],
+    risks: [],
+  })),
   agreements: ["all agree"],
   conflicts: [],
   synthesis_plan: { must_include: [{ candidate_id: "A", contribution: "idea A" }], must_resolve: [], must_avoid: [] },
@@ -42,15 +63,18 @@ let webHits = 0;
 let mode: CandidateMode = "plain";
 const notesPath = () => join(cwd, "notes.txt");
 
-const systemText = (input: { body: ResponderInput["body"] }): string => JSON.stringify((input.body.messages ?? []).find((m) => m.role === "system")?.content ?? "");
+const systemText = (input: { body: ResponderInput["body"] }): string =>
+  JSON.stringify((input.body.messages ?? []).find((m) => m.role === "system")?.content ?? "");
 const isCandidate = (r: { body: ResponderInput["body"] }) => systemText(r).includes("independent expert");
 const isEvaluator = (r: { body: ResponderInput["body"] }) => systemText(r).includes("strict, blind evaluator");
 const isMerger = (r: { body: ResponderInput["body"] }) => systemText(r).includes("You write the final answer");
 const isParent = (r: { body: ResponderInput["body"] }) => !isCandidate(r) && !isEvaluator(r) && !isMerger(r);
-const toolNames = (r: RecordedRequest) => (r.body.tools ?? []).map((t) => (t as { function: { name: string } }).function.name);
+const toolNames = (r: RecordedRequest) =>
+  (r.body.tools ?? []).map((t) => (t as { function: { name: string } }).function.name);
 
 function candidateReply(input: ResponderInput): ScriptedReply {
-  if (input.lastMessageRole === "tool") return { text: `candidate answer #${input.index} after its tool call: use a cache` };
+  if (input.lastMessageRole === "tool")
+    return { text: `candidate answer #${input.index} after its tool call: use a cache` };
   if (mode === "research") return { toolCalls: [{ name: "fusion_web_fetch", arguments: { url: pageUrl } }] };
   if (mode === "inspect") return { toolCalls: [{ name: "read", arguments: { path: notesPath() } }] };
   if (mode === "slow") return { text: "too late", delayMs: 120_000 };
@@ -63,7 +87,9 @@ function respond(input: ResponderInput): ScriptedReply | undefined {
   if (isMerger(input)) return { text: MERGED };
   if (input.lastMessageRole === "tool") return { text: "done" };
   const call = /^call (.*)$/s.exec(input.lastUserText ?? "");
-  return call ? { toolCalls: [{ name: "fusion_brainstorm", arguments: JSON.parse(call[1] ?? "{}") }] } : { text: "nothing to do" };
+  return call
+    ? { toolCalls: [{ name: "fusion_brainstorm", arguments: JSON.parse(call[1] ?? "{}") }] }
+    : { text: "nothing to do" };
 }
 
 beforeAll(async () => {
@@ -78,7 +104,12 @@ beforeAll(async () => {
   pageUrl = `http://127.0.0.1:${(web.address() as AddressInfo).port}/page`;
   cwd = mkdtempSync(join(tmpdir(), "fusion-caps-rpc-"));
   writeFileSync(notesPath(), `team notes: ${FILE_SECRET}\n`);
-  const agent = await writeIsolatedAgentDir({ dir: join(cwd, ".agent"), baseUrl: server.baseUrl, defaultModel: "scripted-c", extraSettings: { retry: { enabled: false } } });
+  const agent = await writeIsolatedAgentDir({
+    dir: join(cwd, ".agent"),
+    baseUrl: server.baseUrl,
+    defaultModel: "scripted-c",
+    extraSettings: { retry: { enabled: false } },
+  });
   // The children inherit the seam from the parent; it admits only loopback, for this test's web host.
   const env = { ...agent.env, PI_FUSION_WEB_FETCH_TEST_SEAM: "1", PI_FUSION_WEB_FETCH_TEST_ADMIT_CIDR: "127.0.0.0/8" };
   pi = startPiRpc({ args: [...LEAN, "-e", PACKAGE_ROOT], env, cwd });
@@ -94,7 +125,9 @@ afterAll(async () => {
 function runDirs(): string[] {
   const root = join(cwd, ".pi", "fusion");
   if (!existsSync(root)) return [];
-  return readdirSync(root).flatMap((session) => readdirSync(join(root, session)).map((run) => join(root, session, run)));
+  return readdirSync(root).flatMap((session) =>
+    readdirSync(join(root, session)).map((run) => join(root, session, run)),
+  );
 }
 
 /** Runs `body` and returns the one run directory it created. */
@@ -119,22 +152,31 @@ interface ProcessInfo {
 
 /** Live (non-zombie) processes, from /proc. */
 function processes(): ProcessInfo[] {
-  return readdirSync("/proc").filter((name) => /^\d+$/.test(name)).flatMap((name) => {
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
-      const [state, ppid] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      if (state === "Z") return [];
-      let dir: string | undefined;
+  return readdirSync("/proc")
+    .filter((name) => /^\d+$/.test(name))
+    .flatMap((name) => {
       try {
-        dir = readlinkSync(`/proc/${name}/cwd`);
+        const stat = readFileSync(`/proc/${name}/stat`, "utf8");
+        const [state, ppid] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+        if (state === "Z") return [];
+        let dir: string | undefined;
+        try {
+          dir = readlinkSync(`/proc/${name}/cwd`);
+        } catch {
+          dir = undefined;
+        }
+        return [
+          {
+            pid: Number(name),
+            ppid: Number(ppid),
+            cmdline: readFileSync(`/proc/${name}/cmdline`, "utf8").replace(/\0/g, " "),
+            cwd: dir,
+          },
+        ];
       } catch {
-        dir = undefined;
+        return []; // gone while we looked
       }
-      return [{ pid: Number(name), ppid: Number(ppid), cmdline: readFileSync(`/proc/${name}/cmdline`, "utf8").replace(/\0/g, " "), cwd: dir }];
-    } catch {
-      return []; // gone while we looked
-    }
-  });
+    });
 }
 
 /** This test's Fusion children: children of the pi process, or pi processes running the child extension in our cwd. */
@@ -154,7 +196,9 @@ describe("Fusion candidate capabilities through `pi --mode rpc` with real pi chi
     mode = "research";
     const hitsBefore = webHits;
     const mark = server.requests.length;
-    const { dir, value: events } = await newRun(() => brainstorm({ prompt: "Which cache policy do the notes recommend?", capability: "research" }));
+    const { dir, value: events } = await newRun(() =>
+      brainstorm({ prompt: "Which cache policy do the notes recommend?", capability: "research" }),
+    );
     const end = toolEnd(events);
     expect(end?.isError, JSON.stringify(end?.result)).toBe(false);
     expect((end?.result as { content: { text: string }[] }).content[0]?.text).toBe(MERGED);
@@ -168,23 +212,40 @@ describe("Fusion candidate capabilities through `pi --mode rpc` with real pi chi
     expect(candidates.filter((r) => JSON.stringify(r.body.messages).includes(PAGE_SECRET))).toHaveLength(3);
     for (const r of requests.filter((q) => isEvaluator(q) || isMerger(q))) expect(toolNames(r)).toEqual([]);
 
-    const manifest = readJson(join(dir, "manifest.json")) as { state: string; attempts: { prefix: string; tool_audit?: { calls: number } }[] };
+    const manifest = readJson(join(dir, "manifest.json")) as {
+      state: string;
+      attempts: { prefix: string; tool_audit?: { calls: number } }[];
+    };
     expect(manifest.state).toBe("completed");
     for (const slot of [1, 2, 3]) {
       const { records, text } = verifiedAudit(dir, slot, 1);
       expect(records).toHaveLength(1);
-      expect(records[0]).toMatchObject({ tool_name: "fusion_web_fetch", status: "ok", url: pageUrl, final_url: pageUrl, http_status: 200, response_bytes: Buffer.byteLength(PAGE), content_sha256: sha256Hex(PAGE) });
+      expect(records[0]).toMatchObject({
+        tool_name: "fusion_web_fetch",
+        status: "ok",
+        url: pageUrl,
+        final_url: pageUrl,
+        http_status: 200,
+        response_bytes: Buffer.byteLength(PAGE),
+        content_sha256: sha256Hex(PAGE),
+      });
       expect(text).not.toContain(PAGE_SECRET);
       expect(text).not.toContain("Cache notes");
       expect(manifest.attempts.find((a) => a.prefix === `candidate-${slot}.attempt-1`)?.tool_audit?.calls).toBe(1);
     }
-    expect(readdirSync(dir).filter((n) => n.endsWith(".tool-calls.jsonl")).sort()).toEqual([1, 2, 3].map((s) => `candidate-${s}.attempt-1.tool-calls.jsonl`));
+    expect(
+      readdirSync(dir)
+        .filter((n) => n.endsWith(".tool-calls.jsonl"))
+        .sort(),
+    ).toEqual([1, 2, 3].map((s) => `candidate-${s}.attempt-1.tool-calls.jsonl`));
   });
 
   it("inspect: candidates read a file with the read tool, audited without its contents; no web fetch exists", async () => {
     mode = "inspect";
     const mark = server.requests.length;
-    const { dir, value: events } = await newRun(() => brainstorm({ prompt: "What do the team notes say?", capability: "inspect" }));
+    const { dir, value: events } = await newRun(() =>
+      brainstorm({ prompt: "What do the team notes say?", capability: "inspect" }),
+    );
     expect(toolEnd(events)?.isError, JSON.stringify(toolEnd(events)?.result)).toBe(false);
     const candidates = server.requests.slice(mark).filter(isCandidate);
     for (const r of candidates) expect(toolNames(r).sort()).toEqual(["find", "grep", "ls", "read"]);
@@ -202,7 +263,10 @@ describe("Fusion candidate capabilities through `pi --mode rpc` with real pi chi
     const mark = server.requests.length;
     const { dir, value: events } = await newRun(async () => {
       const from = pi.events.length;
-      const accepted = await pi.request({ type: "prompt", message: `call ${JSON.stringify({ prompt: "slow question" })}` }, 30_000);
+      const accepted = await pi.request(
+        { type: "prompt", message: `call ${JSON.stringify({ prompt: "slow question" })}` },
+        30_000,
+      );
       expect(accepted.success).toBe(true);
       await waitUntil(() => server.requests.slice(mark).filter(isCandidate).length === 3, 90_000);
       // The three candidates are in flight; the evaluator and merger are pre-started by now or soon.
@@ -226,10 +290,25 @@ describe("Fusion candidate capabilities through `pi --mode rpc` with real pi chi
     const mark = server.requests.length;
     const from = pi.events.length;
     const { dir } = await newRun(async () => {
-      const response = await pi.request({ type: "prompt", message: "/fusion How should we cache the task store?" }, 180_000);
+      const response = await pi.request(
+        { type: "prompt", message: "/fusion How should we cache the task store?" },
+        180_000,
+      );
       expect(response.success).toBe(true);
     });
-    const custom = pi.events.slice(from).filter((e) => e.type === "message_end").map((e) => e.message as { role: string; customType?: string; content: unknown; display: boolean; details: { run_id?: string } });
+    const custom = pi.events
+      .slice(from)
+      .filter((e) => e.type === "message_end")
+      .map(
+        (e) =>
+          e.message as {
+            role: string;
+            customType?: string;
+            content: unknown;
+            display: boolean;
+            details: { run_id?: string };
+          },
+      );
     const request = custom.find((m) => m.customType === "fusion-request");
     const result = custom.find((m) => m.customType === "fusion-result");
     expect(request).toMatchObject({ role: "custom", display: false, content: "How should we cache the task store?" });

@@ -3,7 +3,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeIsolatedAgentDir } from "../../fake/isolated-agent-dir.ts";
-import { startScriptedModelServer, type ResponderInput, type ScriptedModelServer, type ScriptedReply } from "../../fake/scripted-model-server.ts";
+import {
+  startScriptedModelServer,
+  type ResponderInput,
+  type ScriptedModelServer,
+  type ScriptedReply,
+} from "../../fake/scripted-model-server.ts";
 import { startPiRpc, type PiRpcClient } from "./rpc-client.ts";
 import { LEAN_PI_ARGS } from "./scripted-parent.test-support.ts";
 import { PACKAGE_ROOT } from "./sdk-session.ts";
@@ -13,7 +18,14 @@ const CANDIDATE_USAGE = { input: 1000, output: 200 };
 /** A valid blind evaluation of three candidates. */
 const EVALUATION = JSON.stringify({
   schema_version: "pi-background-tasks.fusion-evaluation.v1",
-  candidate_assessments: ["A", "B", "C"].map((id) => ({ candidate_id: id, summary: `answer ${id}`, strengths: ["clear"], limitations: [], useful_contributions: [`idea ${id}`], risks: [] })),
+  candidate_assessments: ["A", "B", "C"].map((id) => ({
+    candidate_id: id,
+    summary: `answer ${id}`,
+    strengths: ["clear"],
+    limitations: [],
+    useful_contributions: [`idea ${id}`],
+    risks: [],
+  })),
   agreements: ["all agree"],
   conflicts: [],
   synthesis_plan: { must_include: [{ candidate_id: "A", contribution: "idea A" }], must_resolve: [], must_avoid: [] },
@@ -31,13 +43,18 @@ function systemText(input: ResponderInput): string {
 
 function respond(input: ResponderInput): ScriptedReply | undefined {
   const system = systemText(input);
-  if (system.includes("independent expert")) return { text: `candidate answer #${input.index}: use a cache`, usage: CANDIDATE_USAGE };
-  if (system.includes("strict, blind evaluator")) return { text: evaluatorReplies.shift() ?? EVALUATION, usage: { input: 3000, output: 500 } };
-  if (system.includes("You write the final answer")) return { text: "MERGED: use a cache, measure the hit rate.", usage: { input: 4000, output: 300 } };
+  if (system.includes("independent expert"))
+    return { text: `candidate answer #${input.index}: use a cache`, usage: CANDIDATE_USAGE };
+  if (system.includes("strict, blind evaluator"))
+    return { text: evaluatorReplies.shift() ?? EVALUATION, usage: { input: 3000, output: 500 } };
+  if (system.includes("You write the final answer"))
+    return { text: "MERGED: use a cache, measure the hit rate.", usage: { input: 4000, output: 300 } };
   // The parent session: a prompt "call <json>" makes it call fusion_brainstorm with those arguments.
   if (input.lastMessageRole === "tool") return { text: "done" };
   const call = /^call (.*)$/s.exec(input.lastUserText ?? "");
-  return call ? { toolCalls: [{ name: "fusion_brainstorm", arguments: JSON.parse(call[1] ?? "{}") }] } : { text: "nothing to do" };
+  return call
+    ? { toolCalls: [{ name: "fusion_brainstorm", arguments: JSON.parse(call[1] ?? "{}") }] }
+    : { text: "nothing to do" };
 }
 
 /** Children share the server with the parent, so every reply comes from the responder, none from a queue. */
@@ -47,8 +64,18 @@ beforeAll(async () => {
   server = await startScriptedModelServer();
   server.setResponder(respond);
   cwd = mkdtempSync(join(tmpdir(), "fusion-rpc-"));
-  const agent = await writeIsolatedAgentDir({ dir: join(cwd, ".agent"), baseUrl: server.baseUrl, defaultModel: "scripted-c", extraSettings: { retry: { enabled: false } } });
-  const slots = { schema_version: "pi-background-tasks.fusion-models.v1", candidates: ["scripted/scripted-c", "scripted/scripted-b", "scripted/scripted-c"], evaluator: "$current", merger: "$current" };
+  const agent = await writeIsolatedAgentDir({
+    dir: join(cwd, ".agent"),
+    baseUrl: server.baseUrl,
+    defaultModel: "scripted-c",
+    extraSettings: { retry: { enabled: false } },
+  });
+  const slots = {
+    schema_version: "pi-background-tasks.fusion-models.v1",
+    candidates: ["scripted/scripted-c", "scripted/scripted-b", "scripted/scripted-c"],
+    evaluator: "$current",
+    merger: "$current",
+  };
   writeFileSync(join(agent.dir, "fusion-models.json"), JSON.stringify(slots));
   pi = startPiRpc({ args: [...LEAN_PI_ARGS, "-e", PACKAGE_ROOT], env: agent.env, cwd });
 });
@@ -61,7 +88,9 @@ afterAll(async () => {
 
 function fusionRunDirs(): string[] {
   const root = join(cwd, ".pi", "fusion");
-  return readdirSync(root).flatMap((session) => readdirSync(join(root, session)).map((run) => join(root, session, run)));
+  return readdirSync(root).flatMap((session) =>
+    readdirSync(join(root, session)).map((run) => join(root, session, run)),
+  );
 }
 
 describe("fusion_brainstorm through `pi --mode rpc` with real pi children", () => {
@@ -70,18 +99,31 @@ describe("fusion_brainstorm through `pi --mode rpc` with real pi children", () =
     const events = await brainstorm({ prompt: "How should we speed up the build?" });
     const end = events.find((e) => e.type === "tool_execution_end");
     expect(end?.isError, JSON.stringify(end?.result)).toBe(false);
-    const result = end?.result as { content: { text: string }[]; details: { run_id: string; usage: { input: number; output: number } } };
+    const result = end?.result as {
+      content: { text: string }[];
+      details: { run_id: string; usage: { input: number; output: number } };
+    };
     expect(result.content[0]?.text).toBe("MERGED: use a cache, measure the hit rate.");
     expect(result.details.usage).toMatchObject({ input: 3 * 1000 + 3000 + 4000, output: 3 * 200 + 500 + 300 });
     // The parent runs Pi's default prompt ("You are an expert coding assistant" on 0.73, "You are a coding assistant
     // running inside pi" on 1.x); every child runs its stage's own prompt.
-    const childRequests = server.requests.slice(before).filter((r) => !/You are (an expert|a) coding assistant/.test(systemText(r as never)));
+    const childRequests = server.requests
+      .slice(before)
+      .filter((r) => !/You are (an expert|a) coding assistant/.test(systemText(r as never)));
     expect(childRequests).toHaveLength(5);
     const evaluator = childRequests.find((r) => systemText(r as never).includes("strict, blind evaluator"));
     expect(JSON.stringify(evaluator?.body.messages)).not.toMatch(/scripted-[abc]/);
     const [runDir] = fusionRunDirs();
     const files = readdirSync(runDir ?? "");
-    for (const name of ["manifest.json", "canonical-input.json", "budget-plan.json", "blind-candidates.json", "evaluation.json", "merged.md", "candidate-1.attempt-1.prompt.txt"]) {
+    for (const name of [
+      "manifest.json",
+      "canonical-input.json",
+      "budget-plan.json",
+      "blind-candidates.json",
+      "evaluation.json",
+      "merged.md",
+      "candidate-1.attempt-1.prompt.txt",
+    ]) {
       expect(files).toContain(name);
     }
     expect(readFileSync(join(runDir ?? "", "merged.md"), "utf8")).toBe("MERGED: use a cache, measure the hit rate.");

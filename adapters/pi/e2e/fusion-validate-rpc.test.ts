@@ -4,11 +4,15 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeIsolatedAgentDir } from "../../fake/isolated-agent-dir.ts";
 import { fusionRoleResponder } from "../../fake/scripted-fusion-roles.ts";
-import { startScriptedModelServer, type ResponderInput, type ScriptedModelServer, type ScriptedReply } from "../../fake/scripted-model-server.ts";
+import {
+  startScriptedModelServer,
+  type ResponderInput,
+  type ScriptedModelServer,
+  type ScriptedReply,
+} from "../../fake/scripted-model-server.ts";
 import { startPiRpc, type PiRpcClient } from "./rpc-client.ts";
 import { callTool as callToolVia, LEAN_PI_ARGS, scriptedParent } from "./scripted-parent.test-support.ts";
 import { PACKAGE_ROOT } from "./sdk-session.ts";
-
 
 let server: ScriptedModelServer;
 let pi: PiRpcClient;
@@ -33,7 +37,12 @@ beforeAll(async () => {
   server.setResponder(respond);
   cwd = mkdtempSync(join(tmpdir(), "validate-rpc-"));
   writeFileSync(join(cwd, "store.ts"), "export function save(data) {\n  // no fsync\n  writeFile(data);\n}\n");
-  const agent = await writeIsolatedAgentDir({ dir: join(cwd, ".agent"), baseUrl: server.baseUrl, defaultModel: "scripted-c", extraSettings: { retry: { enabled: false } } });
+  const agent = await writeIsolatedAgentDir({
+    dir: join(cwd, ".agent"),
+    baseUrl: server.baseUrl,
+    defaultModel: "scripted-c",
+    extraSettings: { retry: { enabled: false } },
+  });
   pi = startPiRpc({ args: [...LEAN_PI_ARGS, "-e", PACKAGE_ROOT], env: agent.env, cwd });
 });
 
@@ -63,7 +72,10 @@ describe("fusion_validate through `pi --mode rpc` with real pi children", () => 
     expect(launched.text).toContain("bg_result");
     const early = await callTool("bg_result", { taskId });
     expect(JSON.stringify(early.details)).toMatch(/"state":"(running|completed)"/);
-    const notice = await pi.waitFor((e) => e.type === "message_end" && JSON.stringify(e.message).includes(`<task-id>${taskId}</task-id>`), 120_000);
+    const notice = await pi.waitFor(
+      (e) => e.type === "message_end" && JSON.stringify(e.message).includes(`<task-id>${taskId}</task-id>`),
+      120_000,
+    );
     expect(JSON.stringify(notice.message)).toContain("<status>completed</status>");
     await pi.waitFor((e) => e.type === "agent_end", 30_000, pi.events.indexOf(notice));
     const result = await callTool("bg_result", { taskId });

@@ -12,8 +12,14 @@ describe("JsonlSplitter", () => {
 
   it("reassembles records and multi-byte characters split across chunks, flushing the last line on end", () => {
     const records: PiRecord[] = [];
-    const splitter = new JsonlSplitter((r) => records.push(r), () => undefined);
-    const bytes = Buffer.from(`${JSON.stringify({ type: "t", text: "é€😀" })}\n${JSON.stringify({ type: "last" })}`, "utf8");
+    const splitter = new JsonlSplitter(
+      (r) => records.push(r),
+      () => undefined,
+    );
+    const bytes = Buffer.from(
+      `${JSON.stringify({ type: "t", text: "é€😀" })}\n${JSON.stringify({ type: "last" })}`,
+      "utf8",
+    );
     for (let i = 0; i < bytes.length; i += 3) splitter.push(bytes.subarray(i, i + 3));
     expect(records).toEqual([{ type: "t", text: "é€😀" }]);
     splitter.end();

@@ -51,7 +51,12 @@ export class JsonlSplitter {
 function parseRecord(line: string): PiRecord | undefined {
   try {
     const value: unknown = JSON.parse(line);
-    if (typeof value === "object" && value !== null && !Array.isArray(value) && typeof (value as { type?: unknown }).type === "string") {
+    if (
+      typeof value === "object" &&
+      value !== null &&
+      !Array.isArray(value) &&
+      typeof (value as { type?: unknown }).type === "string"
+    ) {
       return value as PiRecord;
     }
     return undefined;
@@ -64,7 +69,10 @@ function parseRecord(line: string): PiRecord | undefined {
 export function parseJsonl(text: string): { records: PiRecord[]; noise: string[] } {
   const records: PiRecord[] = [];
   const noise: string[] = [];
-  const splitter = new JsonlSplitter((r) => records.push(r), (l) => noise.push(l));
+  const splitter = new JsonlSplitter(
+    (r) => records.push(r),
+    (l) => noise.push(l),
+  );
   splitter.push(text);
   splitter.end();
   return { records, noise };

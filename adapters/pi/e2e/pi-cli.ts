@@ -48,7 +48,10 @@ export async function runPiJson(options: RunPiOptions): Promise<PiRunResult> {
   const noise: string[] = [];
   const stdoutParts: Buffer[] = [];
   const stderrParts: Buffer[] = [];
-  const splitter = new JsonlSplitter((record) => events.push(record), (line) => noise.push(line));
+  const splitter = new JsonlSplitter(
+    (record) => events.push(record),
+    (line) => noise.push(line),
+  );
   child.stdout.on("data", (chunk: Buffer) => {
     stdoutParts.push(chunk);
     splitter.push(chunk);

@@ -35,7 +35,10 @@ export function locatePiCli(): PiCliLocation {
       return cached;
     }
     const parent = dirname(dir);
-    if (parent === dir) throw new Error("pi CLI not found: no node_modules/@mariozechner/pi-coding-agent above adapters/pi/e2e (run npm install)");
+    if (parent === dir)
+      throw new Error(
+        "pi CLI not found: no node_modules/@mariozechner/pi-coding-agent above adapters/pi/e2e (run npm install)",
+      );
     dir = parent;
   }
 }
@@ -43,7 +46,12 @@ export function locatePiCli(): PiCliLocation {
 function readLocation(packageDir: string, packageJson: string): PiCliLocation {
   const manifest = JSON.parse(readFileSync(packageJson, "utf8")) as { version?: unknown; bin?: unknown };
   const bin = manifest.bin;
-  const relative = typeof bin === "string" ? bin : typeof bin === "object" && bin !== null ? (bin as Record<string, unknown>).pi : undefined;
+  const relative =
+    typeof bin === "string"
+      ? bin
+      : typeof bin === "object" && bin !== null
+        ? (bin as Record<string, unknown>).pi
+        : undefined;
   if (typeof relative !== "string" || typeof manifest.version !== "string") {
     throw new Error(`pi CLI not found: ${packageJson} has no bin.pi or version`);
   }
@@ -131,7 +139,12 @@ export interface ReapedPi extends ChildExit {
  * Waits up to `waitMs` for the child to exit by itself, then SIGTERM to its group, then SIGKILL after
  * `graceMs`. Members of the group still alive after the leader exited are killed as well.
  */
-export async function reapPi(child: ChildProcessWithoutNullStreams, closed: Promise<ChildExit>, waitMs: number, graceMs: number): Promise<ReapedPi> {
+export async function reapPi(
+  child: ChildProcessWithoutNullStreams,
+  closed: Promise<ChildExit>,
+  waitMs: number,
+  graceMs: number,
+): Promise<ReapedPi> {
   const pid = child.pid;
   const within = async (ms: number): Promise<boolean> => {
     let timer: NodeJS.Timeout | undefined;

@@ -69,7 +69,11 @@ interface EventWaiter {
 }
 
 export function startPiRpc(options: StartPiRpcOptions): PiRpcClient {
-  const child = spawnPi({ args: ["--mode", "rpc", ...(options.args ?? [])], cwd: options.cwd, ...(options.env !== undefined ? { env: options.env } : {}) });
+  const child = spawnPi({
+    args: ["--mode", "rpc", ...(options.args ?? [])],
+    cwd: options.cwd,
+    ...(options.env !== undefined ? { env: options.env } : {}),
+  });
   const closed = childClosed(child);
   const pid = child.pid;
   if (pid === undefined) throw new Error("pi --mode rpc did not start (no pid)");
@@ -84,7 +88,9 @@ export function startPiRpc(options: StartPiRpcOptions): PiRpcClient {
 
   const stderr = (): string => Buffer.concat(stderrParts).toString("utf8");
   const deadError = (what: string): Error =>
-    new Error(`${what}: pi --mode rpc exited (code ${String(exitedWith?.code)}, signal ${String(exitedWith?.signal)}); stderr tail: ${stderr().slice(-2000)}`);
+    new Error(
+      `${what}: pi --mode rpc exited (code ${String(exitedWith?.code)}, signal ${String(exitedWith?.signal)}); stderr tail: ${stderr().slice(-2000)}`,
+    );
   const write = (value: unknown): void => {
     if (!child.stdin.writable) return;
     child.stdin.write(`${JSON.stringify(value)}\n`);
@@ -106,7 +112,11 @@ export function startPiRpc(options: StartPiRpcOptions): PiRpcClient {
       return;
     }
     events.push(record);
-    if (record.type === "extension_ui_request" && typeof record.method === "string" && DIALOG_METHODS.has(record.method)) {
+    if (
+      record.type === "extension_ui_request" &&
+      typeof record.method === "string" &&
+      DIALOG_METHODS.has(record.method)
+    ) {
       answerUi(record).catch((error: unknown) => {
         noise.push(`ui handler failed: ${String(error)}`);
         write({ type: "extension_ui_response", id: record.id, cancelled: true });
@@ -152,7 +162,9 @@ export function startPiRpc(options: StartPiRpcOptions): PiRpcClient {
       timeoutMs,
       () => {
         pendingResponses.delete(id);
-        return new Error(`no response to ${command.type} (${id}) within ${timeoutMs} ms; stderr tail: ${stderr().slice(-2000)}`);
+        return new Error(
+          `no response to ${command.type} (${id}) within ${timeoutMs} ms; stderr tail: ${stderr().slice(-2000)}`,
+        );
       },
     );
   };
@@ -170,7 +182,10 @@ export function startPiRpc(options: StartPiRpcOptions): PiRpcClient {
       timeoutMs,
       () => {
         if (waiter !== undefined) eventWaiters.delete(waiter);
-        const seen = events.slice(fromIndex).map((e) => e.type).join(", ");
+        const seen = events
+          .slice(fromIndex)
+          .map((e) => e.type)
+          .join(", ");
         return new Error(`event not seen within ${timeoutMs} ms; events since ${fromIndex}: [${seen}]`);
       },
     );

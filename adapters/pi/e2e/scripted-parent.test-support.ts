@@ -3,7 +3,15 @@ import type { PiRecord } from "./pi-cli.ts";
 import type { PiRpcClient } from "./rpc-client.ts";
 
 /** Lean `pi` flags for end-to-end tests: every pi start costs ~1 s on 2 cores, so nothing optional loads. */
-export const LEAN_PI_ARGS = ["--no-session", "--no-extensions", "--no-skills", "--no-prompt-templates", "--no-themes", "--no-context-files", "--offline"];
+export const LEAN_PI_ARGS = [
+  "--no-session",
+  "--no-extensions",
+  "--no-skills",
+  "--no-prompt-templates",
+  "--no-themes",
+  "--no-context-files",
+  "--offline",
+];
 
 /**
  * The scripted parent agent: a user prompt `call <tool> <json>` makes the model call that tool with
@@ -22,9 +30,16 @@ export interface ToolOutcome {
 }
 
 /** Has the scripted parent call one tool and returns that call's result. */
-export async function callTool(pi: PiRpcClient, name: string, args: unknown, timeoutMs = 120_000): Promise<ToolOutcome> {
+export async function callTool(
+  pi: PiRpcClient,
+  name: string,
+  args: unknown,
+  timeoutMs = 120_000,
+): Promise<ToolOutcome> {
   const events = await pi.promptAndWait(`call ${name} ${JSON.stringify(args)}`, timeoutMs);
-  const end = events.find((e) => e.type === "tool_execution_end") as (PiRecord & { isError: boolean; result: { content: { text: string }[]; details: Record<string, unknown> } }) | undefined;
+  const end = events.find((e) => e.type === "tool_execution_end") as
+    | (PiRecord & { isError: boolean; result: { content: { text: string }[]; details: Record<string, unknown> } })
+    | undefined;
   if (end === undefined) throw new Error(`the parent did not call ${name}: ${events.map((e) => e.type).join(", ")}`);
   return { isError: end.isError, text: end.result.content.map((c) => c.text).join(""), details: end.result.details };
 }

@@ -12,7 +12,15 @@ import type { PiRecord } from "./pi-cli.ts";
 import { startPiRpc } from "./rpc-client.ts";
 
 // Lean flags: every pi start costs ~0.8 s on 2 cores, so nothing optional is loaded.
-const LEAN = ["--no-session", "--no-extensions", "--no-skills", "--no-prompt-templates", "--no-themes", "--no-context-files", "--offline"];
+const LEAN = [
+  "--no-session",
+  "--no-extensions",
+  "--no-skills",
+  "--no-prompt-templates",
+  "--no-themes",
+  "--no-context-files",
+  "--offline",
+];
 
 interface AssistantMessage {
   readonly role: "assistant";
@@ -29,7 +37,10 @@ const assistantMessages = (events: readonly PiRecord[]): AssistantMessage[] =>
     .filter((m): m is AssistantMessage => m.role === "assistant");
 
 const textOf = (message: AssistantMessage | undefined): string =>
-  (message?.content ?? []).filter((b) => b.type === "text").map((b) => b.text ?? "").join("");
+  (message?.content ?? [])
+    .filter((b) => b.type === "text")
+    .map((b) => b.text ?? "")
+    .join("");
 
 let server: ScriptedModelServer;
 let agent: IsolatedAgentDir;
@@ -48,7 +59,12 @@ afterAll(async () => {
 describe("real pi --mode json -p against the scripted server", () => {
   it("is the lane's Pi and shows the scripted text and usage in the assistant message", async () => {
     expect(piVersion()).toBe(lanePiVersion());
-    const run = await runPiJson({ args: [...LEAN, "--no-tools", "-p", "say [[text hello from the script]] [[usage 123 45]]"], env: agent.env, cwd: work, timeoutMs: 30_000 });
+    const run = await runPiJson({
+      args: [...LEAN, "--no-tools", "-p", "say [[text hello from the script]] [[usage 123 45]]"],
+      env: agent.env,
+      cwd: work,
+      timeoutMs: 30_000,
+    });
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
     const [reply] = assistantMessages(run.events);
@@ -56,27 +72,41 @@ describe("real pi --mode json -p against the scripted server", () => {
     expect(reply?.usage).toMatchObject({ input: 123, output: 45 });
     // Pi 1.x adds agent_settled after the last agent_end.
     expect(run.events.filter((e) => e.type !== "agent_settled").at(-1)?.type).toBe("agent_end");
-    expect(server.requests.map((r) => [r.model, r.lastUserText])).toEqual([["scripted-a", "say [[text hello from the script]] [[usage 123 45]]"]]);
+    expect(server.requests.map((r) => [r.model, r.lastUserText])).toEqual([
+      ["scripted-a", "say [[text hello from the script]] [[usage 123 45]]"],
+    ]);
   });
 
   it("a [[tool read]] directive runs Pi's read tool and its result reaches the follow-up request", async () => {
     const file = join(work, "note.txt");
     writeFileSync(file, "NOTE-CONTENT-42\n");
     const prompt = `look [[tool read ${JSON.stringify({ path: file })}]]`;
-    const run = await runPiJson({ args: [...LEAN, "--tools", "read", "-p", prompt], env: agent.env, cwd: work, timeoutMs: 30_000 });
+    const run = await runPiJson({
+      args: [...LEAN, "--tools", "read", "-p", prompt],
+      env: agent.env,
+      cwd: work,
+      timeoutMs: 30_000,
+    });
     const toolEnd = run.events.find((e) => e.type === "tool_execution_end");
     expect(toolEnd).toMatchObject({ toolName: "read", isError: false });
     expect(server.requests).toHaveLength(2);
     const followUp = server.requests[1]?.body.messages ?? [];
     expect(followUp.at(-1)).toMatchObject({ role: "tool", tool_call_id: "call_0_0", content: "NOTE-CONTENT-42\n" });
-    expect(server.requests[0]?.body.tools?.map((t) => (t as { function: { name: string } }).function.name)).toEqual(["read"]);
+    expect(server.requests[0]?.body.tools?.map((t) => (t as { function: { name: string } }).function.name)).toEqual([
+      "read",
+    ]);
     const replies = assistantMessages(run.events);
     expect(replies.map((m) => m.stopReason)).toEqual(["toolUse", "stop"]);
     expect(textOf(replies[1])).toBe("tool result seen: NOTE-CONTENT-42\n");
   });
 
   it("[[error 400]] makes the model call fail (json mode reports it in stopReason)", async () => {
-    const run = await runPiJson({ args: [...LEAN, "--no-tools", "-p", "fail [[error 400]]"], env: agent.env, cwd: work, timeoutMs: 30_000 });
+    const run = await runPiJson({
+      args: [...LEAN, "--no-tools", "-p", "fail [[error 400]]"],
+      env: agent.env,
+      cwd: work,
+      timeoutMs: 30_000,
+    });
     const last = assistantMessages(run.events).at(-1);
     expect(last?.stopReason).toBe("error");
     expect(last?.errorMessage).toContain("400");
@@ -111,14 +141,20 @@ describe("real pi --mode rpc driven by the RPC client", () => {
     try {
       const state = await rpc.request({ type: "get_state" }, 20_000);
       expect(state.success).toBe(true);
-      expect(state.data).toMatchObject({ model: { id: "scripted-a", provider: "scripted", contextWindow: 32000 }, isStreaming: false });
+      expect(state.data).toMatchObject({
+        model: { id: "scripted-a", provider: "scripted", contextWindow: 32000 },
+        isStreaming: false,
+      });
 
       server.enqueue({ text: "queued one" }, { text: "queued two" });
       const first = await rpc.promptAndWait("first prompt", 20_000);
       const second = await rpc.promptAndWait("second prompt", 20_000);
       expect(textOf(assistantMessages(first)[0])).toBe("queued one");
       expect(textOf(assistantMessages(second)[0])).toBe("queued two");
-      expect(server.requests.map((r) => [r.source, r.lastUserText])).toEqual([["queue", "first prompt"], ["queue", "second prompt"]]);
+      expect(server.requests.map((r) => [r.source, r.lastUserText])).toEqual([
+        ["queue", "first prompt"],
+        ["queue", "second prompt"],
+      ]);
       // The second request carries the whole conversation so far.
       expect(server.requests[1]?.body.messages?.map((m) => m.role)).toEqual(["system", "user", "assistant", "user"]);
 
@@ -148,7 +184,9 @@ describe("real pi --mode rpc driven by the RPC client", () => {
       method: "POST",
       body: JSON.stringify({ model: "scripted-a", messages: [{ role: "user", content: "alive?" }] }),
     });
-    expect(((await after.json()) as { choices: [{ message: { content: string } }] }).choices[0].message.content).toBe("[scripted-a] echo: alive?");
+    expect(((await after.json()) as { choices: [{ message: { content: string } }] }).choices[0].message.content).toBe(
+      "[scripted-a] echo: alive?",
+    );
   });
 });
 

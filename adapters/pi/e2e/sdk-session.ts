@@ -54,17 +54,34 @@ async function fauxRoute(agentDir: string): Promise<FauxRoute> {
   const ai = piAi as AiGenerations;
   if (sdk.ModelRuntime !== undefined && ai.fauxProvider !== undefined) {
     const handle = ai.fauxProvider(FAUX);
-    const runtime = await sdk.ModelRuntime.create({ authPath: join(agentDir, "auth.json"), modelsPath: null, refreshOnCreate: false });
+    const runtime = await sdk.ModelRuntime.create({
+      authPath: join(agentDir, "auth.json"),
+      modelsPath: null,
+      refreshOnCreate: false,
+    });
     runtime.registerNativeProvider(handle.provider);
     await runtime.setRuntimeApiKey(FAUX.provider, "offline");
-    return { model: handle.getModel(), access: { modelRuntime: runtime }, setResponses: handle.setResponses, appendResponses: handle.appendResponses, unregister: () => undefined };
+    return {
+      model: handle.getModel(),
+      access: { modelRuntime: runtime },
+      setResponses: handle.setResponses,
+      appendResponses: handle.appendResponses,
+      unregister: () => undefined,
+    };
   }
-  if (sdk.AuthStorage === undefined || sdk.ModelRegistry === undefined) throw new Error("this Pi SDK has neither ModelRuntime nor AuthStorage and ModelRegistry");
+  if (sdk.AuthStorage === undefined || sdk.ModelRegistry === undefined)
+    throw new Error("this Pi SDK has neither ModelRuntime nor AuthStorage and ModelRegistry");
   const faux = registerFauxProvider(FAUX);
   const authStorage = sdk.AuthStorage.inMemory();
   authStorage.setRuntimeApiKey(FAUX.provider, "offline");
   const modelRegistry = sdk.ModelRegistry.inMemory(authStorage);
-  return { model: faux.getModel(), access: { authStorage, modelRegistry }, setResponses: faux.setResponses, appendResponses: faux.appendResponses, unregister: faux.unregister };
+  return {
+    model: faux.getModel(),
+    access: { authStorage, modelRegistry },
+    setResponses: faux.setResponses,
+    appendResponses: faux.appendResponses,
+    unregister: faux.unregister,
+  };
 }
 
 export interface SdkSession {
@@ -88,7 +105,8 @@ export async function startSdkSession(options: {
   replies?: FauxResponseStep[];
 }): Promise<SdkSession> {
   // No vacuous lane: the SDK loaded in this process must be the lane's Pi.
-  if (SDK_PI_VERSION !== locatePiCli().version) throw new Error(`the in-process Pi SDK is ${SDK_PI_VERSION}, but this test lane runs Pi ${locatePiCli().version}`);
+  if (SDK_PI_VERSION !== locatePiCli().version)
+    throw new Error(`the in-process Pi SDK is ${SDK_PI_VERSION}, but this test lane runs Pi ${locatePiCli().version}`);
   const faux = await fauxRoute(options.agentDir);
   faux.setResponses(options.replies ?? []);
   const settingsManager = SettingsManager.inMemory({ compaction: { enabled: false } });
@@ -136,7 +154,11 @@ export async function startSdkSession(options: {
         };
         const timer = setTimeout(() => {
           waiters.delete(check);
-          reject(new Error(`timed out after ${timeoutMs} ms waiting for an event; saw: ${events.map((e) => e.type).join(", ")}`));
+          reject(
+            new Error(
+              `timed out after ${timeoutMs} ms waiting for an event; saw: ${events.map((e) => e.type).join(", ")}`,
+            ),
+          );
         }, timeoutMs);
         waiters.add(check);
         check();

@@ -6,10 +6,17 @@ import type { AgentSessionEvent } from "@mariozechner/pi-coding-agent";
 import { afterEach, describe, expect, it } from "vitest";
 import { fauxAssistantMessage, PACKAGE_ROOT, startSdkSession, type SdkSession } from "./sdk-session.ts";
 
-type CustomMessage = { role: "custom"; customType: string; content: string; details: { id: string; status: string; exitCode?: number; notified: boolean } };
+type CustomMessage = {
+  role: "custom";
+  customType: string;
+  content: string;
+  details: { id: string; status: string; exitCode?: number; notified: boolean };
+};
 
 const isNotification = (e: AgentSessionEvent): boolean =>
-  e.type === "message_end" && (e.message as { role: string; customType?: string }).role === "custom" && (e.message as CustomMessage).customType === "background-task-notification";
+  e.type === "message_end" &&
+  (e.message as { role: string; customType?: string }).role === "custom" &&
+  (e.message as CustomMessage).customType === "background-task-notification";
 
 function notifications(s: SdkSession): CustomMessage[] {
   return s.events.filter(isNotification).map((e) => (e as { message: CustomMessage }).message);
@@ -38,7 +45,14 @@ async function start(...replies: Parameters<SdkSession["reply"]>): Promise<{ s: 
 describe("background tasks through the in-process Pi SDK", () => {
   it("bg_run returns a receipt at once, the completion notice wakes the agent with a new turn", async () => {
     const { s, cwd } = await start(
-      fauxAssistantMessage(fauxToolCall("bg_run", { name: "greeter", command: "echo hello-from-task; echo oops >&2; exit 3", isAgent: false }), { stopReason: "toolUse" }),
+      fauxAssistantMessage(
+        fauxToolCall("bg_run", {
+          name: "greeter",
+          command: "echo hello-from-task; echo oops >&2; exit 3",
+          isAgent: false,
+        }),
+        { stopReason: "toolUse" },
+      ),
       fauxAssistantMessage("started; waiting for the notification"),
       fauxAssistantMessage(fauxText("the task failed with exit 3")),
     );
@@ -47,7 +61,9 @@ describe("background tasks through the in-process Pi SDK", () => {
     const notice = await s.waitFor(isNotification);
     expect(notice.type).toBe("message_end");
     // The follow-up turn: the model is called again after the notification.
-    await s.waitFor((e) => e.type === "message_end" && JSON.stringify(e.message).includes("the task failed with exit 3"));
+    await s.waitFor(
+      (e) => e.type === "message_end" && JSON.stringify(e.message).includes("the task failed with exit 3"),
+    );
     const [n] = notifications(s);
     expect(n?.details.id).toBe(task.id);
     expect(n?.details.status).toBe("failed");
@@ -58,12 +74,19 @@ describe("background tasks through the in-process Pi SDK", () => {
     const metaPath = join(cwd, task.outputPath.replace(/\.output$/, ".json"));
     // The notified flag is persisted right after delivery; the follow-up turn may finish first.
     await expect.poll(() => JSON.parse(readFileSync(metaPath, "utf8")).notified, { timeout: 5000 }).toBe(true);
-    expect(JSON.parse(readFileSync(metaPath, "utf8"))).toMatchObject({ id: task.id, status: "failed", exitCode: 3, error: "Exited with code 3" });
+    expect(JSON.parse(readFileSync(metaPath, "utf8"))).toMatchObject({
+      id: task.id,
+      status: "failed",
+      exitCode: 3,
+      error: "Exited with code 3",
+    });
   });
 
   it("bad arguments are refused with a typed error, and nothing is started or written", async () => {
     const { s, cwd } = await start(
-      fauxAssistantMessage(fauxToolCall("bg_run", { name: "x", command: "   ", isAgent: "no", extra: 1 }), { stopReason: "toolUse" }),
+      fauxAssistantMessage(fauxToolCall("bg_run", { name: "x", command: "   ", isAgent: "no", extra: 1 }), {
+        stopReason: "toolUse",
+      }),
       fauxAssistantMessage("ok"),
     );
     await s.session.prompt("go");

@@ -28,10 +28,33 @@ export interface TmuxOptions {
 const quote = (arg: string): string => `'${arg.replace(/'/g, `'\\''`)}'`;
 
 export function startTmux(options: TmuxOptions): TmuxSession {
-  const tmux = (...args: string[]): string => execFileSync("tmux", ["-f", "/dev/null", "-S", options.socketPath, ...args], { encoding: "utf8", env: { ...process.env, LANG: "C.UTF-8" } });
+  const tmux = (...args: string[]): string =>
+    execFileSync("tmux", ["-f", "/dev/null", "-S", options.socketPath, ...args], {
+      encoding: "utf8",
+      env: { ...process.env, LANG: "C.UTF-8" },
+    });
   const env = Object.entries(options.env).flatMap(([key, value]) => ["-e", `${key}=${value}`]);
   // remain-on-exit keeps a crashed program's last screen readable for the failure message.
-  tmux("new-session", "-d", "-s", options.name, "-x", String(options.width), "-y", String(options.height), "-c", options.cwd, ...env, options.argv.map(quote).join(" "), ";", "set-option", "-t", options.name, "remain-on-exit", "on");
+  tmux(
+    "new-session",
+    "-d",
+    "-s",
+    options.name,
+    "-x",
+    String(options.width),
+    "-y",
+    String(options.height),
+    "-c",
+    options.cwd,
+    ...env,
+    options.argv.map(quote).join(" "),
+    ";",
+    "set-option",
+    "-t",
+    options.name,
+    "remain-on-exit",
+    "on",
+  );
   const target = `${options.name}:0.0`;
   const capture = (): string => tmux("capture-pane", "-p", "-t", target);
   return {
@@ -44,7 +67,8 @@ export function startTmux(options: TmuxOptions): TmuxSession {
       for (;;) {
         screen = capture();
         if (pattern.test(screen)) return screen;
-        if (Date.now() > deadline) throw new Error(`screen never matched ${String(pattern)} within ${timeoutMs} ms; last screen:\n${screen}`);
+        if (Date.now() > deadline)
+          throw new Error(`screen never matched ${String(pattern)} within ${timeoutMs} ms; last screen:\n${screen}`);
         await new Promise((r) => setTimeout(r, 100));
       }
     },
@@ -53,7 +77,12 @@ export function startTmux(options: TmuxOptions): TmuxSession {
         tmux("kill-server");
       } catch (error) {
         // Already gone (the program exited and took the server with it) is fine; anything else is not.
-        if (!String((error as { stderr?: unknown }).stderr ?? error).match(/no server running|error connecting|No such file/)) throw error;
+        if (
+          !String((error as { stderr?: unknown }).stderr ?? error).match(
+            /no server running|error connecting|No such file/,
+          )
+        )
+          throw error;
       }
     },
   };

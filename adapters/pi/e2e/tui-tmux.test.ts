@@ -4,12 +4,24 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeIsolatedAgentDir } from "../../fake/isolated-agent-dir.ts";
-import { startScriptedModelServer, type ScriptedModelServer, type ScriptedReply } from "../../fake/scripted-model-server.ts";
+import {
+  startScriptedModelServer,
+  type ScriptedModelServer,
+  type ScriptedReply,
+} from "../../fake/scripted-model-server.ts";
 import { locatePiCli } from "./pi-process.ts";
 import { PACKAGE_ROOT } from "./sdk-session.ts";
 import { startTmux, type TmuxSession } from "./tmux-session.ts";
 
-const LEAN = ["--no-session", "--no-extensions", "--no-skills", "--no-prompt-templates", "--no-themes", "--no-context-files", "--offline"];
+const LEAN = [
+  "--no-session",
+  "--no-extensions",
+  "--no-skills",
+  "--no-prompt-templates",
+  "--no-themes",
+  "--no-context-files",
+  "--offline",
+];
 
 let server: ScriptedModelServer;
 let screen: TmuxSession;
@@ -20,7 +32,9 @@ function requireTmux(): void {
   try {
     execFileSync("tmux", ["-V"]);
   } catch (error) {
-    throw new Error(`tmux is required for the interactive TUI tests (Debian: apt-get install tmux; .ci/run installs it): ${String(error)}`);
+    throw new Error(
+      `tmux is required for the interactive TUI tests (Debian: apt-get install tmux; .ci/run installs it): ${String(error)}`,
+    );
   }
 }
 
@@ -37,7 +51,12 @@ function taskMetadata(name: string): { id: string; pid: number; status: string }
   const root = join(cwd, ".pi", "tasks");
   for (const dir of readdirSync(root)) {
     for (const file of readdirSync(join(root, dir)).filter((f) => f.endsWith(".json"))) {
-      const meta = JSON.parse(readFileSync(join(root, dir, file), "utf8")) as { id: string; pid: number; status: string; name: string };
+      const meta = JSON.parse(readFileSync(join(root, dir, file), "utf8")) as {
+        id: string;
+        pid: number;
+        status: string;
+        name: string;
+      };
       if (meta.name === name) return meta;
     }
   }

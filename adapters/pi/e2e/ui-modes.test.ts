@@ -8,7 +8,15 @@ import { runPiJson, type PiRecord } from "./pi-cli.ts";
 import { startPiRpc } from "./rpc-client.ts";
 import { PACKAGE_ROOT } from "./sdk-session.ts";
 
-const LEAN = ["--no-session", "--no-extensions", "--no-skills", "--no-prompt-templates", "--no-themes", "--no-context-files", "--offline"];
+const LEAN = [
+  "--no-session",
+  "--no-extensions",
+  "--no-skills",
+  "--no-prompt-templates",
+  "--no-themes",
+  "--no-context-files",
+  "--offline",
+];
 const strip = (text: unknown) => String(text).replace(/\x1b\[[0-9;]*m/g, "");
 
 let server: ScriptedModelServer;
@@ -29,8 +37,19 @@ describe("the task UI outside the interactive terminal", () => {
   it("RPC: the footer arrives as setStatus requests and /tasks points to /jobs", async () => {
     const pi = startPiRpc({ args: [...LEAN, "-e", PACKAGE_ROOT], env: agent.env, cwd });
     try {
-      const isStatus = (e: PiRecord) => e.type === "extension_ui_request" && e.method === "setStatus" && e.statusKey === "background-tasks";
-      server.enqueue({ toolCalls: [{ name: "bg_run", arguments: { name: "rpc sleeper", command: "sleep 1", isAgent: false, triggerOnCompletion: false } }] }, { text: "ok" });
+      const isStatus = (e: PiRecord) =>
+        e.type === "extension_ui_request" && e.method === "setStatus" && e.statusKey === "background-tasks";
+      server.enqueue(
+        {
+          toolCalls: [
+            {
+              name: "bg_run",
+              arguments: { name: "rpc sleeper", command: "sleep 1", isAgent: false, triggerOnCompletion: false },
+            },
+          ],
+        },
+        { text: "ok" },
+      );
       await pi.promptAndWait("start it", 30_000);
       const running = await pi.waitFor((e) => isStatus(e) && /bg 1 running/.test(strip(e.statusText)), 10_000);
       expect(strip(running.statusText)).toMatch(/^bg 1 running \d+s · Shift↓$/);
@@ -49,7 +68,12 @@ describe("the task UI outside the interactive terminal", () => {
   });
 
   it("json mode: no UI runs, and /tasks says to use /jobs on stderr", async () => {
-    const run = await runPiJson({ args: [...LEAN, "-e", PACKAGE_ROOT, "/tasks"], env: agent.env, cwd, timeoutMs: 30_000 });
+    const run = await runPiJson({
+      args: [...LEAN, "-e", PACKAGE_ROOT, "/tasks"],
+      env: agent.env,
+      cwd,
+      timeoutMs: 30_000,
+    });
     expect(run.code).toBe(0);
     expect(run.stderr).toContain("/jobs");
     expect(run.events.some((e) => e.type === "extension_ui_request")).toBe(false);

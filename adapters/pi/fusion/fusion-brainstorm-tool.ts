@@ -21,8 +21,19 @@ export function fusionBrainstormTool(launch: FusionLauncher): ToolDefinition {
     prepareArguments: (raw: unknown) => unwrap(spec.normalize(raw)) as never,
     async execute(toolCallId, params, signal, onUpdate, ctx) {
       const { prompt, capability } = unwrap(spec.normalize(params));
-      const onProgress = (progress: FusionProgress) => onUpdate?.({ content: [{ type: "text", text: progress.status }], details: progress });
-      const outcome = unwrap(await launch({ prompt, capability, source: "tool", toolCallId, ctx, ...(signal ? { signal } : {}), onProgress }));
+      const onProgress = (progress: FusionProgress) =>
+        onUpdate?.({ content: [{ type: "text", text: progress.status }], details: progress });
+      const outcome = unwrap(
+        await launch({
+          prompt,
+          capability,
+          source: "tool",
+          toolCallId,
+          ctx,
+          ...(signal ? { signal } : {}),
+          onProgress,
+        }),
+      );
       const reply = brainstormReply(outcome);
       const result: AgentToolResult<unknown> & { usage: typeof outcome.usage } = {
         content: [{ type: "text", text: reply.text }],

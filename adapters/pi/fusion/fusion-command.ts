@@ -24,7 +24,11 @@ async function promptFrom(args: string, ctx: ExtensionCommandContext): Promise<s
 }
 
 /** Shows a cancellable loader while the run lasts (TUI); other modes just wait for the run. */
-async function withLoader(ctx: ExtensionCommandContext, controller: AbortController, run: Promise<Result<FusionRunOutcome, TypedError>>): Promise<void> {
+async function withLoader(
+  ctx: ExtensionCommandContext,
+  controller: AbortController,
+  run: Promise<Result<FusionRunOutcome, TypedError>>,
+): Promise<void> {
   await ctx.ui.custom<void>(
     (tui, theme, _keys, done) => {
       const loader = new BorderedLoader(tui, theme, "Fusion: three models are working… (Esc cancels)");
@@ -45,17 +49,37 @@ export function registerFusionCommand(pi: ExtensionAPI, launch: FusionLauncher):
       if (prompt === undefined) return;
       await ctx.waitForIdle();
       const controller = new AbortController();
-      const run = launch({ prompt, capability: "reason", source: "command", ctx, signal: controller.signal, onProgress: (p) => ctx.ui.setStatus(STATUS_KEY, p.status) });
+      const run = launch({
+        prompt,
+        capability: "reason",
+        source: "command",
+        ctx,
+        signal: controller.signal,
+        onProgress: (p) => ctx.ui.setStatus(STATUS_KEY, p.status),
+      });
       await withLoader(ctx, controller, run);
       const outcome = await run;
       ctx.ui.setStatus(STATUS_KEY, undefined);
       if (!outcome.ok) return report(ctx, outcome.error.message, "error");
       const { text, details } = outcome.value;
       pi.sendMessage(
-        { customType: "fusion-request", content: prompt, display: false, details: { schema_version: "pi-background-tasks.fusion-request.v1", run_id: details.run_id, prompt } },
+        {
+          customType: "fusion-request",
+          content: prompt,
+          display: false,
+          details: { schema_version: "pi-background-tasks.fusion-request.v1", run_id: details.run_id, prompt },
+        },
         { triggerTurn: false },
       );
-      pi.sendMessage({ customType: "fusion-result", content: text, display: true, details: { ...details, usage: outcome.value.usage } }, { triggerTurn: false });
+      pi.sendMessage(
+        {
+          customType: "fusion-result",
+          content: text,
+          display: true,
+          details: { ...details, usage: outcome.value.usage },
+        },
+        { triggerTurn: false },
+      );
     },
   });
 }

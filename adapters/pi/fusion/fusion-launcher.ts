@@ -1,5 +1,10 @@
 import type { ExtensionContext } from "@mariozechner/pi-coding-agent";
-import type { FusionCapability, FusionProgress, FusionRunOutcome, FusionSource } from "../../../domain/fusion/service/index.ts";
+import type {
+  FusionCapability,
+  FusionProgress,
+  FusionRunOutcome,
+  FusionSource,
+} from "../../../domain/fusion/service/index.ts";
 import type { Result, TypedError } from "../../../domain/shared/model/result.ts";
 
 export interface FusionLaunch {

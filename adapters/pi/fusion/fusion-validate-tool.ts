@@ -5,7 +5,10 @@ import { validateToolDescriptor } from "../../../domain/validation/service/valid
 import { defineTool } from "../define-tool.ts";
 
 /** Starts a validation run as a background task; the composition root supplies it. */
-export type ValidateLauncher = (args: unknown, ctx: ExtensionContext) => Promise<Result<{ readonly text: string; readonly details: FusionLaunchReceipt }, TypedError>>;
+export type ValidateLauncher = (
+  args: unknown,
+  ctx: ExtensionContext,
+) => Promise<Result<{ readonly text: string; readonly details: FusionLaunchReceipt }, TypedError>>;
 
 /** `fusion_validate`: a structured, read-only background review; the report is fetched with bg_result. */
 export function fusionValidateTool(launch: ValidateLauncher): ToolDefinition {
@@ -20,7 +23,9 @@ export function fusionValidateTool(launch: ValidateLauncher): ToolDefinition {
     normalize: spec.normalize,
     run: async (args, ctx) => {
       const started = await launch(args, ctx);
-      return started.ok ? ok({ content: [{ type: "text", text: started.value.text }], details: started.value.details }) : started;
+      return started.ok
+        ? ok({ content: [{ type: "text", text: started.value.text }], details: started.value.details })
+        : started;
     },
   });
 }

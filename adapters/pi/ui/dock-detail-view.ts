@@ -40,7 +40,9 @@ function outputFacts(task: TaskSnapshot): string {
 function field(label: string, value: string, width: number, theme: UiTheme, maxLines = 1): string[] {
   const valueWidth = Math.max(1, width - LABEL_WIDTH);
   const wrapped = maxLines === 1 ? [fit(value, valueWidth)] : wrapLimited(value, valueWidth, maxLines);
-  return wrapped.map((line, i) => fit(`${theme.fg("muted", (i === 0 ? label : "").padEnd(LABEL_WIDTH))}${line}`, width));
+  return wrapped.map((line, i) =>
+    fit(`${theme.fg("muted", (i === 0 ? label : "").padEnd(LABEL_WIDTH))}${line}`, width),
+  );
 }
 
 /** Identity, status, runtime, output, telemetry, command and error: everything above the tail. */
@@ -53,7 +55,9 @@ export function detailFields(task: TaskSnapshot, now: number, width: number, the
     ...field("Context", contextText(task), width, theme),
     ...field("Tokens", tokensText(task), width, theme, 2),
     ...field("Tools", toolsText(task), width, theme, 2),
-    ...(task.telemetryUnavailableReason === undefined ? [] : field("Telemetry", oneLine(task.telemetryUnavailableReason), width, theme, 2)),
+    ...(task.telemetryUnavailableReason === undefined
+      ? []
+      : field("Telemetry", oneLine(task.telemetryUnavailableReason), width, theme, 2)),
     ...field("Command", oneLine(task.command), width, theme, 2),
     ...(task.error === undefined ? [] : field("Error", theme.fg("error", oneLine(task.error)), width, theme, 2)),
   ];
@@ -62,11 +66,15 @@ export function detailFields(task: TaskSnapshot, now: number, width: number, the
 function tailHeader(model: DetailModel, width: number, theme: UiTheme): string {
   const total = model.tail?.length ?? 0;
   const state =
-    model.tailError !== undefined ? "unreadable"
-    : model.tail === undefined ? "loading…"
-    : !model.viewport.following ? `paused · ${rangeLabel(model.viewport, total, model.tailHeight)} · r resumes`
-    : model.task.status === "running" ? "live"
-    : "end";
+    model.tailError !== undefined
+      ? "unreadable"
+      : model.tail === undefined
+        ? "loading…"
+        : !model.viewport.following
+          ? `paused · ${rangeLabel(model.viewport, total, model.tailHeight)} · r resumes`
+          : model.task.status === "running"
+            ? "live"
+            : "end";
   const head = `── Output · ${state} `;
   return fit(theme.fg("dim", head + "─".repeat(Math.max(0, width - visibleWidth(head)))), width);
 }
@@ -76,9 +84,11 @@ export function renderTail(model: DetailModel, width: number, theme: UiTheme): s
   const lines = model.tail ?? [];
   const { start, end } = visibleRange(model.viewport, lines.length, model.tailHeight);
   const shown =
-    model.tailError !== undefined ? [theme.fg("error", model.tailError)]
-    : model.tail !== undefined && lines.length === 0 ? [theme.fg("muted", "(no output yet)")]
-    : lines.slice(start, end);
+    model.tailError !== undefined
+      ? [theme.fg("error", model.tailError)]
+      : model.tail !== undefined && lines.length === 0
+        ? [theme.fg("muted", "(no output yet)")]
+        : lines.slice(start, end);
   // Lines come from arbitrary programs: sanitised again here, whatever produced them.
   const body = shown.map((line) => fit(displaySafe(line), width));
   while (body.length < model.tailHeight) body.push(fit("", width));

@@ -32,21 +32,36 @@ function row(task: TaskSnapshot, selected: boolean, model: ListModel, width: num
 /** The list view's body lines (unframed): one row per task in the visible page, or a hint when empty. */
 export function renderListBody(model: ListModel, width: number, theme: UiTheme): string[] {
   if (model.tasks.length === 0) {
-    const empty = model.history ? "No background tasks in this session." : `Nothing running and nothing new.${model.hiddenFinished > 0 ? ` h shows history (${model.hiddenFinished} finished).` : ""}`;
+    const empty = model.history
+      ? "No background tasks in this session."
+      : `Nothing running and nothing new.${model.hiddenFinished > 0 ? ` h shows history (${model.hiddenFinished} finished).` : ""}`;
     return [fit(theme.fg("muted", empty), width)];
   }
   const page = model.tasks.slice(model.start, model.start + model.pageSize);
   const lines = page.map((task) => row(task, task.id === model.selected, model, width, theme));
   const below = model.tasks.length - model.start - page.length;
   if (model.start > 0 || below > 0) {
-    lines.push(fit(theme.fg("dim", `${model.start > 0 ? `↑ ${model.start} more` : ""}${model.start > 0 && below > 0 ? " · " : ""}${below > 0 ? `↓ ${below} more` : ""}`), width));
+    lines.push(
+      fit(
+        theme.fg(
+          "dim",
+          `${model.start > 0 ? `↑ ${model.start} more` : ""}${model.start > 0 && below > 0 ? " · " : ""}${below > 0 ? `↓ ${below} more` : ""}`,
+        ),
+        width,
+      ),
+    );
   }
   return lines;
 }
 
 /** Running first, then finished ones newest first. Without history: only running, unseen, or shown since the dock opened. */
-export function dockRows(all: readonly TaskSnapshot[], options: { history: boolean; isSeen: (id: string) => boolean; shown: ReadonlySet<string> }): TaskSnapshot[] {
-  const visible = options.history ? all : all.filter((t) => t.status === "running" || !options.isSeen(t.id) || options.shown.has(t.id));
+export function dockRows(
+  all: readonly TaskSnapshot[],
+  options: { history: boolean; isSeen: (id: string) => boolean; shown: ReadonlySet<string> },
+): TaskSnapshot[] {
+  const visible = options.history
+    ? all
+    : all.filter((t) => t.status === "running" || !options.isSeen(t.id) || options.shown.has(t.id));
   const running = visible.filter((t) => t.status === "running");
   const finished = visible.filter((t) => t.status !== "running").sort((a, b) => (b.endTime ?? 0) - (a.endTime ?? 0));
   return [...running, ...finished];
@@ -54,6 +69,11 @@ export function dockRows(all: readonly TaskSnapshot[], options: { history: boole
 
 export function dockTitle(all: readonly TaskSnapshot[], history: boolean, isSeen: (id: string) => boolean): string {
   const counts = countTasks(all, isSeen);
-  const parts = [`${counts.running} running`, ...(counts.failed > 0 ? [`${counts.failed} failed`] : []), ...(counts.stopped > 0 ? [`${counts.stopped} stopped`] : []), ...(counts.done > 0 ? [`${counts.done} done`] : [])];
+  const parts = [
+    `${counts.running} running`,
+    ...(counts.failed > 0 ? [`${counts.failed} failed`] : []),
+    ...(counts.stopped > 0 ? [`${counts.stopped} stopped`] : []),
+    ...(counts.done > 0 ? [`${counts.done} done`] : []),
+  ];
   return `Background tasks${history ? " · history" : ""} · ${parts.join(" · ")}`;
 }

@@ -17,12 +17,15 @@ describe("PI_BG_DOCK_SHORTCUT", () => {
     expect(read("off")).toEqual({ ok: true, value: undefined });
   });
 
-  it.each(["shift+dwn", "hyper+b", "ctrl+ctrl+b", "b", "down", "ctrl+", "shift+down+x"])("refuses %s loudly with pi_bg_config_invalid", (value) => {
-    const result = read(value);
-    expect(result.ok).toBe(false);
-    if (result.ok) return;
-    expect(result.error.code).toBe("pi_bg_config_invalid");
-    expect(result.error.message).toContain(value);
-    expect(result.error.message).toContain("pi_bg_config_invalid");
-  });
+  it.each(["shift+dwn", "hyper+b", "ctrl+ctrl+b", "b", "down", "ctrl+", "shift+down+x"])(
+    "refuses %s loudly with pi_bg_config_invalid",
+    (value) => {
+      const result = read(value);
+      expect(result.ok).toBe(false);
+      if (result.ok) return;
+      expect(result.error.code).toBe("pi_bg_config_invalid");
+      expect(result.error.message).toContain(value);
+      expect(result.error.message).toContain("pi_bg_config_invalid");
+    },
+  );
 });

@@ -11,14 +11,34 @@ export interface DockShortcut {
 }
 
 const MODIFIERS = ["ctrl", "shift", "alt", "super"] as const;
-const SPECIAL = ["escape", "esc", "enter", "return", "tab", "space", "backspace", "delete", "insert", "clear", "home", "end", "pageUp", "pageDown", "up", "down", "left", "right"];
+const SPECIAL = [
+  "escape",
+  "esc",
+  "enter",
+  "return",
+  "tab",
+  "space",
+  "backspace",
+  "delete",
+  "insert",
+  "clear",
+  "home",
+  "end",
+  "pageUp",
+  "pageDown",
+  "up",
+  "down",
+  "left",
+  "right",
+];
 const FUNCTION_KEYS = Array.from({ length: 12 }, (_, i) => `f${i + 1}`);
 const SYMBOLS = [..."`-=[]\\;',./!@#$%^&*()_+|~{}:<>?"];
 const SINGLE = /^[a-z0-9]$/;
 const ARROWS: Record<string, string> = { up: "↑", down: "↓", left: "←", right: "→" };
 const PRETTY: Record<string, string> = { pageUp: "PgUp", pageDown: "PgDn", escape: "Esc", esc: "Esc" };
 
-const isBaseKey = (key: string): boolean => SINGLE.test(key) || SPECIAL.includes(key) || FUNCTION_KEYS.includes(key) || SYMBOLS.includes(key);
+const isBaseKey = (key: string): boolean =>
+  SINGLE.test(key) || SPECIAL.includes(key) || FUNCTION_KEYS.includes(key) || SYMBOLS.includes(key);
 const capitalise = (word: string): string => word.charAt(0).toUpperCase() + word.slice(1);
 
 export function shortcutLabel(modifiers: readonly string[], base: string): string {
@@ -33,7 +53,9 @@ export function shortcutLabel(modifiers: readonly string[], base: string): strin
  * Reads PI_BG_DOCK_SHORTCUT: unset means shift+down, `off` registers no shortcut, anything else must be
  * a Pi key id with at least one modifier (a bare function key is also fine), so typing is never taken over.
  */
-export function dockShortcutFromEnv(env: Readonly<Record<string, string | undefined>>): Result<DockShortcut | undefined, TypedError<"pi_bg_config_invalid">> {
+export function dockShortcutFromEnv(
+  env: Readonly<Record<string, string | undefined>>,
+): Result<DockShortcut | undefined, TypedError<"pi_bg_config_invalid">> {
   const raw = env[DOCK_SHORTCUT_ENV];
   const value = raw === undefined || raw.trim() === "" ? DEFAULT_DOCK_SHORTCUT : raw.trim();
   if (value === "off") return ok(undefined);
@@ -42,12 +64,15 @@ export function dockShortcutFromEnv(env: Readonly<Record<string, string | undefi
   const base = value.endsWith("++") ? "+" : (parts.pop() ?? "");
   const modifiers = value.endsWith("++") ? parts.slice(0, -2) : parts;
   const lower = modifiers.map((m) => m.toLowerCase());
-  const problem =
-    !isBaseKey(base) ? `'${base}' is not a key Pi knows`
-    : lower.some((m) => !(MODIFIERS as readonly string[]).includes(m)) ? `unknown modifier in '${value}' (use ctrl, shift, alt or super)`
-    : new Set(lower).size !== lower.length ? `a modifier repeats in '${value}'`
-    : lower.length === 0 && !FUNCTION_KEYS.includes(base) ? `'${value}' has no modifier and would take over ordinary typing`
-    : undefined;
+  const problem = !isBaseKey(base)
+    ? `'${base}' is not a key Pi knows`
+    : lower.some((m) => !(MODIFIERS as readonly string[]).includes(m))
+      ? `unknown modifier in '${value}' (use ctrl, shift, alt or super)`
+      : new Set(lower).size !== lower.length
+        ? `a modifier repeats in '${value}'`
+        : lower.length === 0 && !FUNCTION_KEYS.includes(base)
+          ? `'${value}' has no modifier and would take over ordinary typing`
+          : undefined;
   if (problem !== undefined) {
     return err({
       code: "pi_bg_config_invalid",

@@ -6,7 +6,13 @@ import type { UiColor, UiTheme } from "./ui-theme.ts";
 export const FOOTER_STATUS_KEY = "background-tasks";
 const REFRESH_MS = 1000;
 
-const TONE_COLOR: Record<FooterTone, UiColor> = { running: "accent", failed: "error", stopped: "warning", done: "success", hint: "dim" };
+const TONE_COLOR: Record<FooterTone, UiColor> = {
+  running: "accent",
+  failed: "error",
+  stopped: "warning",
+  done: "success",
+  hint: "dim",
+};
 
 export interface FooterHost {
   list(): readonly TaskSnapshot[];
@@ -32,7 +38,10 @@ export class FooterStatus {
   private readonly cleanups: Array<() => void> = [];
 
   constructor(private readonly host: FooterHost) {
-    this.cleanups.push(host.subscribe(() => this.refresh()), host.seen.onChange(() => this.refresh()));
+    this.cleanups.push(
+      host.subscribe(() => this.refresh()),
+      host.seen.onChange(() => this.refresh()),
+    );
     this.refresh();
   }
 
@@ -48,9 +57,17 @@ export class FooterStatus {
   refresh(): void {
     if (this.disposed) return;
     const tasks = this.host.list();
-    const parts = footerSummary(tasks, { now: this.host.now(), isSeen: (id) => this.host.seen.isSeen(id), dockOpen: this.dockOpen, shortcutLabel: this.host.shortcutLabel });
+    const parts = footerSummary(tasks, {
+      now: this.host.now(),
+      isSeen: (id) => this.host.seen.isSeen(id),
+      dockOpen: this.dockOpen,
+      shortcutLabel: this.host.shortcutLabel,
+    });
     const { theme } = this.host;
-    const text = parts === undefined ? undefined : `${theme.fg("accent", theme.bold("bg"))} ${parts.map((p) => theme.fg(TONE_COLOR[p.tone], p.text)).join(theme.fg("dim", " · "))}`;
+    const text =
+      parts === undefined
+        ? undefined
+        : `${theme.fg("accent", theme.bold("bg"))} ${parts.map((p) => theme.fg(TONE_COLOR[p.tone], p.text)).join(theme.fg("dim", " · "))}`;
     if (text !== this.last) {
       this.last = text;
       this.host.setStatus(text);

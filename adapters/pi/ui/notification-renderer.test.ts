@@ -12,7 +12,14 @@ const RECORDING: UiTheme = {
   bold: (text) => text,
 };
 
-const snapshot = { id: "b1234abcd", name: "unit tests", status: "failed", exitCode: 3, outputPath: ".pi/tasks/s/b1234abcd.output", error: "Exited with code 3" };
+const snapshot = {
+  id: "b1234abcd",
+  name: "unit tests",
+  status: "failed",
+  exitCode: 3,
+  outputPath: ".pi/tasks/s/b1234abcd.output",
+  error: "Exited with code 3",
+};
 
 describe("completion notice renderer", () => {
   it("renders one status line, the output path and the error", () => {
@@ -21,10 +28,14 @@ describe("completion notice renderer", () => {
       "  output: .pi/tasks/s/b1234abcd.output",
       "  error: Exited with code 3",
     ]);
-    expect(renderNotificationLines({ ...snapshot, status: "completed", exitCode: 0, error: undefined }, "", false, PLAIN_THEME)).toEqual([
-      "[bg completed] unit tests (b1234abcd)",
-      "  output: .pi/tasks/s/b1234abcd.output",
-    ]);
+    expect(
+      renderNotificationLines(
+        { ...snapshot, status: "completed", exitCode: 0, error: undefined },
+        "",
+        false,
+        PLAIN_THEME,
+      ),
+    ).toEqual(["[bg completed] unit tests (b1234abcd)", "  output: .pi/tasks/s/b1234abcd.output"]);
   });
 
   it.each([
@@ -39,16 +50,28 @@ describe("completion notice renderer", () => {
 
   it("expanded shows the full notice; odd details never throw", () => {
     expect(renderNotificationLines(snapshot, "a\nb", true, PLAIN_THEME).slice(-2)).toEqual(["  a", "  b"]);
-    expect(renderNotificationLines(undefined, "", false, PLAIN_THEME)).toEqual(["[bg ended] background task (unknown id)"]);
-    expect(renderNotificationLines({ name: "x\x1b[2J\ny", status: 7 }, "", false, PLAIN_THEME)[0]).toBe("[bg ended] x ⏎ y (unknown id)");
+    expect(renderNotificationLines(undefined, "", false, PLAIN_THEME)).toEqual([
+      "[bg ended] background task (unknown id)",
+    ]);
+    expect(renderNotificationLines({ name: "x\x1b[2J\ny", status: 7 }, "", false, PLAIN_THEME)[0]).toBe(
+      "[bg ended] x ⏎ y (unknown id)",
+    );
   });
 
   it("the component wraps to the width it is given", () => {
     const component = notificationRenderer()(
-      { role: "custom", customType: "background-task-notification", content: "x", display: true, details: { ...snapshot, name: "名前".repeat(60) }, timestamp: 0 },
+      {
+        role: "custom",
+        customType: "background-task-notification",
+        content: "x",
+        display: true,
+        details: { ...snapshot, name: "名前".repeat(60) },
+        timestamp: 0,
+      },
       { expanded: false },
       PLAIN_THEME as never,
     );
-    for (const width of [40, 80, 120]) for (const line of component?.render(width) ?? ["missing"]) expect(visibleWidth(line)).toBeLessThanOrEqual(width);
+    for (const width of [40, 80, 120])
+      for (const line of component?.render(width) ?? ["missing"]) expect(visibleWidth(line)).toBeLessThanOrEqual(width);
   });
 });

@@ -4,7 +4,12 @@ import type { TaskStatus } from "../../../domain/tasks/model/task-snapshot.ts";
 import { oneLine } from "./terminal-text.ts";
 import type { UiColor, UiTheme } from "./ui-theme.ts";
 
-const OUTCOME_COLOR: Record<TaskStatus, UiColor> = { completed: "success", failed: "error", killed: "warning", running: "accent" };
+const OUTCOME_COLOR: Record<TaskStatus, UiColor> = {
+  completed: "success",
+  failed: "error",
+  killed: "warning",
+  running: "accent",
+};
 const STATUSES: readonly string[] = ["running", "completed", "failed", "killed"];
 
 /** The fields the line needs, read defensively: old sessions may hold notices of another shape. */
@@ -32,11 +37,18 @@ function readFacts(details: unknown): NoticeFacts {
 }
 
 /** `[bg completed] name (id)`, the output path and the error, coloured by outcome; expanded adds the full notice. */
-export function renderNotificationLines(details: unknown, content: string, expanded: boolean, theme: UiTheme): string[] {
+export function renderNotificationLines(
+  details: unknown,
+  content: string,
+  expanded: boolean,
+  theme: UiTheme,
+): string[] {
   const facts = readFacts(details);
   const color = facts.status === undefined ? "warning" : OUTCOME_COLOR[facts.status];
   const exit = facts.exitCode === undefined || facts.exitCode === 0 ? "" : theme.fg("muted", ` exit ${facts.exitCode}`);
-  const lines = [`${theme.fg(color, theme.bold(`[bg ${facts.status ?? "ended"}]`))} ${oneLine(facts.name)} ${theme.fg("muted", `(${oneLine(facts.id)})`)}${exit}`];
+  const lines = [
+    `${theme.fg(color, theme.bold(`[bg ${facts.status ?? "ended"}]`))} ${oneLine(facts.name)} ${theme.fg("muted", `(${oneLine(facts.id)})`)}${exit}`,
+  ];
   if (facts.outputPath !== undefined) lines.push(theme.fg("muted", `  output: ${oneLine(facts.outputPath)}`));
   if (facts.error !== undefined) lines.push(theme.fg("error", `  error: ${oneLine(facts.error)}`));
   if (expanded) lines.push(...content.split("\n").map((line) => theme.fg("dim", `  ${oneLine(line)}`)));
@@ -45,7 +57,10 @@ export function renderNotificationLines(details: unknown, content: string, expan
 
 export function notificationRenderer(): MessageRenderer {
   return (message, options, theme): Component => {
-    const content = typeof message.content === "string" ? message.content : message.content.map((part) => (part.type === "text" ? part.text : "")).join("\n");
+    const content =
+      typeof message.content === "string"
+        ? message.content
+        : message.content.map((part) => (part.type === "text" ? part.text : "")).join("\n");
     return new Text(renderNotificationLines(message.details, content, options.expanded, theme).join("\n"), 1, 0);
   };
 }

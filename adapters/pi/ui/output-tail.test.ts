@@ -5,7 +5,10 @@ const plan = (windowStart: number, produced: number) => ({ windowStart, produced
 
 describe("tailLines", () => {
   it("splits the whole output into display-safe lines", () => {
-    expect(tailLines({ text: "one\r\ntwo\x1b[31m red\x1b[0m\tx\n", plan: plan(0, 20) }, "o.out")).toEqual(["one", "two red    x"]);
+    expect(tailLines({ text: "one\r\ntwo\x1b[31m red\x1b[0m\tx\n", plan: plan(0, 20) }, "o.out")).toEqual([
+      "one",
+      "two red    x",
+    ]);
     expect(tailLines({ text: "", plan: plan(0, 0) }, "o.out")).toEqual([]);
   });
 

@@ -15,7 +15,9 @@ export function tailLines(slice: Pick<LogSlice, "text" | "plan">, outputPath: st
   if (slice.plan.windowStart > 0) {
     const firstBreak = body.indexOf("\n");
     body = firstBreak === -1 ? "" : body.slice(firstBreak + 1);
-    lines.push(`[… earlier output not shown here (${slice.plan.windowStart} of ${slice.plan.produced} bytes); full output: ${outputPath}]`);
+    lines.push(
+      `[… earlier output not shown here (${slice.plan.windowStart} of ${slice.plan.produced} bytes); full output: ${outputPath}]`,
+    );
   }
   if (body.endsWith("\n")) body = body.slice(0, -1);
   if (body !== "") lines.push(...body.split("\n").map((line) => displaySafe(line)));
@@ -25,7 +27,9 @@ export function tailLines(slice: Pick<LogSlice, "text" | "plan">, outputPath: st
 export type ReadTail = (taskId: string) => Promise<Result<string[], TypedError>>;
 
 /** Reads the last TAIL_BUFFER_BYTES of a task's output as display lines. */
-export function tailReader(readLog: (taskId: string, request: { maxBytes: number; tail: boolean }) => Promise<Result<LogSlice, TypedError>>): ReadTail {
+export function tailReader(
+  readLog: (taskId: string, request: { maxBytes: number; tail: boolean }) => Promise<Result<LogSlice, TypedError>>,
+): ReadTail {
   return async (taskId) => {
     const slice = await readLog(taskId, { maxBytes: TAIL_BUFFER_BYTES, tail: true });
     return slice.ok ? { ok: true, value: tailLines(slice.value, slice.value.task.outputPath) } : slice;

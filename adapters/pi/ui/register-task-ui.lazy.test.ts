@@ -23,10 +23,23 @@ function world(hasUI: boolean) {
     on: (event: string, handler: Handler) => void handlers.set(event, handler),
   } as unknown as ExtensionAPI;
   const statuses: Array<string | undefined> = [];
-  const ctx = { hasUI, ui: { setStatus: (key: string, text: string | undefined) => key === FOOTER_STATUS_KEY && statuses.push(text), theme: PLAIN_THEME } } as unknown as ExtensionContext;
+  const ctx = {
+    hasUI,
+    ui: {
+      setStatus: (key: string, text: string | undefined) => key === FOOTER_STATUS_KEY && statuses.push(text),
+      theme: PLAIN_THEME,
+    },
+  } as unknown as ExtensionContext;
   const launcher = new FakeProcessLauncher({ clock: new FakeClock(), script: () => ({}) });
   const runtime = new TaskRuntime(
-    { launcher, files: new InMemoryFileCommitter(), clock: new FakeClock({ wallMs: 1_700_000_000_000 }), random: new SeededRandomSource(9), notifier: { deliver: async () => ok(undefined) }, warn: () => undefined },
+    {
+      launcher,
+      files: new InMemoryFileCommitter(),
+      clock: new FakeClock({ wallMs: 1_700_000_000_000 }),
+      random: new SeededRandomSource(9),
+      notifier: { deliver: async () => ok(undefined) },
+      warn: () => undefined,
+    },
     { cwd: "/w", taskDir: "/w/t", displayDir: "t", env: {}, outputCapBytes: 1 << 20, killGraceMs: 10, retainTasks: 10 },
   );
   let built: TaskRuntime | undefined;
@@ -53,7 +66,14 @@ function world(hasUI: boolean) {
   return { fire, lifecycle, runtime, launcher, statuses, accessed: () => accessed };
 }
 
-const job = { name: "job", command: "work", isAgent: false, notifyOnCompletion: false, triggerOnCompletion: false, onOutputCap: "keep_head_and_tail" } as const;
+const job = {
+  name: "job",
+  command: "work",
+  isAgent: false,
+  notifyOnCompletion: false,
+  triggerOnCompletion: false,
+  onOutputCap: "keep_head_and_tail",
+} as const;
 
 describe("registerTaskUi with a runtime built on first need", () => {
   it("session_start needs no runtime; once it is built the footer follows its tasks", async () => {

@@ -9,7 +9,12 @@ import { SeededRandomSource } from "../../fake/seeded-random-source.ts";
 import { registerTaskUi, rerunTask } from "./register-task-ui.ts";
 
 function fakePi() {
-  const calls = { commands: [] as string[], shortcuts: [] as string[], renderers: [] as string[], events: [] as string[] };
+  const calls = {
+    commands: [] as string[],
+    shortcuts: [] as string[],
+    renderers: [] as string[],
+    events: [] as string[],
+  };
   const pi = {
     registerCommand: (name: string) => calls.commands.push(name),
     registerShortcut: (key: string) => calls.shortcuts.push(key),
@@ -54,15 +59,48 @@ describe("rerunTask", () => {
   it("starts the same command again as a /bg-style task: notified, no agent turn, isAgent kept", async () => {
     const launcher = new FakeProcessLauncher({ script: () => ({}) });
     const runtime = new TaskRuntime(
-      { launcher, files: new InMemoryFileCommitter(), clock: new FakeClock(), random: new SeededRandomSource(3), notifier: { deliver: async () => ok(undefined) }, warn: () => undefined },
-      { cwd: "/w", taskDir: "/w/t", displayDir: "t", env: {}, outputCapBytes: 1 << 20, killGraceMs: 10, retainTasks: 10 },
+      {
+        launcher,
+        files: new InMemoryFileCommitter(),
+        clock: new FakeClock(),
+        random: new SeededRandomSource(3),
+        notifier: { deliver: async () => ok(undefined) },
+        warn: () => undefined,
+      },
+      {
+        cwd: "/w",
+        taskDir: "/w/t",
+        displayDir: "t",
+        env: {},
+        outputCapBytes: 1 << 20,
+        killGraceMs: 10,
+        retainTasks: 10,
+      },
     );
-    const first = await runtime.start({ name: "agent job", command: "pi -p hi", isAgent: true, description: "asks", timeoutSeconds: 60, notifyOnCompletion: false, triggerOnCompletion: true, onOutputCap: "kill" });
+    const first = await runtime.start({
+      name: "agent job",
+      command: "pi -p hi",
+      isAgent: true,
+      description: "asks",
+      timeoutSeconds: 60,
+      notifyOnCompletion: false,
+      triggerOnCompletion: true,
+      onOutputCap: "kill",
+    });
     if (!first.ok) throw new Error(first.error.message);
     const again = await rerunTask(runtime, first.value);
     if (!again.ok) throw new Error(again.error.message);
     expect(again.value.id).not.toBe(first.value.id);
-    expect(again.value).toMatchObject({ name: "agent job", command: "pi -p hi", isAgent: true, description: "asks", timeoutSeconds: 60, notifyOnCompletion: true, triggerOnCompletion: false, output: { capAction: "kill" } });
+    expect(again.value).toMatchObject({
+      name: "agent job",
+      command: "pi -p hi",
+      isAgent: true,
+      description: "asks",
+      timeoutSeconds: 60,
+      notifyOnCompletion: true,
+      triggerOnCompletion: false,
+      output: { capAction: "kill" },
+    });
     expect(launcher.launches).toHaveLength(2);
     await runtime.shutdown();
   });

@@ -14,7 +14,8 @@ import { notificationRenderer } from "./notification-renderer.ts";
 import { SeenTasks } from "./seen-tasks.ts";
 import type { DockHost } from "./task-dock.ts";
 
-const NO_TUI = "The task dock needs Pi's interactive terminal UI. Use /jobs to list tasks, /logs <id> to read output and /kill <id> to stop one.";
+const NO_TUI =
+  "The task dock needs Pi's interactive terminal UI. Use /jobs to list tasks, /logs <id> to read output and /kill <id> to stop one.";
 
 export const DOCK_OVERLAY_OPTIONS = {
   anchor: "bottom-center",
@@ -107,7 +108,13 @@ class UiSession {
       await ctx.ui.custom<undefined>(
         (tui, theme, _keybindings, done) => {
           shown = true;
-          return new TaskDock(host, theme, { requestRender: () => tui.requestRender(), rows: () => tui.terminal.rows }, () => done(undefined), taskId);
+          return new TaskDock(
+            host,
+            theme,
+            { requestRender: () => tui.requestRender(), rows: () => tui.terminal.rows },
+            () => done(undefined),
+            taskId,
+          );
         },
         { overlay: true, overlayOptions: { ...DOCK_OVERLAY_OPTIONS, margin: { ...DOCK_OVERLAY_OPTIONS.margin } } },
       );
@@ -134,12 +141,21 @@ class UiSession {
  * the lifecycle that builds it on first need (the footer then starts with the runtime).
  * An invalid PI_BG_DOCK_SHORTCUT fails the extension load with pi_bg_config_invalid.
  */
-export function registerTaskUi(pi: ExtensionAPI, runtime: RuntimeAccess, env: Readonly<Record<string, string | undefined>> = process.env, lifecycle?: RuntimeLifecycle): void {
+export function registerTaskUi(
+  pi: ExtensionAPI,
+  runtime: RuntimeAccess,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+  lifecycle?: RuntimeLifecycle,
+): void {
   const shortcut = dockShortcutFromEnv(env);
   if (!shortcut.ok) throw new TypedFailure(shortcut.error);
   let session: UiSession | undefined;
   const current = (): UiSession => {
-    if (session === undefined) throw new TypedFailure({ code: "session_not_started", message: "pi-background-tasks is not active: the Pi session has not started or is shutting down" });
+    if (session === undefined)
+      throw new TypedFailure({
+        code: "session_not_started",
+        message: "pi-background-tasks is not active: the Pi session has not started or is shutting down",
+      });
     return session;
   };
 
@@ -171,7 +187,13 @@ export function registerTaskUi(pi: ExtensionAPI, runtime: RuntimeAccess, env: Re
     description: "Mark all finished background tasks as seen (clears them from the footer)",
     handler: async (_args, ctx) => {
       const cleared = current().seen.markFinished(runtime().list());
-      say(ctx, cleared === 0 ? "No unseen finished background tasks." : `Marked ${cleared} finished background ${cleared === 1 ? "task" : "tasks"} as seen.`, "info");
+      say(
+        ctx,
+        cleared === 0
+          ? "No unseen finished background tasks."
+          : `Marked ${cleared} finished background ${cleared === 1 ? "task" : "tasks"} as seen.`,
+        "info",
+      );
     },
   });
 

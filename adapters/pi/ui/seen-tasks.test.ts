@@ -14,7 +14,9 @@ describe("SeenTasks", () => {
     seen.markSeen(task("a", "completed"));
     seen.markSeen(task("a", "completed"));
     expect(changes).toBe(1);
-    expect(seen.markFinished([task("a", "completed"), task("b", "failed"), task("c", "killed"), task("r", "running")])).toBe(2);
+    expect(
+      seen.markFinished([task("a", "completed"), task("b", "failed"), task("c", "killed"), task("r", "running")]),
+    ).toBe(2);
     expect(seen.markFinished([task("b", "failed")])).toBe(0);
     expect(changes).toBe(2);
     expect(["a", "b", "c", "r"].map((id) => seen.isSeen(id))).toEqual([true, true, true, false]);

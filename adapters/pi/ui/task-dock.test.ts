@@ -22,7 +22,10 @@ const KEY = {
 };
 
 /** Colours like a real theme does, so width checks see escape sequences. */
-const ANSI_THEME: UiTheme = { fg: (_c, text) => `\x1b[38;5;75m${text}\x1b[39m`, bold: (text) => `\x1b[1m${text}\x1b[22m` };
+const ANSI_THEME: UiTheme = {
+  fg: (_c, text) => `\x1b[38;5;75m${text}\x1b[39m`,
+  bold: (text) => `\x1b[1m${text}\x1b[22m`,
+};
 const strip = (line: string) => line.replace(/\x1b\[[0-9;]*m/g, "");
 
 let clock = 1_000_000;
@@ -61,7 +64,10 @@ class Harness {
   private listeners: Array<() => void> = [];
   readonly dock: TaskDock;
 
-  constructor(tasks: TaskSnapshot[], options: { initial?: string; theme?: UiTheme; seenBefore?: boolean; tails?: Record<string, string[]> } = {}) {
+  constructor(
+    tasks: TaskSnapshot[],
+    options: { initial?: string; theme?: UiTheme; seenBefore?: boolean; tails?: Record<string, string[]> } = {},
+  ) {
     this.tasks = tasks;
     for (const [id, lines] of Object.entries(options.tails ?? {})) this.tails.set(id, lines);
     if (options.seenBefore === true) this.seen.markFinished(tasks);
@@ -70,7 +76,9 @@ class Harness {
       readTail: async (id) => {
         this.tailReads.push(id);
         const lines = this.tails.get(id);
-        return lines === undefined ? err({ code: "output_unreadable", message: `no output file for ${id}` }) : ok([...lines]);
+        return lines === undefined
+          ? err({ code: "output_unreadable", message: `no output file for ${id}` })
+          : ok([...lines]);
       },
       stop: async (id): Promise<Result<TaskSnapshot, TypedError>> => {
         this.stopped.push(id);
@@ -95,7 +103,13 @@ class Harness {
         return () => (this.ticks = this.ticks.filter((t) => t !== tick));
       },
     };
-    this.dock = new TaskDock(host, options.theme ?? PLAIN_THEME, { requestRender: () => this.renders++, rows: () => this.rows }, () => this.closed++, options.initial);
+    this.dock = new TaskDock(
+      host,
+      options.theme ?? PLAIN_THEME,
+      { requestRender: () => this.renders++, rows: () => this.rows },
+      () => this.closed++,
+      options.initial,
+    );
   }
 
   find(id: string): TaskSnapshot {
@@ -120,14 +134,26 @@ class Harness {
     return this.dock.render(width).map(strip).join("\n");
   }
   selectedRow(width = 100): string {
-    return this.dock.render(width).map(strip).find((l) => l.startsWith("│ ›")) ?? "";
+    return (
+      this.dock
+        .render(width)
+        .map(strip)
+        .find((l) => l.startsWith("│ ›")) ?? ""
+    );
   }
 }
 
 describe("task dock rendering", () => {
   const hostile = [
-    task("b00000001", "running", { name: "ビルドとテスト 🚀 全部 e\u0301 ok", command: `npm test -- ${"--very-long-flag ".repeat(800)}` }),
-    task("b00000002", "failed", { name: "bad \x1b[31mred\x1b[0m\nname\ttab", error: `boom ${"x".repeat(500)}`, command: "exit 3" }),
+    task("b00000001", "running", {
+      name: "ビルドとテスト 🚀 全部 e\u0301 ok",
+      command: `npm test -- ${"--very-long-flag ".repeat(800)}`,
+    }),
+    task("b00000002", "failed", {
+      name: "bad \x1b[31mred\x1b[0m\nname\ttab",
+      error: `boom ${"x".repeat(500)}`,
+      command: "exit 3",
+    }),
     task("b00000003", "completed", { name: "x".repeat(80) }),
     ...Array.from({ length: 20 }, (_, i) => task(`b1${String(i).padStart(7, "0")}`, "running")),
   ];
@@ -135,7 +161,12 @@ describe("task dock rendering", () => {
   for (const width of [40, 80, 120]) {
     it(`every line is exactly ${width} columns in the list and detail views, with unicode names and huge commands`, async () => {
       const h = new Harness(hostile, { theme: ANSI_THEME });
-      h.tails.set("b00000001", ["plain", "\x1b[2Jcolour \x1b[32mgreen\x1b[0m", "wide 漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字", "z".repeat(5000)]);
+      h.tails.set("b00000001", [
+        "plain",
+        "\x1b[2Jcolour \x1b[32mgreen\x1b[0m",
+        "wide 漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字",
+        "z".repeat(5000),
+      ]);
       const views: string[][] = [h.dock.render(width)];
       await h.press(KEY.enter);
       views.push(h.dock.render(width));
@@ -154,7 +185,10 @@ describe("task dock rendering", () => {
   }
 
   it("stays inside 60% of a short terminal", () => {
-    const h = new Harness([task("b1", "running")], { initial: "b1", tails: { b1: Array.from({ length: 100 }, (_, i) => `line ${i}`) } });
+    const h = new Harness([task("b1", "running")], {
+      initial: "b1",
+      tails: { b1: Array.from({ length: 100 }, (_, i) => `line ${i}`) },
+    });
     for (const rows of [6, 12, 20, 30]) {
       h.rows = rows;
       const lines = h.dock.render(80);
@@ -171,7 +205,10 @@ describe("task dock rendering", () => {
   });
 
   it("a task without telemetry reads 'not reported', and the detail shows identity, status, exit, output, command and error", async () => {
-    const h = new Harness([task("b2", "failed", { error: "Exited with code 3", command: "make all" })], { initial: "b2", tails: { b2: ["compiling", "error: nope"] } });
+    const h = new Harness([task("b2", "failed", { error: "Exited with code 3", command: "make all" })], {
+      initial: "b2",
+      tails: { b2: ["compiling", "error: nope"] },
+    });
     await h.press();
     const screen = h.screen(120);
     expect(screen).toContain("task b2 (b2)");
@@ -188,7 +225,13 @@ describe("task dock rendering", () => {
 });
 
 describe("list keys do what the help line says", () => {
-  const five = () => [task("b1", "running"), task("b2", "running"), task("b3", "failed"), task("b4", "completed"), task("b5", "killed")];
+  const five = () => [
+    task("b1", "running"),
+    task("b2", "running"),
+    task("b3", "failed"),
+    task("b4", "completed"),
+    task("b5", "killed"),
+  ];
 
   const cases: Record<string, (h: Harness) => Promise<void>> = {
     "↑↓ move": async (h) => {
@@ -273,7 +316,6 @@ describe("list keys do what the help line says", () => {
   }
 });
 
-
 describe("detail keys do what the help line says, and the tail follows live output", () => {
   const lines = (n: number, prefix = "line") => Array.from({ length: n }, (_, i) => `${prefix} ${i + 1}`);
   const open = async (n = 40) => {
@@ -281,7 +323,12 @@ describe("detail keys do what the help line says, and the tail follows live outp
     await h.press();
     return h;
   };
-  const visibleTail = (h: Harness) => h.screen().split("\n").filter((l) => /│ line \d+/.test(l)).map((l) => l.replace(/[│ ]+$/, "").replace(/^│ /, ""));
+  const visibleTail = (h: Harness) =>
+    h
+      .screen()
+      .split("\n")
+      .filter((l) => /│ line \d+/.test(l))
+      .map((l) => l.replace(/[│ ]+$/, "").replace(/^│ /, ""));
 
   const cases: Record<string, (h: Harness) => Promise<void>> = {
     "↑↓ PgUp/PgDn scroll": async (h) => {

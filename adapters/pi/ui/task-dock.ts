@@ -30,8 +30,10 @@ export interface DockScreen {
   rows(): number;
 }
 
-export const LIST_HELP = "↑↓ move · PgUp/PgDn page · Enter/→ open · k stop · a/K stop all · R rerun · h history · c output path · x/Esc/q close";
-export const DETAIL_HELP = "↑↓ PgUp/PgDn scroll · Home/End · r follow · k stop · R rerun · c output path · ←/Esc back · x/q close";
+export const LIST_HELP =
+  "↑↓ move · PgUp/PgDn page · Enter/→ open · k stop · a/K stop all · R rerun · h history · c output path · x/Esc/q close";
+export const DETAIL_HELP =
+  "↑↓ PgUp/PgDn scroll · Home/End · r follow · k stop · R rerun · c output path · ←/Esc back · x/q close";
 export const MAX_LIST_PAGE = 14;
 export const MAX_TAIL_LINES = 12;
 const REFRESH_MS = 1000;
@@ -75,28 +77,64 @@ export class TaskDock implements Component {
     const inner = frameInnerWidth(width);
     // The overlay is capped at 60% of the terminal (Pi cuts what is taller); the frame takes two lines.
     const budget = Math.max(1, Math.floor(this.screen.rows() * 0.6) - 2);
-    const footer = [...this.messageLines(inner), ...wrapLimited(this.theme.fg("dim", this.view === "list" ? LIST_HELP : DETAIL_HELP), inner, 3)];
+    const footer = [
+      ...this.messageLines(inner),
+      ...wrapLimited(this.theme.fg("dim", this.view === "list" ? LIST_HELP : DETAIL_HELP), inner, 3),
+    ];
     const task = this.detailTask();
     if (this.view === "detail" && task !== undefined) {
       const fields = detailFields(task, this.host.now(), inner, this.theme);
       this.tailHeight = Math.max(1, Math.min(MAX_TAIL_LINES, budget - fields.length - 1 - footer.length));
-      const tail = renderTail({ task, now: this.host.now(), tail: this.tail, tailError: this.tailError, viewport: this.viewport, tailHeight: this.tailHeight }, inner, this.theme);
+      const tail = renderTail(
+        {
+          task,
+          now: this.host.now(),
+          tail: this.tail,
+          tailError: this.tailError,
+          viewport: this.viewport,
+          tailHeight: this.tailHeight,
+        },
+        inner,
+        this.theme,
+      );
       const shownFields = fields.slice(0, Math.max(0, budget - tail.length - footer.length));
-      return frame(`${oneLine(task.name)} (${task.id})`, [...shownFields, ...tail, ...footer].slice(0, budget), width, this.theme);
+      return frame(
+        `${oneLine(task.name)} (${task.id})`,
+        [...shownFields, ...tail, ...footer].slice(0, budget),
+        width,
+        this.theme,
+      );
     }
     const rows = this.rows();
     // One line stays free for the "↑/↓ N more" row.
     const pageSize = Math.max(1, Math.min(MAX_LIST_PAGE, budget - footer.length - 1));
     this.pageSize = pageSize;
-    const index = Math.max(0, rows.findIndex((t) => t.id === this.selected));
+    const index = Math.max(
+      0,
+      rows.findIndex((t) => t.id === this.selected),
+    );
     this.listStart = windowStart(rows.length, index, pageSize, this.listStart);
     const all = this.host.list();
     const body = renderListBody(
-      { tasks: rows, selected: this.selected, start: this.listStart, pageSize, history: this.history, hiddenFinished: all.length - rows.length, now: this.host.now(), isSeen: (id) => this.host.seen.isSeen(id) },
+      {
+        tasks: rows,
+        selected: this.selected,
+        start: this.listStart,
+        pageSize,
+        history: this.history,
+        hiddenFinished: all.length - rows.length,
+        now: this.host.now(),
+        isSeen: (id) => this.host.seen.isSeen(id),
+      },
       inner,
       this.theme,
     );
-    return frame(dockTitle(all, this.history, (id) => this.host.seen.isSeen(id)), [...body, ...footer].slice(0, budget), width, this.theme);
+    return frame(
+      dockTitle(all, this.history, (id) => this.host.seen.isSeen(id)),
+      [...body, ...footer].slice(0, budget),
+      width,
+      this.theme,
+    );
   }
 
   handleInput(data: string): void {
@@ -153,12 +191,17 @@ export class TaskDock implements Component {
     else if (matchesKey(data, "k")) this.stopOne(this.detailId);
     else if (matchesKey(data, "shift+r")) this.rerun(this.detailId);
     else if (matchesKey(data, "c")) this.showPath(this.detailId);
-    else if (matchesKey(data, "left") || matchesKey(data, "escape") || matchesKey(data, "backspace")) this.view = "list";
+    else if (matchesKey(data, "left") || matchesKey(data, "escape") || matchesKey(data, "backspace"))
+      this.view = "list";
     else if (matchesKey(data, "x") || matchesKey(data, "q")) this.finish();
   }
 
   private rows(): TaskSnapshot[] {
-    return dockRows(this.host.list(), { history: this.history, isSeen: (id) => this.host.seen.isSeen(id), shown: this.shown });
+    return dockRows(this.host.list(), {
+      history: this.history,
+      isSeen: (id) => this.host.seen.isSeen(id),
+      shown: this.shown,
+    });
   }
 
   private detailTask(): TaskSnapshot | undefined {
@@ -184,7 +227,10 @@ export class TaskDock implements Component {
 
   private toggleHistory(): void {
     this.history = !this.history;
-    this.selected = keepSelection(this.rows().map((t) => t.id), this.selected);
+    this.selected = keepSelection(
+      this.rows().map((t) => t.id),
+      this.selected,
+    );
   }
 
   private stopOne(taskId: string | undefined): void {
@@ -195,17 +241,31 @@ export class TaskDock implements Component {
       return;
     }
     this.message = { text: `Stopping ${oneLine(task.name)} (${task.id})…`, color: "warning" };
-    void this.host.stop(task.id).then((stopped) => this.report(stopped.ok ? { text: `Stopped ${oneLine(task.name)} (${task.id}).`, color: "warning" } : { text: stopped.error.message, color: "error" }));
+    void this.host
+      .stop(task.id)
+      .then((stopped) =>
+        this.report(
+          stopped.ok
+            ? { text: `Stopped ${oneLine(task.name)} (${task.id}).`, color: "warning" }
+            : { text: stopped.error.message, color: "error" },
+        ),
+      );
   }
 
   private askStopAll(): void {
-    const running = this.host.list().filter((t) => t.status === "running").map((t) => t.id);
+    const running = this.host
+      .list()
+      .filter((t) => t.status === "running")
+      .map((t) => t.id);
     if (running.length === 0) {
       this.message = { text: "No task is running.", color: "muted" };
       return;
     }
     this.confirming = running;
-    this.message = { text: `Stop all ${running.length} running ${running.length === 1 ? "task" : "tasks"}? y stops them, any other key cancels.`, color: "warning" };
+    this.message = {
+      text: `Stop all ${running.length} running ${running.length === 1 ? "task" : "tasks"}? y stops them, any other key cancels.`,
+      color: "warning",
+    };
   }
 
   private answerConfirmation(data: string): void {
@@ -220,7 +280,10 @@ export class TaskDock implements Component {
     this.screen.requestRender();
     void Promise.all(ids.map((id) => this.host.stop(id))).then((results) => {
       const failed = results.filter((r) => !r.ok).length;
-      this.report({ text: `Stopped ${results.length - failed} of ${ids.length} ${ids.length === 1 ? "task" : "tasks"}.`, color: failed > 0 ? "error" : "warning" });
+      this.report({
+        text: `Stopped ${results.length - failed} of ${ids.length} ${ids.length === 1 ? "task" : "tasks"}.`,
+        color: failed > 0 ? "error" : "warning",
+      });
     });
   }
 
@@ -281,7 +344,10 @@ export class TaskDock implements Component {
       this.host.seen.markSeen(task);
       if (task.status !== "running") this.reloadTail();
     }
-    this.selected = keepSelection(this.rows().map((t) => t.id), this.selected);
+    this.selected = keepSelection(
+      this.rows().map((t) => t.id),
+      this.selected,
+    );
     this.screen.requestRender();
   }
 

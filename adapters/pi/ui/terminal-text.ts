@@ -2,7 +2,8 @@ import { truncateToWidth, visibleWidth, wrapTextWithAnsi } from "@mariozechner/p
 import type { UiTheme } from "./ui-theme.ts";
 
 // CSI / OSC / other escape sequences, then any remaining C0/C1 control character except tab.
-const ESCAPES = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[PX^_][^\u001b]*\u001b\\|\u001b[@-Z\\-_]|\u009b[0-?]*[ -/]*[@-~]/g;
+const ESCAPES =
+  /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[PX^_][^\u001b]*\u001b\\|\u001b[@-Z\\-_]|\u009b[0-?]*[ -/]*[@-~]/g;
 const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 
 /**
@@ -10,7 +11,11 @@ const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
  * would move the cursor or recolour Pi's screen, so they are removed before anything is drawn.
  */
 export function displaySafe(text: string, tabWidth = 4): string {
-  return text.replace(ESCAPES, "").replace(/\r(?!\n)/g, "").replace(CONTROLS, "").replace(/\t/g, " ".repeat(tabWidth));
+  return text
+    .replace(ESCAPES, "")
+    .replace(/\r(?!\n)/g, "")
+    .replace(CONTROLS, "")
+    .replace(/\t/g, " ".repeat(tabWidth));
 }
 
 /** One-line form of a free text (names, commands, errors): newlines become " ⏎ ". */
@@ -43,7 +48,10 @@ export function frame(title: string, body: readonly string[], width: number, the
   if (width < 4) return body.map((line) => fit(line, width));
   const inner = width - 2;
   const label = title === "" ? "" : truncateToWidth(` ${title} `, Math.max(0, inner - 2), "…");
-  const top = theme.fg("borderAccent", "╭─") + theme.fg("accent", label) + theme.fg("borderAccent", `${"─".repeat(Math.max(0, inner - 1 - visibleWidth(label)))}╮`);
+  const top =
+    theme.fg("borderAccent", "╭─") +
+    theme.fg("accent", label) +
+    theme.fg("borderAccent", `${"─".repeat(Math.max(0, inner - 1 - visibleWidth(label)))}╮`);
   const side = theme.fg("borderAccent", "│");
   const rows = body.map((line) => `${side} ${fit(line, inner - 2)} ${side}`);
   return [top, ...rows, theme.fg("borderAccent", `╰${"─".repeat(inner)}╯`)];

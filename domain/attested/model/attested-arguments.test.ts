@@ -5,14 +5,50 @@ import { credentialClassOf } from "./credential-class.ts";
 import { checkExtraPiArgs } from "./extra-pi-args.ts";
 import { isInside, normalizeReportPath } from "./report-path.ts";
 
-const VALID = { name: "review", provider: "scripted", model: "inner", prompt: "  Review the diff.\n", reportPath: "reports/review.md" };
+const VALID = {
+  name: "review",
+  provider: "scripted",
+  model: "inner",
+  prompt: "  Review the diff.\n",
+  reportPath: "reports/review.md",
+};
 const code = (r: { ok: boolean; error?: { code: string } }) => (r.ok ? "ok" : r.error?.code);
 
 describe("bg_run_pi_attested arguments", () => {
   it("normalises: trims names, keeps the prompt byte for byte, resolves the report path, floors the timeout", () => {
-    const r = normalizeAttestedRunArguments({ ...VALID, name: " review ", provider: " anthropic ", reportPath: "./a/../reports//r.md", timeoutSeconds: 9.7, thinking: "high" });
-    expect(r).toEqual({ ok: true, value: { name: "review", provider: "anthropic", model: "inner", prompt: VALID.prompt, reportPath: "reports/r.md", extraPiArgs: [], thinking: "high", timeoutSeconds: 9 } });
-    if (r.ok) expect(logicalPiArgv(r.value)).toEqual(["pi", "--mode", "json", "--provider", "anthropic", "--model", "inner", "--thinking", "high"]);
+    const r = normalizeAttestedRunArguments({
+      ...VALID,
+      name: " review ",
+      provider: " anthropic ",
+      reportPath: "./a/../reports//r.md",
+      timeoutSeconds: 9.7,
+      thinking: "high",
+    });
+    expect(r).toEqual({
+      ok: true,
+      value: {
+        name: "review",
+        provider: "anthropic",
+        model: "inner",
+        prompt: VALID.prompt,
+        reportPath: "reports/r.md",
+        extraPiArgs: [],
+        thinking: "high",
+        timeoutSeconds: 9,
+      },
+    });
+    if (r.ok)
+      expect(logicalPiArgv(r.value)).toEqual([
+        "pi",
+        "--mode",
+        "json",
+        "--provider",
+        "anthropic",
+        "--model",
+        "inner",
+        "--thinking",
+        "high",
+      ]);
   });
 
   it("is idempotent on its own output", () => {
@@ -54,17 +90,26 @@ describe("extraPiArgs", () => {
     expect(code(normalizeAttestedRunArguments({ ...VALID, extraPiArgs: args }))).toBe(expected);
   });
 
-  it.each([[[]], [["--no-session", "--no-extensions"]], [["--tools", "read,write", "--offline"]], [["--append-system-prompt", "be brief"]], [["--some-extension-flag", "value", "-e", "./ext.ts"]], [["--flag=value"]]])(
-    "accepts %j",
-    (args) => expect(checkExtraPiArgs(args).ok).toBe(true),
-  );
+  it.each([
+    [[]],
+    [["--no-session", "--no-extensions"]],
+    [["--tools", "read,write", "--offline"]],
+    [["--append-system-prompt", "be brief"]],
+    [["--some-extension-flag", "value", "-e", "./ext.ts"]],
+    [["--flag=value"]],
+  ])("accepts %j", (args) => expect(checkExtraPiArgs(args).ok).toBe(true));
 
   it("a refused flag is found wherever it appears among harmless ones", () => {
     fc.assert(
-      fc.property(fc.array(fc.constantFrom("--no-session", "--offline", "--verbose", "-nc"), { maxLength: 6 }), fc.nat(6), fc.constantFrom("--api-key", "--auth-file", "-p", "--print", "--mode"), (safe, at, bad) => {
-        const args = [...safe.slice(0, at), bad, ...safe.slice(at)];
-        expect(code(checkExtraPiArgs(args))).toBe("attested_pi_argument_refused");
-      }),
+      fc.property(
+        fc.array(fc.constantFrom("--no-session", "--offline", "--verbose", "-nc"), { maxLength: 6 }),
+        fc.nat(6),
+        fc.constantFrom("--api-key", "--auth-file", "-p", "--print", "--mode"),
+        (safe, at, bad) => {
+          const args = [...safe.slice(0, at), bad, ...safe.slice(at)];
+          expect(code(checkExtraPiArgs(args))).toBe("attested_pi_argument_refused");
+        },
+      ),
     );
   });
 });
@@ -90,15 +135,18 @@ describe("reportPath", () => {
 
   it("normalised paths never escape and never start with .pi or contain .git", () => {
     fc.assert(
-      fc.property(fc.array(fc.constantFrom("a", "b", "..", ".", "", ".pi", ".git", "r.md"), { maxLength: 8 }), (segments) => {
-        const r = normalizeReportPath(segments.join("/"));
-        if (!r.ok) return;
-        const parts = r.value.split("/");
-        expect(parts).not.toContain("..");
-        expect(parts).not.toContain(".git");
-        expect(parts[0]).not.toBe(".pi");
-        expect(isInside(`/w/${r.value}`, "/w")).toBe(true);
-      }),
+      fc.property(
+        fc.array(fc.constantFrom("a", "b", "..", ".", "", ".pi", ".git", "r.md"), { maxLength: 8 }),
+        (segments) => {
+          const r = normalizeReportPath(segments.join("/"));
+          if (!r.ok) return;
+          const parts = r.value.split("/");
+          expect(parts).not.toContain("..");
+          expect(parts).not.toContain(".git");
+          expect(parts[0]).not.toBe(".pi");
+          expect(isInside(`/w/${r.value}`, "/w")).toBe(true);
+        },
+      ),
     );
   });
 

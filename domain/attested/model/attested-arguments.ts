@@ -18,13 +18,32 @@ const nonBlank = (maxLength: number, description: string) => Type.String({ patte
 export const AttestedRunArgumentsSchema = Type.Object(
   {
     name: nonBlank(MAX_NAME_CHARS, "Short name for the task (2-6 words)"),
-    provider: Type.String({ pattern: "^\\s*[A-Za-z0-9][A-Za-z0-9._-]*\\s*$", maxLength: 100, description: "Pi provider id, e.g. anthropic or openai-codex" }),
-    model: Type.String({ pattern: "^\\s*[^\\s-]\\S*\\s*$", maxLength: 200, description: "Model id as Pi knows it for that provider" }),
+    provider: Type.String({
+      pattern: "^\\s*[A-Za-z0-9][A-Za-z0-9._-]*\\s*$",
+      maxLength: 100,
+      description: "Pi provider id, e.g. anthropic or openai-codex",
+    }),
+    model: Type.String({
+      pattern: "^\\s*[^\\s-]\\S*\\s*$",
+      maxLength: 200,
+      description: "Model id as Pi knows it for that provider",
+    }),
     prompt: nonBlank(MAX_PROMPT_CHARS, "The whole prompt; it is sent to the child over stdin and hashed"),
     reportPath: nonBlank(4096, "Relative path (inside the working directory) of the report the run must write"),
-    extraPiArgs: Type.Optional(Type.Array(Type.String({ maxLength: 4096 }), { maxItems: 64, description: "Further pi flags (no credentials, no mode or print flags, no prompt words)" })),
+    extraPiArgs: Type.Optional(
+      Type.Array(Type.String({ maxLength: 4096 }), {
+        maxItems: 64,
+        description: "Further pi flags (no credentials, no mode or print flags, no prompt words)",
+      }),
+    ),
     thinking: Type.Optional(stringEnum(THINKING_LEVELS, { description: "Pi thinking level" })),
-    timeoutSeconds: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: MAX_TIMEOUT_SECONDS, description: "Stop the run after this many seconds (floored)" })),
+    timeoutSeconds: Type.Optional(
+      Type.Number({
+        exclusiveMinimum: 0,
+        maximum: MAX_TIMEOUT_SECONDS,
+        description: "Stop the run after this many seconds (floored)",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -46,7 +65,12 @@ export interface AttestedRunRequest {
 
 export type AttestedArgumentsError =
   | InvalidArguments
-  | TypedError<"attested_pi_argument_refused" | "attested_pi_argument_duplicate" | "attested_prompt_argument_refused" | "attested_report_path_refused">;
+  | TypedError<
+      | "attested_pi_argument_refused"
+      | "attested_pi_argument_duplicate"
+      | "attested_prompt_argument_refused"
+      | "attested_report_path_refused"
+    >;
 
 const HINTS = {
   provider: "a Pi provider id such as anthropic, openai-codex or a models.json provider",
@@ -80,5 +104,15 @@ export function normalizeAttestedRunArguments(raw: unknown): Result<AttestedRunR
 
 /** `pi` plus its arguments as the run's record shows them; the prompt is not among them (it goes over stdin). */
 export function logicalPiArgv(request: AttestedRunRequest): readonly string[] {
-  return ["pi", "--mode", "json", "--provider", request.provider, "--model", request.model, ...(request.thinking === undefined ? [] : ["--thinking", request.thinking]), ...request.extraPiArgs];
+  return [
+    "pi",
+    "--mode",
+    "json",
+    "--provider",
+    request.provider,
+    "--model",
+    request.model,
+    ...(request.thinking === undefined ? [] : ["--thinking", request.thinking]),
+    ...request.extraPiArgs,
+  ];
 }

@@ -1,4 +1,10 @@
-import { createLineFramer, flushFramer, pushBytes, type FramedPiece, type LineFramerState } from "../../telemetry/model/line-framer.ts";
+import {
+  createLineFramer,
+  flushFramer,
+  pushBytes,
+  type FramedPiece,
+  type LineFramerState,
+} from "../../telemetry/model/line-framer.ts";
 import { assistantMessageOf, isPiEvent, type PiEvent } from "../../telemetry/model/pi-event-shapes.ts";
 import { foldPiEvent, initialPiTelemetry, type PiTelemetryState } from "../../telemetry/model/pi-event-telemetry.ts";
 import { renderPiEvent, renderStreamEnd } from "../../telemetry/model/pi-transcript.ts";
@@ -13,7 +19,14 @@ import { renderPiEvent, renderStreamEnd } from "../../telemetry/model/pi-transcr
 export const ATTESTED_MAX_EVENT_LINE_BYTES = 32 * 1024 * 1024;
 
 /** Events the verdict and the transcript never read; skipped without parsing (message_update repeats the whole partial message). */
-const SKIPPED_TYPES = ["message_start", "message_update", "tool_execution_update", "turn_start", "turn_end", "queue_update"];
+const SKIPPED_TYPES = [
+  "message_start",
+  "message_update",
+  "tool_execution_update",
+  "turn_start",
+  "turn_end",
+  "queue_update",
+];
 /** Events the verdict depends on: one of these too long to parse makes the run unverifiable. */
 const VERDICT_TYPES = new Set(["session", "agent_start", "message_end"]);
 
@@ -38,7 +51,15 @@ export interface AttestedStreamStep {
 }
 
 export function createAttestedStream(maxLineBytes: number = ATTESTED_MAX_EVENT_LINE_BYTES): AttestedStreamState {
-  return { framer: createLineFramer(maxLineBytes), telemetry: initialPiTelemetry, sessions: 0, routes: [], apis: [], unverifiable: [], otherLines: 0 };
+  return {
+    framer: createLineFramer(maxLineBytes),
+    telemetry: initialPiTelemetry,
+    sessions: 0,
+    routes: [],
+    apis: [],
+    unverifiable: [],
+    otherLines: 0,
+  };
 }
 
 export function ingestAttestedChunk(state: AttestedStreamState, chunk: Uint8Array): AttestedStreamStep {
@@ -49,7 +70,9 @@ export function ingestAttestedChunk(state: AttestedStreamState, chunk: Uint8Arra
 export function finishAttestedStream(state: AttestedStreamState): AttestedStreamStep {
   const framed = flushFramer(state.framer);
   const step = applyPieces({ ...state, framer: framed.state }, framed.pieces);
-  const tail = renderStreamEnd(step.state.telemetry).map((line) => `${line}\n`).join("");
+  const tail = renderStreamEnd(step.state.telemetry)
+    .map((line) => `${line}\n`)
+    .join("");
   return { state: step.state, transcript: step.transcript + tail };
 }
 
@@ -83,13 +106,16 @@ function foldEvent(state: AttestedStreamState, event: PiEvent): AttestedStreamSt
   const assistant = assistantMessageOf(event);
   if (assistant === undefined) return { ...state, telemetry };
   const route = `${assistant.provider ?? "?"}/${assistant.model ?? "?"}`;
-  const api = typeof (event.message as { api?: unknown }).api === "string" ? (event.message as { api: string }).api : "?";
+  const api =
+    typeof (event.message as { api?: unknown }).api === "string" ? (event.message as { api: string }).api : "?";
   return { ...state, telemetry, routes: addDistinct(state.routes, route), apis: addDistinct(state.apis, api) };
 }
 
 function noteOverlong(state: AttestedStreamState, head: Uint8Array, out: string[]): AttestedStreamState {
   const type = typePrefix(head) ?? "unknown";
-  out.push(`[receipt: a ${type} event longer than ${state.framer.maxLineBytes} bytes was kept in the raw events but not read]\n`);
+  out.push(
+    `[receipt: a ${type} event longer than ${state.framer.maxLineBytes} bytes was kept in the raw events but not read]\n`,
+  );
   // agent_end carries a copy of every message, so only its type matters.
   if (type === "agent_end") return { ...state, telemetry: foldPiEvent(state.telemetry, { type }) };
   if (!VERDICT_TYPES.has(type) && type !== "unknown") return state;

@@ -1,13 +1,34 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createAttestedStream, finishAttestedStream, ingestAttestedChunk, type AttestedStreamState } from "./attested-pi-stream.ts";
+import {
+  createAttestedStream,
+  finishAttestedStream,
+  ingestAttestedChunk,
+  type AttestedStreamState,
+} from "./attested-pi-stream.ts";
 import { judgeAttestedStream } from "./attested-verdict.ts";
 import { blockingChanges, describeChanges, parsePorcelainZ } from "./worktree-status.ts";
 
 const line = (event: unknown) => `${JSON.stringify(event)}\n`;
 const assistant = (stopReason: string, extra: Record<string, unknown> = {}) =>
-  line({ type: "message_end", message: { role: "assistant", content: [{ type: "text", text: `reply ${stopReason}` }], api: "openai-completions", provider: "p", model: "m", stopReason, usage: { input: 10, output: 5, cacheRead: 0, cacheWrite: 0, totalTokens: 15, cost: { total: 0.1 } }, ...extra } });
-const update = line({ type: "message_update", message: { role: "assistant", content: [{ type: "text", text: "partial" }] }, assistantMessageEvent: { type: "text_delta", delta: "p" } });
+  line({
+    type: "message_end",
+    message: {
+      role: "assistant",
+      content: [{ type: "text", text: `reply ${stopReason}` }],
+      api: "openai-completions",
+      provider: "p",
+      model: "m",
+      stopReason,
+      usage: { input: 10, output: 5, cacheRead: 0, cacheWrite: 0, totalTokens: 15, cost: { total: 0.1 } },
+      ...extra,
+    },
+  });
+const update = line({
+  type: "message_update",
+  message: { role: "assistant", content: [{ type: "text", text: "partial" }] },
+  assistantMessageEvent: { type: "text_delta", delta: "p" },
+});
 const GOOD = [
   line({ type: "session", version: 3, id: "sess-1", cwd: "/w" }),
   line({ type: "agent_start" }),
@@ -21,7 +42,11 @@ const GOOD = [
 ].join("");
 const EXPECTED = { provider: "p", model: "m" };
 
-function run(text: string, chunks: (bytes: Uint8Array) => Uint8Array[] = (b) => [b], state: AttestedStreamState = createAttestedStream()) {
+function run(
+  text: string,
+  chunks: (bytes: Uint8Array) => Uint8Array[] = (b) => [b],
+  state: AttestedStreamState = createAttestedStream(),
+) {
   let transcript = "";
   for (const chunk of chunks(new TextEncoder().encode(text))) {
     const step = ingestAttestedChunk(state, chunk);
@@ -40,7 +65,10 @@ const verdictCode = (text: string, state?: AttestedStreamState) => {
 describe("attested event stream", () => {
   it("folds a good run into a verdict with the session, and renders a transcript", () => {
     const { state, transcript } = run(GOOD);
-    expect(judgeAttestedStream(state, EXPECTED)).toEqual({ ok: true, value: { sessionId: "sess-1", finalStopReason: "stop", api: "openai-completions" } });
+    expect(judgeAttestedStream(state, EXPECTED)).toEqual({
+      ok: true,
+      value: { sessionId: "sess-1", finalStopReason: "stop", api: "openai-completions" },
+    });
     expect(transcript).toBe("reply toolUse\n→ write(path: r.md)\nreply stop\n");
     expect(state.telemetry.tools).toEqual({ total: 1, failed: 0, byName: { write: 1 } });
   });
@@ -67,12 +95,36 @@ describe("attested event stream", () => {
   it.each([
     ["no events at all", "", "attested_session_not_unique"],
     ["two sessions", line({ type: "session", id: "x" }) + GOOD, "attested_session_not_unique"],
-    ["a missing agent_end", GOOD.replace(line({ type: "agent_end", messages: [] }), ""), "attested_agent_loop_not_unique"],
-    ["two agent loops", GOOD + line({ type: "agent_start" }) + assistant("stop") + line({ type: "agent_end" }), "attested_agent_loop_not_unique"],
-    ["no assistant message", [line({ type: "session", id: "s" }), line({ type: "agent_start" }), line({ type: "agent_end" })].join(""), "attested_no_assistant_message"],
-    ["a failed model call (exit 0)", GOOD.replace(assistant("stop"), assistant("error", { errorMessage: "400 bad" })), "attested_stop_reason_not_stop"],
-    ["a reply cut by the length limit", GOOD.replace(assistant("stop"), assistant("length")), "attested_stop_reason_not_stop"],
-    ["a second model", GOOD.replace(assistant("stop"), assistant("stop", { model: "other" })), "attested_route_unstable"],
+    [
+      "a missing agent_end",
+      GOOD.replace(line({ type: "agent_end", messages: [] }), ""),
+      "attested_agent_loop_not_unique",
+    ],
+    [
+      "two agent loops",
+      GOOD + line({ type: "agent_start" }) + assistant("stop") + line({ type: "agent_end" }),
+      "attested_agent_loop_not_unique",
+    ],
+    [
+      "no assistant message",
+      [line({ type: "session", id: "s" }), line({ type: "agent_start" }), line({ type: "agent_end" })].join(""),
+      "attested_no_assistant_message",
+    ],
+    [
+      "a failed model call (exit 0)",
+      GOOD.replace(assistant("stop"), assistant("error", { errorMessage: "400 bad" })),
+      "attested_stop_reason_not_stop",
+    ],
+    [
+      "a reply cut by the length limit",
+      GOOD.replace(assistant("stop"), assistant("length")),
+      "attested_stop_reason_not_stop",
+    ],
+    [
+      "a second model",
+      GOOD.replace(assistant("stop"), assistant("stop", { model: "other" })),
+      "attested_route_unstable",
+    ],
   ])("refuses %s", (_label, text, expected) => {
     expect(verdictCode(text)).toBe(expected);
   });
@@ -113,9 +165,18 @@ describe("worktree status", () => {
   });
 
   it("ignores the package's own task artifacts and, at finish, the report only", () => {
-    const entries = parsePorcelainZ(z("?? sub/.pi/tasks/s-1/b1.output", "?? sub/report.md", "?? sub/other.md", "?? .pi/tasks/elsewhere"));
-    expect(blockingChanges(entries, { cwdPrefix: "sub/" }).map((e) => e.path)).toEqual(["sub/report.md", "sub/other.md", ".pi/tasks/elsewhere"]);
-    expect(blockingChanges(entries, { cwdPrefix: "sub/", allowedReport: "report.md" }).map((e) => e.path)).toEqual(["sub/other.md", ".pi/tasks/elsewhere"]);
+    const entries = parsePorcelainZ(
+      z("?? sub/.pi/tasks/s-1/b1.output", "?? sub/report.md", "?? sub/other.md", "?? .pi/tasks/elsewhere"),
+    );
+    expect(blockingChanges(entries, { cwdPrefix: "sub/" }).map((e) => e.path)).toEqual([
+      "sub/report.md",
+      "sub/other.md",
+      ".pi/tasks/elsewhere",
+    ]);
+    expect(blockingChanges(entries, { cwdPrefix: "sub/", allowedReport: "report.md" }).map((e) => e.path)).toEqual([
+      "sub/other.md",
+      ".pi/tasks/elsewhere",
+    ]);
     const renamed = parsePorcelainZ(z("R  sub/report.md", "sub/old.md"));
     expect(blockingChanges(renamed, { cwdPrefix: "sub/", allowedReport: "report.md" })).toHaveLength(1);
     expect(describeChanges(entries, 1)).toBe("sub/.pi/tasks/s-1/b1.output (??), and 3 more");

@@ -17,8 +17,11 @@ export interface CredentialClass {
 }
 
 export function credentialClassOf(provider: string, usingOAuth: boolean): CredentialClass {
-  if (!usingOAuth) return { authClass: "api-key-or-local", credentialKind: "api-key-or-local", channel: "api-or-local" };
-  if (provider === "openai-codex") return { authClass: "pi-codex-oauth", credentialKind: "oauth", channel: "subscription-codex" };
-  if (provider === "anthropic") return { authClass: "pi-anthropic-oauth", credentialKind: "oauth", channel: "subscription-anthropic" };
+  if (!usingOAuth)
+    return { authClass: "api-key-or-local", credentialKind: "api-key-or-local", channel: "api-or-local" };
+  if (provider === "openai-codex")
+    return { authClass: "pi-codex-oauth", credentialKind: "oauth", channel: "subscription-codex" };
+  if (provider === "anthropic")
+    return { authClass: "pi-anthropic-oauth", credentialKind: "oauth", channel: "subscription-anthropic" };
   return { authClass: "pi-oauth-other", credentialKind: "oauth", channel: `subscription-${provider}` };
 }

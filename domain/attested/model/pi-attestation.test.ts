@@ -2,12 +2,20 @@ import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { sealAttestation, verifyAttestation, type AttestationBody } from "./pi-attestation.ts";
 
-const digest = (path: string, text: string) => ({ path, bytes: Buffer.byteLength(text), sha256: createHash("sha256").update(text).digest("hex") });
+const digest = (path: string, text: string) => ({
+  path,
+  bytes: Buffer.byteLength(text),
+  sha256: createHash("sha256").update(text).digest("hex"),
+});
 const OID = "c".repeat(40);
 
 const BODY: AttestationBody = {
   schema_version: "phase2.pi_task_attestation.v1",
-  locator: { task_id: `b${"0".repeat(32)}`, task_dir: ".pi/tasks/s-1", attestation_path: `.pi/tasks/s-1/b${"0".repeat(32)}.attestation.json` },
+  locator: {
+    task_id: `b${"0".repeat(32)}`,
+    task_dir: ".pi/tasks/s-1",
+    attestation_path: `.pi/tasks/s-1/b${"0".repeat(32)}.attestation.json`,
+  },
   sources: { metadata: digest("m.json", "{}"), wrapper: "direct-spawn: no shell, no telemetry wrapper" },
   lifecycle: { status: "completed", start_time_ms: 1, end_time_ms: 2, exit_code: 0, pid: 42 },
   invocation: {
@@ -27,8 +35,20 @@ const BODY: AttestationBody = {
     direct_api_key: false,
     final_stop_reason: "stop",
   },
-  authority: { repo_root_realpath: "/w", start: { head: OID, tree: OID, clean: true }, finish: { head: OID, tree: OID, clean: true }, ignored_paths: [".pi/tasks/"], allowed_change: "r.md" },
-  artifacts: { prompt: digest("stdin", "p"), output: digest("o", "o"), events: digest("e", "e"), stderr: digest("s", ""), report: digest("r.md", "report") },
+  authority: {
+    repo_root_realpath: "/w",
+    start: { head: OID, tree: OID, clean: true },
+    finish: { head: OID, tree: OID, clean: true },
+    ignored_paths: [".pi/tasks/"],
+    allowed_change: "r.md",
+  },
+  artifacts: {
+    prompt: digest("stdin", "p"),
+    output: digest("o", "o"),
+    events: digest("e", "e"),
+    stderr: digest("s", ""),
+    report: digest("r.md", "report"),
+  },
 };
 
 describe("attestation sidecar", () => {
@@ -40,7 +60,11 @@ describe("attestation sidecar", () => {
     const keys = (o: object) => Object.keys(o);
     expect(keys(parsed)).toEqual([...keys(parsed)].sort());
     expect(sealed.value).not.toMatch(/\n|": /);
-    expect(claimed).toBe(createHash("sha256").update(JSON.stringify(sortDeep(rest))).digest("hex"));
+    expect(claimed).toBe(
+      createHash("sha256")
+        .update(JSON.stringify(sortDeep(rest)))
+        .digest("hex"),
+    );
     expect(verifyAttestation(sealed.value)).toMatchObject({ ok: true });
   });
 
@@ -52,9 +76,13 @@ describe("attestation sidecar", () => {
       return r.ok ? "ok" : r.error.message;
     };
     expect(code(sealed.value.replace('"model":"m"', '"model":"x"'))).toContain("does not match the sidecar");
-    expect(code(sealed.value.replace(/"attestation_sha256":"[0-9a-f]{64}"/, `"attestation_sha256":"${"0".repeat(64)}"`))).toContain("does not match the sidecar");
+    expect(
+      code(sealed.value.replace(/"attestation_sha256":"[0-9a-f]{64}"/, `"attestation_sha256":"${"0".repeat(64)}"`)),
+    ).toContain("does not match the sidecar");
     expect(code(JSON.stringify(JSON.parse(sealed.value), null, 2))).toContain("canonical");
-    expect(code(sealed.value.replace('"direct_api_key":false', '"direct_api_key":true'))).toContain("does not match phase2");
+    expect(code(sealed.value.replace('"direct_api_key":false', '"direct_api_key":true'))).toContain(
+      "does not match phase2",
+    );
     expect(code("not json")).toContain("not JSON");
   });
 
@@ -67,5 +95,9 @@ describe("attestation sidecar", () => {
 function sortDeep(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortDeep);
   if (value === null || typeof value !== "object") return value;
-  return Object.fromEntries(Object.keys(value).sort().map((k) => [k, sortDeep((value as Record<string, unknown>)[k])]));
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((k) => [k, sortDeep((value as Record<string, unknown>)[k])]),
+  );
 }

@@ -14,21 +14,40 @@ export const ATTESTATION_SCHEMA = "phase2.pi_task_attestation.v1";
 const Sha256 = Type.String({ pattern: "^[0-9a-f]{64}$" });
 const Oid = Type.String({ pattern: "^[0-9a-f]{40}([0-9a-f]{24})?$" });
 
-export const FileDigestSchema = Type.Object({ path: Type.String(), bytes: Type.Integer({ minimum: 0 }), sha256: Sha256 }, { additionalProperties: false });
+export const FileDigestSchema = Type.Object(
+  { path: Type.String(), bytes: Type.Integer({ minimum: 0 }), sha256: Sha256 },
+  { additionalProperties: false },
+);
 export type FileDigest = Static<typeof FileDigestSchema>;
 
-const GitPointSchema = Type.Object({ head: Oid, tree: Oid, clean: Type.Literal(true) }, { additionalProperties: false });
+const GitPointSchema = Type.Object(
+  { head: Oid, tree: Oid, clean: Type.Literal(true) },
+  { additionalProperties: false },
+);
 
 export const AttestationBodySchema = Type.Object(
   {
     schema_version: Type.Literal(ATTESTATION_SCHEMA),
     locator: Type.Object(
-      { task_id: Type.String({ pattern: "^b[0-9a-f]{32}$" }), task_dir: Type.String(), attestation_path: Type.String() },
+      {
+        task_id: Type.String({ pattern: "^b[0-9a-f]{32}$" }),
+        task_dir: Type.String(),
+        attestation_path: Type.String(),
+      },
       { additionalProperties: false },
     ),
-    sources: Type.Object({ metadata: FileDigestSchema, wrapper: Type.Literal("direct-spawn: no shell, no telemetry wrapper") }, { additionalProperties: false }),
+    sources: Type.Object(
+      { metadata: FileDigestSchema, wrapper: Type.Literal("direct-spawn: no shell, no telemetry wrapper") },
+      { additionalProperties: false },
+    ),
     lifecycle: Type.Object(
-      { status: Type.Literal("completed"), start_time_ms: Type.Number(), end_time_ms: Type.Number(), exit_code: Type.Literal(0), pid: Type.Union([Type.Integer(), Type.Null()]) },
+      {
+        status: Type.Literal("completed"),
+        start_time_ms: Type.Number(),
+        end_time_ms: Type.Number(),
+        exit_code: Type.Literal(0),
+        pid: Type.Union([Type.Integer(), Type.Null()]),
+      },
       { additionalProperties: false },
     ),
     invocation: Type.Object(
@@ -62,7 +81,13 @@ export const AttestationBodySchema = Type.Object(
       { additionalProperties: false },
     ),
     artifacts: Type.Object(
-      { prompt: FileDigestSchema, output: FileDigestSchema, events: FileDigestSchema, stderr: FileDigestSchema, report: FileDigestSchema },
+      {
+        prompt: FileDigestSchema,
+        output: FileDigestSchema,
+        events: FileDigestSchema,
+        stderr: FileDigestSchema,
+        report: FileDigestSchema,
+      },
       { additionalProperties: false },
     ),
   },
@@ -70,14 +95,20 @@ export const AttestationBodySchema = Type.Object(
 );
 export type AttestationBody = Static<typeof AttestationBodySchema>;
 
-export const AttestationSchema = Type.Object({ ...AttestationBodySchema.properties, attestation_sha256: Sha256 }, { additionalProperties: false });
+export const AttestationSchema = Type.Object(
+  { ...AttestationBodySchema.properties, attestation_sha256: Sha256 },
+  { additionalProperties: false },
+);
 export type Attestation = Static<typeof AttestationSchema>;
 
 export type AttestationError = TypedError<"attestation_invalid">;
 
 /** The sidecar's exact text: canonical JSON of the body plus its own hash. */
 export function sealAttestation(body: AttestationBody): Result<string, AttestationError> {
-  if (!Value.Check(AttestationBodySchema, body)) return invalid(`the attestation body does not match ${ATTESTATION_SCHEMA}: ${firstProblem(AttestationBodySchema, body)}`);
+  if (!Value.Check(AttestationBodySchema, body))
+    return invalid(
+      `the attestation body does not match ${ATTESTATION_SCHEMA}: ${firstProblem(AttestationBodySchema, body)}`,
+    );
   const canonical = canonicalJson(body);
   if (!canonical.ok) return invalid(canonical.error.message);
   const sealed = canonicalJson({ ...body, attestation_sha256: sha256Hex(canonical.value) });
@@ -92,12 +123,14 @@ export function verifyAttestation(text: string): Result<Attestation, Attestation
   } catch {
     return invalid("the sidecar is not JSON");
   }
-  if (!Value.Check(AttestationSchema, value)) return invalid(`the sidecar does not match ${ATTESTATION_SCHEMA}: ${firstProblem(AttestationSchema, value)}`);
+  if (!Value.Check(AttestationSchema, value))
+    return invalid(`the sidecar does not match ${ATTESTATION_SCHEMA}: ${firstProblem(AttestationSchema, value)}`);
   const again = canonicalJson(value);
   if (!again.ok || again.value !== text) return invalid("the sidecar is not in canonical JSON form");
   const { attestation_sha256: claimed, ...body } = value;
   const canonical = canonicalJson(body);
-  if (!canonical.ok || sha256Hex(canonical.value) !== claimed) return invalid("attestation_sha256 does not match the sidecar's content");
+  if (!canonical.ok || sha256Hex(canonical.value) !== claimed)
+    return invalid("attestation_sha256 does not match the sidecar's content");
   return ok(value);
 }
 

@@ -14,7 +14,8 @@ export function normalizeReportPath(path: string): Result<string, ReportPathErro
   const refuse = (why: string) => refusal("attested_report_path_refused", `reportPath '${path}' ${why}`);
   if (path.includes("\0")) return refuse("contains a NUL character");
   if (path.includes("\\")) return refuse("contains a backslash; use '/' as the separator");
-  if (path.startsWith("/") || /^[A-Za-z]:/.test(path) || path.startsWith("~")) return refuse("must be relative to the working directory");
+  if (path.startsWith("/") || /^[A-Za-z]:/.test(path) || path.startsWith("~"))
+    return refuse("must be relative to the working directory");
   const segments: string[] = [];
   for (const segment of path.split("/")) {
     if (segment === "" || segment === ".") continue;

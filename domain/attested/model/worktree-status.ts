@@ -52,6 +52,8 @@ export function blockingChanges(entries: readonly StatusEntry[], rules: Cleanlin
 
 /** `a.txt (??), b.txt ( M), …` for messages, at most `limit` entries. */
 export function describeChanges(entries: readonly StatusEntry[], limit = 8): string {
-  const shown = entries.slice(0, limit).map((e) => `${e.from === undefined ? e.path : `${e.from} -> ${e.path}`} (${e.status})`);
+  const shown = entries
+    .slice(0, limit)
+    .map((e) => `${e.from === undefined ? e.path : `${e.from} -> ${e.path}`} (${e.status})`);
   return entries.length > limit ? `${shown.join(", ")}, and ${entries.length - limit} more` : shown.join(", ");
 }

@@ -1,7 +1,16 @@
 import type { TaskTelemetry } from "../../tasks/model/task-snapshot.ts";
 import type { StreamFilter } from "../../tasks/service/execution-hooks.ts";
-import { telemetryOf, type ContextWindowIndex, type PiTelemetryState } from "../../telemetry/model/pi-event-telemetry.ts";
-import { createAttestedStream, finishAttestedStream, ingestAttestedChunk, type AttestedStreamState } from "../model/attested-pi-stream.ts";
+import {
+  telemetryOf,
+  type ContextWindowIndex,
+  type PiTelemetryState,
+} from "../../telemetry/model/pi-event-telemetry.ts";
+import {
+  createAttestedStream,
+  finishAttestedStream,
+  ingestAttestedChunk,
+  type AttestedStreamState,
+} from "../model/attested-pi-stream.ts";
 import type { EvidenceFile } from "./evidence-file.ts";
 
 const encoder = new TextEncoder();

@@ -54,17 +54,39 @@ export class AttestedCompletion implements TaskCompletion {
 
   async judge(): Promise<{ readonly failure?: string; readonly patch?: Partial<TaskSnapshot> }> {
     const { request, before, cwdPrefix, paths } = this.input;
-    const fail = (message: string) => ({ failure: `Attested run failed: ${message}. Raw evidence kept in ${paths.shown(".pi-events.jsonl")} and ${paths.shown(".stderr")}; no attestation was written.` });
+    const fail = (message: string) => ({
+      failure: `Attested run failed: ${message}. Raw evidence kept in ${paths.shown(".pi-events.jsonl")} and ${paths.shown(".stderr")}; no attestation was written.`,
+    });
     const verdict = judgeAttestedStream(this.input.stdout.state, request);
     if (!verdict.ok) return fail(verdict.error.message);
-    const observed = { ...this.input.facts, sessionId: verdict.value.sessionId, finalStopReason: verdict.value.finalStopReason };
+    const observed = {
+      ...this.input.facts,
+      sessionId: verdict.value.sessionId,
+      finalStopReason: verdict.value.finalStopReason,
+    };
     const after = await this.worktree.inspect(before.dir);
-    if (!after.ok) return { ...fail(`the worktree could not be read at finish: ${after.error.message} (${after.error.code})`), patch: { attestedPi: observed } };
+    if (!after.ok)
+      return {
+        ...fail(`the worktree could not be read at finish: ${after.error.message} (${after.error.code})`),
+        patch: { attestedPi: observed },
+      };
     if (after.value.head !== before.head || after.value.tree !== before.tree) {
-      return { ...fail(`HEAD moved during the run (${before.head} → ${after.value.head}) (attested_git_head_moved)`), patch: { attestedPi: observed } };
+      return {
+        ...fail(`HEAD moved during the run (${before.head} → ${after.value.head}) (attested_git_head_moved)`),
+        patch: { attestedPi: observed },
+      };
     }
-    const dirty = blockingChanges(parsePorcelainZ(after.value.porcelain), { cwdPrefix, allowedReport: request.reportPath });
-    if (dirty.length > 0) return { ...fail(`the worktree changed beyond the report: ${describeChanges(dirty)} (attested_worktree_dirty_at_finish)`), patch: { attestedPi: observed } };
+    const dirty = blockingChanges(parsePorcelainZ(after.value.porcelain), {
+      cwdPrefix,
+      allowedReport: request.reportPath,
+    });
+    if (dirty.length > 0)
+      return {
+        ...fail(
+          `the worktree changed beyond the report: ${describeChanges(dirty)} (attested_worktree_dirty_at_finish)`,
+        ),
+        patch: { attestedPi: observed },
+      };
     const report = await this.report(before.dir);
     if (typeof report === "string") return { ...fail(report), patch: { attestedPi: observed } };
     this.judged = { verdict: verdict.value, after: after.value, report };
@@ -74,38 +96,72 @@ export class AttestedCompletion implements TaskCompletion {
   async seal(terminal: TaskSnapshot): Promise<TaskSnapshot> {
     const failed = (message: string): TaskSnapshot => {
       const { attestationPath: _unwritten, ...rest } = terminal;
-      return { ...rest, status: "failed", error: `Attested run failed: ${message}; no attestation was written (raw evidence kept)` };
+      return {
+        ...rest,
+        status: "failed",
+        error: `Attested run failed: ${message}; no attestation was written (raw evidence kept)`,
+      };
     };
     if (this.judged === undefined) return failed("the run was never judged");
     const { paths } = this.input;
-    const digests = await Promise.all([".output", ".pi-events.jsonl", ".stderr", ".json"].map((suffix) => digestFile(this.files, paths.file(suffix), paths.shown(suffix))));
+    const digests = await Promise.all(
+      [".output", ".pi-events.jsonl", ".stderr", ".json"].map((suffix) =>
+        digestFile(this.files, paths.file(suffix), paths.shown(suffix)),
+      ),
+    );
     const [output, events, stderr, metadata] = digests;
-    for (const digest of digests) if (!digest.ok) return failed(`${digest.error.path} could not be hashed: ${digest.error.message}`);
+    for (const digest of digests)
+      if (!digest.ok) return failed(`${digest.error.path} could not be hashed: ${digest.error.message}`);
     if (!output?.ok || !events?.ok || !stderr?.ok || !metadata?.ok) return failed("a task file could not be hashed");
-    const body = this.body(terminal, this.judged, { output: output.value, events: events.value, stderr: stderr.value, metadata: metadata.value });
+    const body = this.body(terminal, this.judged, {
+      output: output.value,
+      events: events.value,
+      stderr: stderr.value,
+      metadata: metadata.value,
+    });
     const text = sealAttestation(body);
     if (!text.ok) return failed(text.error.message);
-    const written = await this.files.replaceAtomic(paths.file(".attestation.json"), new TextEncoder().encode(text.value));
-    return written.ok ? terminal : failed(`the sidecar could not be written (${written.error.osCode ?? written.error.code}): ${written.error.message}`);
+    const written = await this.files.replaceAtomic(
+      paths.file(".attestation.json"),
+      new TextEncoder().encode(text.value),
+    );
+    return written.ok
+      ? terminal
+      : failed(
+          `the sidecar could not be written (${written.error.osCode ?? written.error.code}): ${written.error.message}`,
+        );
   }
 
   private async report(cwd: string): Promise<FileDigest | string> {
     const { reportPath } = this.input.request;
     const real = await this.worktree.realpath(`${cwd}/${reportPath}`);
     if (!real.ok) return `the report ${reportPath} was not written (attested_report_missing)`;
-    if (!isInside(real.value, cwd)) return `the report ${reportPath} resolves outside the working directory, to ${real.value} (attested_report_outside_worktree)`;
+    if (!isInside(real.value, cwd))
+      return `the report ${reportPath} resolves outside the working directory, to ${real.value} (attested_report_outside_worktree)`;
     const digest = await digestFile(this.files, real.value, reportPath);
-    return digest.ok ? digest.value : `the report ${reportPath} cannot be read: ${digest.error.message} (attested_report_unreadable)`;
+    return digest.ok
+      ? digest.value
+      : `the report ${reportPath} cannot be read: ${digest.error.message} (attested_report_unreadable)`;
   }
 
-  private body(terminal: TaskSnapshot, judged: Judged, files: Record<"output" | "events" | "stderr" | "metadata", FileDigest>): AttestationBody {
+  private body(
+    terminal: TaskSnapshot,
+    judged: Judged,
+    files: Record<"output" | "events" | "stderr" | "metadata", FileDigest>,
+  ): AttestationBody {
     const { request, credential, paths, before, cwdPrefix, prompt } = this.input;
     const point = (state: WorktreeState) => ({ head: state.head, tree: state.tree, clean: true as const });
     return {
       schema_version: "phase2.pi_task_attestation.v1",
       locator: { task_id: paths.id, task_dir: paths.displayDir, attestation_path: paths.shown(".attestation.json") },
       sources: { metadata: files.metadata, wrapper: "direct-spawn: no shell, no telemetry wrapper" },
-      lifecycle: { status: "completed", start_time_ms: terminal.startTime, end_time_ms: terminal.endTime ?? terminal.startTime, exit_code: 0, pid: terminal.pid ?? null },
+      lifecycle: {
+        status: "completed",
+        start_time_ms: terminal.startTime,
+        end_time_ms: terminal.endTime ?? terminal.startTime,
+        exit_code: 0,
+        pid: terminal.pid ?? null,
+      },
       invocation: {
         session_id: judged.verdict.sessionId,
         argv: [...logicalPiArgv(request)],

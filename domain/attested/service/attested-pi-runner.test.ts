@@ -18,8 +18,25 @@ const CWD = "/w";
 const DIR = "/w/.pi/tasks/s-1";
 const line = (event: unknown) => `${JSON.stringify(event)}\n`;
 const reply = (stopReason: string, extra: Record<string, unknown> = {}) =>
-  line({ type: "message_end", message: { role: "assistant", content: [{ type: "text", text: "wrote the report" }], api: "openai-completions", provider: "scripted", model: "inner", stopReason, usage: { input: 50, output: 10, cacheRead: 0, cacheWrite: 0, totalTokens: 60, cost: { total: 0.01 } }, ...extra } });
-const EVENTS = [line({ type: "session", version: 3, id: "sess-9" }), line({ type: "agent_start" }), reply("stop"), line({ type: "agent_end", messages: [] })];
+  line({
+    type: "message_end",
+    message: {
+      role: "assistant",
+      content: [{ type: "text", text: "wrote the report" }],
+      api: "openai-completions",
+      provider: "scripted",
+      model: "inner",
+      stopReason,
+      usage: { input: 50, output: 10, cacheRead: 0, cacheWrite: 0, totalTokens: 60, cost: { total: 0.01 } },
+      ...extra,
+    },
+  });
+const EVENTS = [
+  line({ type: "session", version: 3, id: "sess-9" }),
+  line({ type: "agent_start" }),
+  reply("stop"),
+  line({ type: "agent_end", messages: [] }),
+];
 const sha = (data: string | Uint8Array) => createHash("sha256").update(data).digest("hex");
 const text = (bytes: Uint8Array | undefined) => Buffer.from(bytes ?? new Uint8Array()).toString("utf8");
 
@@ -33,7 +50,10 @@ interface Options {
 
 async function setup(options: Options = {}) {
   const clock = new FakeClock();
-  const launcher = new FakeProcessLauncher({ clock, script: () => options.script ?? { stdout: EVENTS, stderr: ["a warning\n"], exit: { code: 0 } } });
+  const launcher = new FakeProcessLauncher({
+    clock,
+    script: () => options.script ?? { stdout: EVENTS, stderr: ["a warning\n"], exit: { code: 0 } },
+  });
   const memory = new InMemoryFileCommitter();
   const files = options.wrapFiles?.(memory) ?? memory;
   const worktree = new FakeWorktreeInspector(...(options.worktree ?? [cleanWorktree(CWD)]));
@@ -46,16 +66,45 @@ async function setup(options: Options = {}) {
   const notices: unknown[] = [];
   const random = new SeededRandomSource(11);
   const runtime = new TaskRuntime(
-    { launcher, files, clock, random, notifier: { deliver: async (n) => (notices.push(n), ok(undefined)) }, warn: () => undefined },
-    { cwd: CWD, taskDir: DIR, displayDir: ".pi/tasks/s-1", env: { HOST: "env" }, outputCapBytes: 1 << 20, killGraceMs: 3000, retainTasks: 100 },
+    {
+      launcher,
+      files,
+      clock,
+      random,
+      notifier: { deliver: async (n) => (notices.push(n), ok(undefined)) },
+      warn: () => undefined,
+    },
+    {
+      cwd: CWD,
+      taskDir: DIR,
+      displayDir: ".pi/tasks/s-1",
+      env: { HOST: "env" },
+      outputCapBytes: 1 << 20,
+      killGraceMs: 3000,
+      retainTasks: 100,
+    },
   );
-  const config: AttestedRunnerConfig = { cwd: CWD, taskDir: DIR, displayDir: ".pi/tasks/s-1", piLaunch: options.piLaunch ?? { file: "/usr/bin/node", args: ["/pi/cli.js"] }, childEnv: { CHILD: "env" }, windows: new Map([["scripted/inner", 1000]]) };
+  const config: AttestedRunnerConfig = {
+    cwd: CWD,
+    taskDir: DIR,
+    displayDir: ".pi/tasks/s-1",
+    piLaunch: options.piLaunch ?? { file: "/usr/bin/node", args: ["/pi/cli.js"] },
+    childEnv: { CHILD: "env" },
+    windows: new Map([["scripted/inner", 1000]]),
+  };
   const runner = new AttestedPiRunner({ runtime, files, random, worktree }, config);
   return { launcher, memory, worktree, runtime, runner, notices };
 }
 
 function request(overrides: Record<string, unknown> = {}) {
-  const r = normalizeAttestedRunArguments({ name: "review", provider: "scripted", model: "inner", prompt: "Write r.md [[usage 50 10]]", reportPath: "r.md", ...overrides });
+  const r = normalizeAttestedRunArguments({
+    name: "review",
+    provider: "scripted",
+    model: "inner",
+    prompt: "Write r.md [[usage 50 10]]",
+    reportPath: "r.md",
+    ...overrides,
+  });
   if (!r.ok) throw new Error(r.error.message);
   return r.value;
 }
@@ -75,12 +124,37 @@ describe("AttestedPiRunner: a successful run", () => {
     const env = await setup();
     const done = await runToEnd(env, { extraPiArgs: ["--no-session"], thinking: "low" });
     expect(done.id).toMatch(/^b[0-9a-f]{32}$/);
-    expect(done).toMatchObject({ status: "completed", notifyOnCompletion: false, triggerOnCompletion: false, attestationPath: `.pi/tasks/s-1/${done.id}.attestation.json` });
-    expect(done.attestedPi).toMatchObject({ sessionId: "sess-9", finalStopReason: "stop", authClass: "api-key-or-local", reportPath: "r.md" });
+    expect(done).toMatchObject({
+      status: "completed",
+      notifyOnCompletion: false,
+      triggerOnCompletion: false,
+      attestationPath: `.pi/tasks/s-1/${done.id}.attestation.json`,
+    });
+    expect(done.attestedPi).toMatchObject({
+      sessionId: "sess-9",
+      finalStopReason: "stop",
+      authClass: "api-key-or-local",
+      reportPath: "r.md",
+    });
     expect(done.tokenUsage).toMatchObject({ input: 50, output: 10 });
     expect(env.launcher.launches).toHaveLength(1);
     const spec = env.launcher.launches[0];
-    expect(spec?.command).toEqual({ kind: "argv", file: "/usr/bin/node", args: ["/pi/cli.js", "--mode", "json", "--provider", "scripted", "--model", "inner", "--thinking", "low", "--no-session"] });
+    expect(spec?.command).toEqual({
+      kind: "argv",
+      file: "/usr/bin/node",
+      args: [
+        "/pi/cli.js",
+        "--mode",
+        "json",
+        "--provider",
+        "scripted",
+        "--model",
+        "inner",
+        "--thinking",
+        "low",
+        "--no-session",
+      ],
+    });
     expect(spec?.env).toEqual({ CHILD: "env" });
     expect(text(spec?.stdin)).toBe("Write r.md [[usage 50 10]]");
     expect(env.notices).toEqual([]);
@@ -94,21 +168,48 @@ describe("AttestedPiRunner: a successful run", () => {
     const a = sidecar.value;
     expect(a.locator.task_id).toBe(done.id);
     expect(a.sources.metadata.sha256).toBe(sha(file(".json") ?? new Uint8Array()));
-    expect(JSON.parse(text(file(".json")))).toMatchObject({ status: "completed", attestationPath: done.attestationPath });
-    expect(a.artifacts.events).toEqual({ path: `.pi/tasks/s-1/${done.id}.pi-events.jsonl`, bytes: Buffer.byteLength(EVENTS.join("")), sha256: sha(EVENTS.join("")) });
+    expect(JSON.parse(text(file(".json")))).toMatchObject({
+      status: "completed",
+      attestationPath: done.attestationPath,
+    });
+    expect(a.artifacts.events).toEqual({
+      path: `.pi/tasks/s-1/${done.id}.pi-events.jsonl`,
+      bytes: Buffer.byteLength(EVENTS.join("")),
+      sha256: sha(EVENTS.join("")),
+    });
     expect(a.artifacts.prompt.sha256).toBe(sha("Write r.md [[usage 50 10]]"));
     expect(a.artifacts.report).toEqual({ path: "r.md", bytes: 9, sha256: sha("# report\n") });
     expect(a.artifacts.output.sha256).toBe(sha(file(".output") ?? new Uint8Array()));
-    expect(a.invocation).toMatchObject({ session_id: "sess-9", argv: ["pi", "--mode", "json", "--provider", "scripted", "--model", "inner", "--thinking", "low", "--no-session"], cwd_realpath: CWD, auth_class: "api-key-or-local", final_stop_reason: "stop", shell: false });
-    expect(a.authority).toMatchObject({ repo_root_realpath: CWD, start: { head: "a".repeat(40) }, finish: { head: "a".repeat(40) }, allowed_change: "r.md" });
+    expect(a.invocation).toMatchObject({
+      session_id: "sess-9",
+      argv: ["pi", "--mode", "json", "--provider", "scripted", "--model", "inner", "--thinking", "low", "--no-session"],
+      cwd_realpath: CWD,
+      auth_class: "api-key-or-local",
+      final_stop_reason: "stop",
+      shell: false,
+    });
+    expect(a.authority).toMatchObject({
+      repo_root_realpath: CWD,
+      start: { head: "a".repeat(40) },
+      finish: { head: "a".repeat(40) },
+      allowed_change: "r.md",
+    });
     expect(env.worktree.inspected).toEqual([CWD, CWD]);
   });
 });
 
 describe("AttestedPiRunner: refusals start nothing and write nothing", () => {
   it.each([
-    ["a dirty worktree", { worktree: [{ ...cleanWorktree(CWD), porcelain: "?? notes.txt\0" }] }, "attested_worktree_dirty"],
-    ["no Git worktree", { worktree: [{ code: "not_a_git_worktree", message: "/w is not inside a Git worktree" } as WorktreeError] }, "attested_git_unavailable"],
+    [
+      "a dirty worktree",
+      { worktree: [{ ...cleanWorktree(CWD), porcelain: "?? notes.txt\0" }] },
+      "attested_worktree_dirty",
+    ],
+    [
+      "no Git worktree",
+      { worktree: [{ code: "not_a_git_worktree", message: "/w is not inside a Git worktree" } as WorktreeError] },
+      "attested_git_unavailable",
+    ],
     ["no Pi CLI", { piLaunch: "no Pi package found" }, "pi_cli_not_found"],
   ] as const)("%s", async (_label, options, code) => {
     const env = await setup(options);
@@ -129,13 +230,32 @@ describe("AttestedPiRunner: a failed run is an ordinary failed task with its evi
   const moved: WorktreeState = { ...cleanWorktree(CWD), head: "d".repeat(40) };
   const events = (...lines: string[]) => ({ stdout: lines, exit: { code: 0 } });
   it.each([
-    ["a failed model call although pi exited 0", { script: events(EVENTS[0] ?? "", EVENTS[1] ?? "", reply("error", { errorMessage: "400 scripted" }), EVENTS[3] ?? "") }, /stopReason was error: 400 scripted \(attested_stop_reason_not_stop\)/],
+    [
+      "a failed model call although pi exited 0",
+      {
+        script: events(
+          EVENTS[0] ?? "",
+          EVENTS[1] ?? "",
+          reply("error", { errorMessage: "400 scripted" }),
+          EVENTS[3] ?? "",
+        ),
+      },
+      /stopReason was error: 400 scripted \(attested_stop_reason_not_stop\)/,
+    ],
     ["two sessions", { script: events(EVENTS[0] ?? "", ...EVENTS) }, /attested_session_not_unique/],
     ["a non-zero exit", { script: { stdout: EVENTS, exit: { code: 3 } } }, /^Exited with code 3/],
     ["HEAD moving", { worktree: [cleanWorktree(CWD), moved] }, /attested_git_head_moved/],
-    ["another file changing", { worktree: [cleanWorktree(CWD), { ...cleanWorktree(CWD), porcelain: "?? r.md\0 M src/x.ts\0" }] }, /beyond the report: src\/x\.ts \( M\) \(attested_worktree_dirty_at_finish\)/],
+    [
+      "another file changing",
+      { worktree: [cleanWorktree(CWD), { ...cleanWorktree(CWD), porcelain: "?? r.md\0 M src/x.ts\0" }] },
+      /beyond the report: src\/x\.ts \( M\) \(attested_worktree_dirty_at_finish\)/,
+    ],
     ["a missing report", { report: null }, /attested_report_missing/],
-    ["a report symlinked outside the worktree", { report: { real: "/etc/r.md", content: "x" } }, /attested_report_outside_worktree/],
+    [
+      "a report symlinked outside the worktree",
+      { report: { real: "/etc/r.md", content: "x" } },
+      /attested_report_outside_worktree/,
+    ],
   ] as const)("%s", async (_label, options, error) => {
     const env = await setup(options);
     const done = await runToEnd(env);
@@ -154,7 +274,10 @@ describe("AttestedPiRunner: a failed run is an ordinary failed task with its evi
       appendDurable: (p, b) => memory.appendDurable(p, b),
       readRange: (p, o, l) => memory.readRange(p, o, l),
       size: (p) => memory.size(p),
-      replaceAtomic: async (p, b) => (p.endsWith(".attestation.json") ? err({ code: "io_failed", path: p, osCode: "ENOSPC", message: "disk full" }) : memory.replaceAtomic(p, b)),
+      replaceAtomic: async (p, b) =>
+        p.endsWith(".attestation.json")
+          ? err({ code: "io_failed", path: p, osCode: "ENOSPC", message: "disk full" })
+          : memory.replaceAtomic(p, b),
     });
     const env = await setup({ wrapFiles: failingSidecar });
     const done = await runToEnd(env);

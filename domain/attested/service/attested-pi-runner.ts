@@ -37,7 +37,9 @@ export interface AttestedRunnerConfig {
   readonly evidenceCapBytes?: number;
 }
 
-export type AttestedStartError = StartError | TypedError<"pi_cli_not_found" | "attested_git_unavailable" | "attested_worktree_dirty">;
+export type AttestedStartError =
+  | StartError
+  | TypedError<"pi_cli_not_found" | "attested_git_unavailable" | "attested_worktree_dirty">;
 
 /**
  * `bg_run_pi_attested`: one direct `pi --mode json` child (no shell, prompt over stdin) run as an ordinary
@@ -50,16 +52,33 @@ export class AttestedPiRunner {
     private readonly config: AttestedRunnerConfig,
   ) {}
 
-  async start(request: AttestedRunRequest, credential: CredentialClass): Promise<Result<TaskSnapshot, AttestedStartError>> {
+  async start(
+    request: AttestedRunRequest,
+    credential: CredentialClass,
+  ): Promise<Result<TaskSnapshot, AttestedStartError>> {
     const { runtime, worktree } = this.deps;
-    if (runtime.isShuttingDown) return err({ code: "runtime_shutting_down", message: "The Pi session is shutting down; no attested run was started (runtime_shutting_down)." });
+    if (runtime.isShuttingDown)
+      return err({
+        code: "runtime_shutting_down",
+        message: "The Pi session is shutting down; no attested run was started (runtime_shutting_down).",
+      });
     const launch = this.config.piLaunch;
-    if (typeof launch === "string") return refusal("pi_cli_not_found", `the Pi CLI cannot be started directly: ${launch}`);
+    if (typeof launch === "string")
+      return refusal("pi_cli_not_found", `the Pi CLI cannot be started directly: ${launch}`);
     const before = await worktree.inspect(this.config.cwd);
-    if (!before.ok) return refusal("attested_git_unavailable", `an attested run needs a Git worktree with a commit: ${before.error.message} (${before.error.code})`);
-    const cwdPrefix = before.value.dir === before.value.root ? "" : `${before.value.dir.slice(before.value.root.length + 1)}/`;
+    if (!before.ok)
+      return refusal(
+        "attested_git_unavailable",
+        `an attested run needs a Git worktree with a commit: ${before.error.message} (${before.error.code})`,
+      );
+    const cwdPrefix =
+      before.value.dir === before.value.root ? "" : `${before.value.dir.slice(before.value.root.length + 1)}/`;
     const dirty = blockingChanges(parsePorcelainZ(before.value.porcelain), { cwdPrefix });
-    if (dirty.length > 0) return refusal("attested_worktree_dirty", `the Git worktree must be clean at start; commit or stash first: ${describeChanges(dirty)}`);
+    if (dirty.length > 0)
+      return refusal(
+        "attested_worktree_dirty",
+        `the Git worktree must be clean at start; commit or stash first: ${describeChanges(dirty)}`,
+      );
 
     const paths = this.paths(`b${this.deps.random.hex(16)}`);
     const prompt = new TextEncoder().encode(request.prompt);
@@ -76,9 +95,25 @@ export class AttestedPiRunner {
       promptSha256: sha256Hex(prompt),
     };
     const cap = this.config.evidenceCapBytes ?? ATTESTED_EVIDENCE_CAP_BYTES;
-    const stdout = new AttestedStdoutCapture(new EvidenceFile(this.deps.files, paths.file(".pi-events.jsonl"), cap), this.config.windows);
-    const stderr = new AttestedStderrCapture(new EvidenceFile(this.deps.files, paths.file(".stderr"), cap), paths.shown(".stderr"));
-    const completion = new AttestedCompletion(this.deps.files, worktree, { request, credential, facts, paths, before: before.value, cwdPrefix, prompt, processArgv, stdout });
+    const stdout = new AttestedStdoutCapture(
+      new EvidenceFile(this.deps.files, paths.file(".pi-events.jsonl"), cap),
+      this.config.windows,
+    );
+    const stderr = new AttestedStderrCapture(
+      new EvidenceFile(this.deps.files, paths.file(".stderr"), cap),
+      paths.shown(".stderr"),
+    );
+    const completion = new AttestedCompletion(this.deps.files, worktree, {
+      request,
+      credential,
+      facts,
+      paths,
+      before: before.value,
+      cwdPrefix,
+      prompt,
+      processArgv,
+      stdout,
+    });
     const plan: LaunchPlan = {
       id: paths.id,
       command: { kind: "argv", file: launch.file, args: [...launch.args, ...args] },
@@ -107,7 +142,13 @@ export class AttestedPiRunner {
 
   private paths(id: string): AttestedPaths {
     const { taskDir, displayDir } = this.config;
-    return { id, taskDir, displayDir, file: (suffix) => `${taskDir}/${id}${suffix}`, shown: (suffix) => `${displayDir}/${id}${suffix}` };
+    return {
+      id,
+      taskDir,
+      displayDir,
+      file: (suffix) => `${taskDir}/${id}${suffix}`,
+      shown: (suffix) => `${displayDir}/${id}${suffix}`,
+    };
   }
 }
 

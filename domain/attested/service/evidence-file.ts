@@ -56,7 +56,8 @@ export class EvidenceFile {
     if (file === undefined) return;
     this.file = undefined;
     const closed = await file.close();
-    if (!closed.ok && this.problem === undefined) this.problem = `${this.path} could not be synced (${closed.error.osCode ?? closed.error.code}): ${closed.error.message}`;
+    if (!closed.ok && this.problem === undefined)
+      this.problem = `${this.path} could not be synced (${closed.error.osCode ?? closed.error.code}): ${closed.error.message}`;
   }
 
   private async open(): Promise<WritableFile | undefined> {
@@ -75,7 +76,11 @@ export class EvidenceFile {
 const DIGEST_RANGE_BYTES = 4 * 1024 * 1024;
 
 /** Size and SHA-256 of a file as it is on disk, read range by range. `shown` is the path the record names. */
-export async function digestFile(files: FileCommitter, path: string, shown: string): Promise<Result<FileDigest, FileError>> {
+export async function digestFile(
+  files: FileCommitter,
+  path: string,
+  shown: string,
+): Promise<Result<FileDigest, FileError>> {
   const size = await files.size(path);
   if (!size.ok) return size;
   const hash = sha256Stream();

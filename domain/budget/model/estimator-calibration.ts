@@ -40,10 +40,20 @@ export const ANTHROPIC_CALIBRATION: FamilyCalibration = {
   basis: "observed floor 2.047 B/tok over 85 real large Fusion prompts, shipped with a 15% haircut as 1.73",
   // Models sharing the tokenizer the published floor was measured on; claude-opus-4-7 announced a new one.
   backedModelIds: [
-    "claude-opus-4-6", "claude-sonnet-4-6",
-    "claude-opus-4-5", "claude-opus-4-5-20251101", "claude-sonnet-4-5", "claude-sonnet-4-5-20250929",
-    "claude-haiku-4-5", "claude-haiku-4-5-20251001", "claude-opus-4-1", "claude-opus-4-1-20250805",
-    "claude-opus-4-0", "claude-opus-4-20250514", "claude-sonnet-4-0", "claude-sonnet-4-20250514",
+    "claude-opus-4-6",
+    "claude-sonnet-4-6",
+    "claude-opus-4-5",
+    "claude-opus-4-5-20251101",
+    "claude-sonnet-4-5",
+    "claude-sonnet-4-5-20250929",
+    "claude-haiku-4-5",
+    "claude-haiku-4-5-20251001",
+    "claude-opus-4-1",
+    "claude-opus-4-1-20250805",
+    "claude-opus-4-0",
+    "claude-opus-4-20250514",
+    "claude-sonnet-4-0",
+    "claude-sonnet-4-20250514",
     "claude-3-7-sonnet-20250219",
   ],
 };
@@ -54,10 +64,19 @@ export const OPENAI_CODEX_CALIBRATION: FamilyCalibration = {
   textBytesPerToken: null,
   unknownOutputBytesPerToken: CONSERVATIVE_BYTES_PER_TOKEN,
   calibratedMinBytes: 1024,
-  basis: "o200k_base counts of a seeded 1 KiB-300 KiB prompt corpus and of installed package sources; see bench/estimator.bench.ts",
+  basis:
+    "o200k_base counts of a seeded 1 KiB-300 KiB prompt corpus and of installed package sources; see bench/estimator.bench.ts",
   backedModelIds: [
-    "gpt-5.1", "gpt-5.1-codex-max", "gpt-5.1-codex-mini", "gpt-5.2", "gpt-5.2-codex",
-    "gpt-5.3-codex", "gpt-5.3-codex-spark", "gpt-5.4", "gpt-5.4-mini", "gpt-5.5",
+    "gpt-5.1",
+    "gpt-5.1-codex-max",
+    "gpt-5.1-codex-mini",
+    "gpt-5.2",
+    "gpt-5.2-codex",
+    "gpt-5.3-codex",
+    "gpt-5.3-codex-spark",
+    "gpt-5.4",
+    "gpt-5.4-mini",
+    "gpt-5.5",
   ],
 };
 

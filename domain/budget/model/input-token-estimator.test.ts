@@ -9,7 +9,11 @@ const utf8 = (s: string) => new TextEncoder().encode(s).length;
 
 describe("estimateInputTokens: unknown family and unbacked models", () => {
   it("uses the provable one token per byte plus the intercept", () => {
-    const e = estimateInputTokens({ family: "unknown", modelId: "llama", segments: [text(prose), { kind: "unknown_output_contract", label: "out", bytes: 1000 }] });
+    const e = estimateInputTokens({
+      family: "unknown",
+      modelId: "llama",
+      segments: [text(prose), { kind: "unknown_output_contract", label: "out", bytes: 1000 }],
+    });
     expect(e.tokens).toBe(utf8(prose) + 1000 + AFFINE_INTERCEPT_TOKENS);
     expect(e.input_only_tokens).toBe(utf8(prose) + AFFINE_INTERCEPT_TOKENS);
     expect(e.rate_source).toBe("unbacked");
@@ -17,7 +21,11 @@ describe("estimateInputTokens: unknown family and unbacked models", () => {
   });
 
   it("treats a known family with an unbacked or missing model id as unknown", () => {
-    const unbacked = estimateInputTokens({ family: "openai-codex", modelId: "gpt-9-experimental", segments: [text(prose)] });
+    const unbacked = estimateInputTokens({
+      family: "openai-codex",
+      modelId: "gpt-9-experimental",
+      segments: [text(prose)],
+    });
     const missing = estimateInputTokens({ family: "anthropic", segments: [text(prose)] });
     for (const e of [unbacked, missing]) {
       expect(e.backed).toBe(false);
@@ -27,7 +35,12 @@ describe("estimateInputTokens: unknown family and unbacked models", () => {
   });
 
   it("uses 1.00 B/tok in the delegate scope even for a backed model", () => {
-    const e = estimateInputTokens({ family: "openai-codex", modelId: "gpt-5.4", scope: "delegate", segments: [text(prose)] });
+    const e = estimateInputTokens({
+      family: "openai-codex",
+      modelId: "gpt-5.4",
+      scope: "delegate",
+      segments: [text(prose)],
+    });
     expect(e.rate_source).toBe("delegate_scope");
     expect(e.tokens).toBe(utf8(prose) + AFFINE_INTERCEPT_TOKENS);
   });
@@ -42,7 +55,11 @@ describe("estimateInputTokens: anthropic", () => {
 
   it("charges base64-like runs at the provable 1.00 B/tok", () => {
     const blob = "QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo0NTY3ODkw".repeat(2000);
-    const e = estimateInputTokens({ family: "anthropic", modelId: "claude-sonnet-4-6", segments: [text(`${prose}\n${blob}\n`)] });
+    const e = estimateInputTokens({
+      family: "anthropic",
+      modelId: "claude-sonnet-4-6",
+      segments: [text(`${prose}\n${blob}\n`)],
+    });
     const ordinary = utf8(prose) + 2;
     expect(e.tokens).toBe(Math.ceil(ordinary / 1.73 + blob.length) + AFFINE_INTERCEPT_TOKENS);
   });
@@ -57,7 +74,8 @@ describe("estimateInputTokens: anthropic", () => {
 });
 
 describe("estimateInputTokens: openai-codex", () => {
-  const estimate = (segments: EstimateSegment[]) => estimateInputTokens({ family: "openai-codex", modelId: "gpt-5.4", segments });
+  const estimate = (segments: EstimateSegment[]) =>
+    estimateInputTokens({ family: "openai-codex", modelId: "gpt-5.4", segments });
 
   it("records the estimator, rates, byte classes and the effective bytes per token", () => {
     const e = estimate([text(prose)]);
@@ -66,7 +84,9 @@ describe("estimateInputTokens: openai-codex", () => {
     expect(e.rate_source).toBe("calibrated");
     expect(e.rates.known_text).toBe("o200k-piece-classes-v1");
     expect(e.byte_classes.total).toBe(utf8(prose));
-    expect(e.byte_classes.dense + e.byte_classes.ascii_whitespace + e.byte_classes.multibyte).toBe(e.byte_classes.total);
+    expect(e.byte_classes.dense + e.byte_classes.ascii_whitespace + e.byte_classes.multibyte).toBe(
+      e.byte_classes.total,
+    );
     expect(e.bytes_per_token).toBeCloseTo(utf8(prose) / (e.input_only_tokens - AFFINE_INTERCEPT_TOKENS), 3);
     expect(e.gate).toMatchObject({ passed: true, calibrated_min_bytes: 1024, whitespace_gate_per_10000: 10 });
   });
@@ -80,7 +100,10 @@ describe("estimateInputTokens: openai-codex", () => {
 
   it("charges output contracts at 2.00 B/tok and keeps them out of the input-only bound", () => {
     const base = estimate([text(prose)]);
-    const withContracts = estimate([text(prose), { kind: "unknown_output_contract", label: "candidate-1", bytes: 49152 }]);
+    const withContracts = estimate([
+      text(prose),
+      { kind: "unknown_output_contract", label: "candidate-1", bytes: 49152 },
+    ]);
     expect(withContracts.input_only_tokens).toBe(base.input_only_tokens);
     expect(withContracts.tokens - base.tokens).toBe(24576);
     expect(withContracts.segments.map((s) => s.kind)).toEqual(["known_text", "unknown_output_contract"]);
@@ -106,9 +129,24 @@ describe("estimateInputTokens: openai-codex", () => {
 
   it("reports fit and utilisation against an allowance when one is given", () => {
     const bound = estimate([text(prose)]).tokens;
-    const at = estimateInputTokens({ family: "openai-codex", modelId: "gpt-5.4", segments: [text(prose)], allowedInputTokens: bound });
-    const under = estimateInputTokens({ family: "openai-codex", modelId: "gpt-5.4", segments: [text(prose)], allowedInputTokens: bound - 1 });
-    expect(at.allowance).toEqual({ allowed_input_tokens: bound, fits: true, utilisation_bp: 10000, headroom_tokens: 0 });
+    const at = estimateInputTokens({
+      family: "openai-codex",
+      modelId: "gpt-5.4",
+      segments: [text(prose)],
+      allowedInputTokens: bound,
+    });
+    const under = estimateInputTokens({
+      family: "openai-codex",
+      modelId: "gpt-5.4",
+      segments: [text(prose)],
+      allowedInputTokens: bound - 1,
+    });
+    expect(at.allowance).toEqual({
+      allowed_input_tokens: bound,
+      fits: true,
+      utilisation_bp: 10000,
+      headroom_tokens: 0,
+    });
     expect(under.allowance).toMatchObject({ fits: false, headroom_tokens: -1 });
     expect(estimate([text(prose)]).allowance).toBeUndefined();
   });

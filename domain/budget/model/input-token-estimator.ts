@@ -73,14 +73,23 @@ export interface InputTokenEstimate {
   readonly unknown_output_bytes: number;
   /** Effective known bytes per known-text token (intercept excluded); null when nothing is known. */
   readonly bytes_per_token: number | null;
-  readonly rates: { readonly known_text: string; readonly multibyte: string; readonly unknown_output_bytes_per_token: number };
+  readonly rates: {
+    readonly known_text: string;
+    readonly multibyte: string;
+    readonly unknown_output_bytes_per_token: number;
+  };
   readonly byte_classes: ByteClasses & { readonly dense: number };
   readonly class_tokens: Readonly<Partial<Record<CostGroup | "flat_text" | "unknown_output", number>>>;
   /** True when the class costs summed above one token per known byte and the ceiling was used. */
   readonly provable_cap_applied: boolean;
   readonly gate: CalibrationGate;
   readonly segments: readonly SegmentEstimate[];
-  readonly allowance?: { readonly allowed_input_tokens: number; readonly fits: boolean; readonly utilisation_bp: number; readonly headroom_tokens: number };
+  readonly allowance?: {
+    readonly allowed_input_tokens: number;
+    readonly fits: boolean;
+    readonly utilisation_bp: number;
+    readonly headroom_tokens: number;
+  };
 }
 
 interface KnownCost {
@@ -110,12 +119,18 @@ export function estimateInputTokens(request: EstimateRequest): InputTokenEstimat
   return estimateProfiled(request, segments);
 }
 
-export function estimateProfiled(request: Omit<EstimateRequest, "segments">, segments: readonly (ProfiledSegment | OutputContractSegment)[]): InputTokenEstimate {
+export function estimateProfiled(
+  request: Omit<EstimateRequest, "segments">,
+  segments: readonly (ProfiledSegment | OutputContractSegment)[],
+): InputTokenEstimate {
   const scope = request.scope ?? "fusion";
   const backed = isBackedModel(request.family, request.modelId);
   const effective: ProviderFamily = scope === "delegate" || !backed ? "unknown" : request.family;
   const calibration = calibrationOf(effective);
-  const known = segments.reduce((sum, s) => (s.kind === "unknown_output_contract" ? sum : addProfiles(sum, s.profile)), EMPTY_PROFILE);
+  const known = segments.reduce(
+    (sum, s) => (s.kind === "unknown_output_contract" ? sum : addProfiles(sum, s.profile)),
+    EMPTY_PROFILE,
+  );
   const gate = gateOf(known.bytes, calibration.calibratedMinBytes);
   const knownCost = costOfKnown(effective, known, gate);
   const unknownBytes = segments.reduce((n, s) => n + (s.kind === "unknown_output_contract" ? contractBytes(s) : 0), 0);
@@ -131,7 +146,14 @@ export function estimateProfiled(request: Omit<EstimateRequest, "segments">, seg
     backed,
     scope,
     estimator_source: calibration.estimatorSource,
-    rate_source: scope === "delegate" ? "delegate_scope" : !backed ? "unbacked" : gate.passed ? "calibrated" : "conservative_fallback",
+    rate_source:
+      scope === "delegate"
+        ? "delegate_scope"
+        : !backed
+          ? "unbacked"
+          : gate.passed
+            ? "calibrated"
+            : "conservative_fallback",
     tokens,
     input_only_tokens: knownTokens + AFFINE_INTERCEPT_TOKENS,
     advisory_provable_tokens: Math.ceil(bytes / PROVABLE_BYTES_PER_TOKEN) + AFFINE_INTERCEPT_TOKENS,
@@ -141,12 +163,27 @@ export function estimateProfiled(request: Omit<EstimateRequest, "segments">, seg
     unknown_output_bytes: unknownBytes,
     bytes_per_token: knownTokens > 0 ? round4(known.bytes.total / knownTokens) : null,
     rates: { ...knownCost.rates, unknown_output_bytes_per_token: calibration.unknownOutputBytesPerToken },
-    byte_classes: { ...known.bytes, dense: known.bytes.ascii_letters + known.bytes.ascii_digits + known.bytes.ascii_symbols },
-    class_tokens: { ...roundAll(knownCost.classTokens), ...(unknownBytes > 0 ? { unknown_output: Math.ceil(unknownTokens) } : {}) },
+    byte_classes: {
+      ...known.bytes,
+      dense: known.bytes.ascii_letters + known.bytes.ascii_digits + known.bytes.ascii_symbols,
+    },
+    class_tokens: {
+      ...roundAll(knownCost.classTokens),
+      ...(unknownBytes > 0 ? { unknown_output: Math.ceil(unknownTokens) } : {}),
+    },
     provable_cap_applied: knownCost.cappedAtProvable === true,
     gate,
     segments: segments.map((s) => segmentEstimate(effective, gate, s)),
-    ...(allowed === undefined ? {} : { allowance: { allowed_input_tokens: allowed, fits: tokens <= allowed, utilisation_bp: utilisationBp(tokens, allowed), headroom_tokens: allowed - tokens } }),
+    ...(allowed === undefined
+      ? {}
+      : {
+          allowance: {
+            allowed_input_tokens: allowed,
+            fits: tokens <= allowed,
+            utilisation_bp: utilisationBp(tokens, allowed),
+            headroom_tokens: allowed - tokens,
+          },
+        }),
   };
 }
 
@@ -156,7 +193,9 @@ const EMPTY_PROFILE: TextProfile = profileText("");
 /** Never above one token per byte: a byte-level tokenizer cannot emit more. */
 function costOfKnown(family: ProviderFamily, known: TextProfile, gate: CalibrationGate): KnownCost {
   const cost = rawCostOfKnown(family, known, gate);
-  return cost.tokens <= known.bytes.total ? cost : { ...cost, tokens: known.bytes.total / PROVABLE_BYTES_PER_TOKEN, cappedAtProvable: true };
+  return cost.tokens <= known.bytes.total
+    ? cost
+    : { ...cost, tokens: known.bytes.total / PROVABLE_BYTES_PER_TOKEN, cappedAtProvable: true };
 }
 
 function rawCostOfKnown(family: ProviderFamily, known: TextProfile, gate: CalibrationGate): KnownCost {
@@ -167,22 +206,36 @@ function rawCostOfKnown(family: ProviderFamily, known: TextProfile, gate: Calibr
     const flat = asciiBytes / CONSERVATIVE_BYTES_PER_TOKEN + b.multibyte / CONSERVATIVE_BYTES_PER_TOKEN;
     // Outside the gate the fallback is the larger of the piece model and the flat conservative rate.
     const tokens = gate.passed ? model.tokens : Math.max(model.tokens, flat);
-    const rates = { known_text: gate.passed ? O200K_PIECE_MODEL : `max(${O200K_PIECE_MODEL}, ${CONSERVATIVE_BYTES_PER_TOKEN} B/tok)`, multibyte: "o200k-char-cost-table" };
+    const rates = {
+      known_text: gate.passed ? O200K_PIECE_MODEL : `max(${O200K_PIECE_MODEL}, ${CONSERVATIVE_BYTES_PER_TOKEN} B/tok)`,
+      multibyte: "o200k-char-cost-table",
+    };
     return { tokens, classTokens: gate.passed || model.tokens >= flat ? model.byGroup : { flat_text: flat }, rates };
   }
   if (family === "anthropic") {
-    const rate = Math.min(CONSERVATIVE_BYTES_PER_TOKEN, calibrationOf("anthropic").textBytesPerToken ?? PROVABLE_BYTES_PER_TOKEN);
+    const rate = Math.min(
+      CONSERVATIVE_BYTES_PER_TOKEN,
+      calibrationOf("anthropic").textBytesPerToken ?? PROVABLE_BYTES_PER_TOKEN,
+    );
     // Base64-like runs and near-whitespace-free payloads are outside what the published rate covers.
     const dense = gate.failed.includes("low_whitespace") ? asciiBytes - b.ascii_whitespace : b.dense_run_bytes;
     const ordinaryAscii = asciiBytes - dense;
     const tokens = ordinaryAscii / rate + b.multibyte / rate + dense / PROVABLE_BYTES_PER_TOKEN;
     return {
       tokens,
-      classTokens: { flat_text: ordinaryAscii / rate, multibyte: b.multibyte / rate, dense_runs: dense / PROVABLE_BYTES_PER_TOKEN },
+      classTokens: {
+        flat_text: ordinaryAscii / rate,
+        multibyte: b.multibyte / rate,
+        dense_runs: dense / PROVABLE_BYTES_PER_TOKEN,
+      },
       rates: { known_text: `${rate} B/tok (dense ${PROVABLE_BYTES_PER_TOKEN} B/tok)`, multibyte: `${rate} B/tok` },
     };
   }
-  return { tokens: b.total / PROVABLE_BYTES_PER_TOKEN, classTokens: { flat_text: b.total / PROVABLE_BYTES_PER_TOKEN }, rates: { known_text: `${PROVABLE_BYTES_PER_TOKEN} B/tok`, multibyte: `${PROVABLE_BYTES_PER_TOKEN} B/tok` } };
+  return {
+    tokens: b.total / PROVABLE_BYTES_PER_TOKEN,
+    classTokens: { flat_text: b.total / PROVABLE_BYTES_PER_TOKEN },
+    rates: { known_text: `${PROVABLE_BYTES_PER_TOKEN} B/tok`, multibyte: `${PROVABLE_BYTES_PER_TOKEN} B/tok` },
+  };
 }
 
 function gateOf(bytes: ByteClasses, minBytes: number): CalibrationGate {
@@ -190,19 +243,42 @@ function gateOf(bytes: ByteClasses, minBytes: number): CalibrationGate {
   const failed: ("below_min_bytes" | "low_whitespace")[] = [];
   if (bytes.total < minBytes) failed.push("below_min_bytes");
   if (perTenThousand < WHITESPACE_GATE_PER_10000) failed.push("low_whitespace");
-  return { calibrated_min_bytes: minBytes, known_bytes: bytes.total, whitespace_per_10000: perTenThousand, whitespace_gate_per_10000: WHITESPACE_GATE_PER_10000, passed: failed.length === 0, failed };
+  return {
+    calibrated_min_bytes: minBytes,
+    known_bytes: bytes.total,
+    whitespace_per_10000: perTenThousand,
+    whitespace_gate_per_10000: WHITESPACE_GATE_PER_10000,
+    passed: failed.length === 0,
+    failed,
+  };
 }
 
-function segmentEstimate(family: ProviderFamily, gate: CalibrationGate, segment: ProfiledSegment | OutputContractSegment): SegmentEstimate {
+function segmentEstimate(
+  family: ProviderFamily,
+  gate: CalibrationGate,
+  segment: ProfiledSegment | OutputContractSegment,
+): SegmentEstimate {
   if (segment.kind === "unknown_output_contract") {
     const bytes = contractBytes(segment);
-    return { label: segment.label, kind: segment.kind, bytes, tokens: Math.ceil(bytes / calibrationOf(family).unknownOutputBytesPerToken) };
+    return {
+      label: segment.label,
+      kind: segment.kind,
+      bytes,
+      tokens: Math.ceil(bytes / calibrationOf(family).unknownOutputBytesPerToken),
+    };
   }
-  return { label: segment.label, kind: segment.kind, bytes: segment.profile.bytes.total, tokens: Math.ceil(costOfKnown(family, segment.profile, gate).tokens) };
+  return {
+    label: segment.label,
+    kind: segment.kind,
+    bytes: segment.profile.bytes.total,
+    tokens: Math.ceil(costOfKnown(family, segment.profile, gate).tokens),
+  };
 }
 
 const round4 = (n: number) => Math.round(n * 10000) / 10000;
 
 function roundAll<K extends string>(values: Partial<Record<K, number>>): Partial<Record<K, number>> {
-  return Object.fromEntries(Object.entries(values).map(([k, v]) => [k, Math.ceil((v as number) * 100) / 100])) as Partial<Record<K, number>>;
+  return Object.fromEntries(
+    Object.entries(values).map(([k, v]) => [k, Math.ceil((v as number) * 100) / 100]),
+  ) as Partial<Record<K, number>>;
 }

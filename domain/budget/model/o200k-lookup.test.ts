@@ -1,6 +1,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { charTokenCost, charTokenCostMax, decodeBase64, isCommonAsciiPair, repeatRunTokens, trigramRarity } from "./o200k-lookup.ts";
+import {
+  charTokenCost,
+  charTokenCostMax,
+  decodeBase64,
+  isCommonAsciiPair,
+  repeatRunTokens,
+  trigramRarity,
+} from "./o200k-lookup.ts";
 
 describe("decodeBase64", () => {
   it("round-trips any bytes encoded by the platform", () => {
@@ -27,12 +34,15 @@ describe("o200k statistics", () => {
 
   it("costs any non-ASCII character between one token and its UTF-8 length", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0x80, max: 0x10ffff }).filter((cp) => cp < 0xd800 || cp > 0xdfff), (cp) => {
-        const cost = charTokenCost(cp);
-        expect(cost).toBeGreaterThanOrEqual(1);
-        expect(cost).toBeLessThanOrEqual(new TextEncoder().encode(String.fromCodePoint(cp)).length);
-        expect(charTokenCostMax(cp)).toBeGreaterThanOrEqual(cost);
-      }),
+      fc.property(
+        fc.integer({ min: 0x80, max: 0x10ffff }).filter((cp) => cp < 0xd800 || cp > 0xdfff),
+        (cp) => {
+          const cost = charTokenCost(cp);
+          expect(cost).toBeGreaterThanOrEqual(1);
+          expect(cost).toBeLessThanOrEqual(new TextEncoder().encode(String.fromCodePoint(cp)).length);
+          expect(charTokenCostMax(cp)).toBeGreaterThanOrEqual(cost);
+        },
+      ),
       { numRuns: 2000 },
     );
   });

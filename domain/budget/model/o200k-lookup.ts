@@ -123,7 +123,10 @@ export function charTokenCostMax(codePoint: number): number {
  * have repeat tokens, plus the measured worst excess; otherwise the isolated cost of each copy.
  */
 export function repeatRunTokens(codePoint: number, length: number): number {
-  const per512 = codePoint < 128 ? digit(ASCII_REPEAT_T512.charAt(codePoint * 2)) * 64 + digit(ASCII_REPEAT_T512.charAt(codePoint * 2 + 1)) : load().otherRepeats.get(codePoint);
+  const per512 =
+    codePoint < 128
+      ? digit(ASCII_REPEAT_T512.charAt(codePoint * 2)) * 64 + digit(ASCII_REPEAT_T512.charAt(codePoint * 2 + 1))
+      : load().otherRepeats.get(codePoint);
   if (per512 === undefined) return length * charTokenCostMax(codePoint);
   return Math.ceil((length * per512) / 512) + REPEAT_SLACK;
 }

@@ -13,8 +13,20 @@ import { PROFILE_FEATURES, type FeatureCounts, type ProfileFeature, type TextPro
 export const O200K_PIECE_MODEL = "o200k-piece-classes-v1";
 
 export const O200K_PIECE_COSTS: Readonly<FeatureCounts> = {
-  word_l1: 1, word_l2: 1, word_l3: 1, word_l4: 1, word_l5: 1, word_l6: 1, word_l7: 1, word_l8: 1,
-  word_l9: 1.784, word_l10: 1.784, word_l11: 1.784, word_l12: 1.784, word_l13: 1.784, word_l14: 1.784,
+  word_l1: 1,
+  word_l2: 1,
+  word_l3: 1,
+  word_l4: 1,
+  word_l5: 1,
+  word_l6: 1,
+  word_l7: 1,
+  word_l8: 1,
+  word_l9: 1.784,
+  word_l10: 1.784,
+  word_l11: 1.784,
+  word_l12: 1.784,
+  word_l13: 1.784,
+  word_l14: 1.784,
   word_long_letters: 0.25,
   word_trigram_rare: 1,
   word_trigram_mid: 0.793,
@@ -23,7 +35,11 @@ export const O200K_PIECE_COSTS: Readonly<FeatureCounts> = {
   word_ascii_fragments: 1,
   word_multibyte_letter_cost: 1.07,
   digit_groups: 1,
-  symbol_n1: 1, symbol_n2: 1, symbol_n3: 1, symbol_n4: 1, symbol_n5: 1,
+  symbol_n1: 1,
+  symbol_n2: 1,
+  symbol_n3: 1,
+  symbol_n4: 1,
+  symbol_n5: 1,
   symbol_long_chars: 0.791,
   symbol_pair_uncommon: 0.16,
   symbol_control_chars: 1,
@@ -37,7 +53,14 @@ export const O200K_PIECE_COSTS: Readonly<FeatureCounts> = {
 };
 
 /** Groups the report shows; every feature belongs to exactly one. */
-export type CostGroup = "ascii_words" | "digits" | "ascii_symbols" | "whitespace" | "multibyte" | "repeat_runs" | "dense_runs";
+export type CostGroup =
+  | "ascii_words"
+  | "digits"
+  | "ascii_symbols"
+  | "whitespace"
+  | "multibyte"
+  | "repeat_runs"
+  | "dense_runs";
 
 const GROUP_OF: Readonly<Record<ProfileFeature, CostGroup>> = Object.fromEntries(
   PROFILE_FEATURES.map((f) => [f, groupOf(f)]),
@@ -60,7 +83,15 @@ export interface PieceModelCost {
 }
 
 export function o200kPieceCost(profile: TextProfile): PieceModelCost {
-  const byGroup: Record<CostGroup, number> = { ascii_words: 0, digits: 0, ascii_symbols: 0, whitespace: 0, multibyte: 0, repeat_runs: 0, dense_runs: 0 };
+  const byGroup: Record<CostGroup, number> = {
+    ascii_words: 0,
+    digits: 0,
+    ascii_symbols: 0,
+    whitespace: 0,
+    multibyte: 0,
+    repeat_runs: 0,
+    dense_runs: 0,
+  };
   let tokens = 0;
   for (const feature of PROFILE_FEATURES) {
     const cost = O200K_PIECE_COSTS[feature] * profile.features[feature];

@@ -13,7 +13,10 @@ const HAS_LETTER = /\p{L}/u;
 
 export const isAsciiLetter = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 const isIdeographic = (cp: number) =>
-  (cp >= 0x2e80 && cp < 0xa000) || (cp >= 0xac00 && cp < 0xd7b0) || (cp >= 0xf900 && cp < 0xfb00) || (cp >= 0x20000 && cp < 0x40000);
+  (cp >= 0x2e80 && cp < 0xa000) ||
+  (cp >= 0xac00 && cp < 0xd7b0) ||
+  (cp >= 0xf900 && cp < 0xfb00) ||
+  (cp >= 0x20000 && cp < 0x40000);
 
 /** One pass over the UTF-16 units: which cheap ASCII shape the piece has, if any. */
 function asciiShape(piece: string): "digits" | "whitespace" | "letters" | "symbols" | "non_ascii" {
@@ -90,7 +93,6 @@ function withoutRepeatRuns(chars: readonly string[], f: FeatureCounts): string[]
   }
   return rest;
 }
-
 
 function countWord(piece: string, f: FeatureCounts): void {
   const all = [...piece];
@@ -170,12 +172,14 @@ function countTrigrams(lower: string, f: FeatureCounts): void {
 /** Adjacent ASCII pairs that rarely occur inside a token; control characters never pair. */
 function uncommonPairs(ascii: string): number {
   let count = 0;
-  for (let i = 0; i + 1 < ascii.length; i++) if (!isCommonAsciiPair(ascii.charCodeAt(i), ascii.charCodeAt(i + 1))) count++;
+  for (let i = 0; i + 1 < ascii.length; i++)
+    if (!isCommonAsciiPair(ascii.charCodeAt(i), ascii.charCodeAt(i + 1))) count++;
   return count;
 }
 
 /** Control characters other than whitespace (a symbol piece may end in newlines, which merge fine). */
-const isControl = (c: string) => (c.charCodeAt(0) < 32 && !(c.charCodeAt(0) >= 9 && c.charCodeAt(0) <= 13)) || c.charCodeAt(0) === 127;
+const isControl = (c: string) =>
+  (c.charCodeAt(0) < 32 && !(c.charCodeAt(0) >= 9 && c.charCodeAt(0) <= 13)) || c.charCodeAt(0) === 127;
 
 function countSymbols(piece: string, f: FeatureCounts): void {
   const all = withoutRepeatRuns([...piece], f);

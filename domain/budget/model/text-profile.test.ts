@@ -18,7 +18,13 @@ describe("profileText byte classes", () => {
 
   it("classifies each byte", () => {
     const b = profileText("ab 12;\né😀").bytes;
-    expect(b).toMatchObject({ ascii_letters: 2, ascii_digits: 2, ascii_symbols: 1, ascii_whitespace: 2, multibyte: 2 + 4 });
+    expect(b).toMatchObject({
+      ascii_letters: 2,
+      ascii_digits: 2,
+      ascii_symbols: 1,
+      ascii_whitespace: 2,
+      multibyte: 2 + 4,
+    });
   });
 
   it("counts a lone surrogate as the three bytes of its replacement character", () => {

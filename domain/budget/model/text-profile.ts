@@ -90,7 +90,15 @@ function byteClasses(text: string, f: FeatureCounts): ByteClasses {
       i++;
     } else multibyte += 3; // includes a lone surrogate, which UTF-8 encoders replace with U+FFFD
   }
-  return { total: whitespace + letters + digits + symbols + multibyte, ascii_whitespace: whitespace, ascii_letters: letters, ascii_digits: digits, ascii_symbols: symbols, multibyte, dense_run_bytes: f.dense_base64_bytes };
+  return {
+    total: whitespace + letters + digits + symbols + multibyte,
+    ascii_whitespace: whitespace,
+    ascii_letters: letters,
+    ascii_digits: digits,
+    ascii_symbols: symbols,
+    multibyte,
+    dense_run_bytes: f.dense_base64_bytes,
+  };
 }
 
 const isLowSurrogate = (c: number) => c >= 0xdc00 && c <= 0xdfff;

@@ -26,13 +26,29 @@ const ChildTerminalSchema = Type.Object(
     code: Type.String(),
     reason: Type.String(),
     hook: Type.String(),
-    counters: Type.Object({ turns: Count, tool_calls: Count, spilled_results: Count, tool_output_bytes: Count }, { additionalProperties: false }),
+    counters: Type.Object(
+      { turns: Count, tool_calls: Count, spilled_results: Count, tool_output_bytes: Count },
+      { additionalProperties: false },
+    ),
   },
   { additionalProperties: false },
 );
 
-export function childTerminal(taskId: string, launchNonce: string, latch: Latch, counters: GuardCounters): ChildTerminal {
-  return { schema_version: CHILD_TERMINAL_SCHEMA, task_id: taskId, launch_nonce: launchNonce, code: latch.code, reason: latch.reason, hook: latch.hook, counters };
+export function childTerminal(
+  taskId: string,
+  launchNonce: string,
+  latch: Latch,
+  counters: GuardCounters,
+): ChildTerminal {
+  return {
+    schema_version: CHILD_TERMINAL_SCHEMA,
+    task_id: taskId,
+    launch_nonce: launchNonce,
+    code: latch.code,
+    reason: latch.reason,
+    hook: latch.hook,
+    counters,
+  };
 }
 
 /** The terminal record if it is well formed and belongs to this launch; undefined otherwise. */

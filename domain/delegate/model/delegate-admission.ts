@@ -24,7 +24,12 @@ export interface AdmissionInput {
   readonly currentRoute: RouteRef | undefined;
   readonly availableModels: readonly AvailableModel[];
   readonly conversation:
-    | { readonly ok: true; readonly cwd: string; readonly systemPrompt: string; readonly messages: readonly SourceMessage[] }
+    | {
+        readonly ok: true;
+        readonly cwd: string;
+        readonly systemPrompt: string;
+        readonly messages: readonly SourceMessage[];
+      }
     | { readonly ok: false; readonly message: string };
   readonly activeToolCallId: string;
 }
@@ -44,22 +49,34 @@ export interface Admitted {
  * no session and no artifact ever existed.
  */
 export function admitDelegate(input: AdmissionInput): Result<Admitted, DelegateError<DelegateAdmissionCode>> {
-  const contract = checkHookContract(input.hookContract.evidence, input.childPiVersion, input.hookContract.proofFailure);
+  const contract = checkHookContract(
+    input.hookContract.evidence,
+    input.childPiVersion,
+    input.hookContract.proofFailure,
+  );
   if (!contract.ok) return contract;
   const args = parseDelegateArguments(input.rawArguments);
   if (!args.ok) return args;
   if (input.isolationProblems.length > 0) {
-    return err(admissionError(
-      "delegate_isolation_unsupported",
-      `the child cannot be isolated: ${input.isolationProblems.join("; ")}.`,
-      "reinstall the package (the delegate guard ships with it) and make sure the Pi CLI is reachable, then call again.",
-      input.isolationProblems,
-    ));
+    return err(
+      admissionError(
+        "delegate_isolation_unsupported",
+        `the child cannot be isolated: ${input.isolationProblems.join("; ")}.`,
+        "reinstall the package (the delegate guard ships with it) and make sure the Pi CLI is reachable, then call again.",
+        input.isolationProblems,
+      ),
+    );
   }
   const route = resolveRoute(args.value.route, input.currentRoute, input.availableModels);
   if (!route.ok) return route;
   if (!input.conversation.ok) {
-    return err(admissionError("seed_projection_failed", `the conversation could not be read: ${input.conversation.message}.`, "call again; if it persists, restate the needed context in the prompt of a fresh session."));
+    return err(
+      admissionError(
+        "seed_projection_failed",
+        `the conversation could not be read: ${input.conversation.message}.`,
+        "call again; if it persists, restate the needed context in the prompt of a fresh session.",
+      ),
+    );
   }
   const conversation = input.conversation;
   const seed = buildDelegateSeed({
@@ -75,7 +92,11 @@ export function admitDelegate(input: AdmissionInput): Result<Admitted, DelegateE
   });
   if (!seed.ok) return seed;
   const childPrompt = buildChildPrompt(seed.value.seedJson, seed.value.seed.limits);
-  const budget = planDelegateBudget({ route: route.value, systemPromptBytes: utf8Bytes(conversation.systemPrompt), childPromptBytes: utf8Bytes(childPrompt) });
+  const budget = planDelegateBudget({
+    route: route.value,
+    systemPromptBytes: utf8Bytes(conversation.systemPrompt),
+    childPromptBytes: utf8Bytes(childPrompt),
+  });
   if (!budget.ok) return budget;
   return ok({ args: args.value, route: route.value, seed: seed.value, childPrompt, budget: budget.value });
 }

@@ -32,13 +32,23 @@ describe("bg_delegate arguments", () => {
       notifyOnCompletion: false,
       triggerOnCompletion: false,
     });
-    expect(parsed.ok && parsed.value).toMatchObject({ route: { provider: "anthropic", model: "claude" }, limits: { maxTurns: 3, maxToolCalls: 7, timeoutSeconds: 60 }, autoDeliver: "when_small", notifyOnCompletion: false, triggerOnCompletion: false });
+    expect(parsed.ok && parsed.value).toMatchObject({
+      route: { provider: "anthropic", model: "claude" },
+      limits: { maxTurns: 3, maxToolCalls: 7, timeoutSeconds: 60 },
+      autoDeliver: "when_small",
+      notifyOnCompletion: false,
+      triggerOnCompletion: false,
+    });
   });
 
   it.each([
     ["an unknown key", { name: "n", prompt: "p", command: "rm -rf /" }, "unknown key 'command'"],
     ["a capability other than inspect", { name: "n", prompt: "p", capability: "write" }, "capability"],
-    ["an open route", { name: "n", prompt: "p", route: { provider: "a", model: "b", baseUrl: "x" } }, "unknown key 'baseUrl'"],
+    [
+      "an open route",
+      { name: "n", prompt: "p", route: { provider: "a", model: "b", baseUrl: "x" } },
+      "unknown key 'baseUrl'",
+    ],
     ["a blank prompt", { name: "n", prompt: "   " }, "'prompt' must not be empty or whitespace"],
     ["a missing name", { prompt: "p" }, "missing required 'name'"],
     ["zero turns", { name: "n", prompt: "p", maxTurns: 0 }, "maxTurns"],

@@ -29,11 +29,25 @@ export const DelegateArgumentsSchema = Type.Object(
         { additionalProperties: false, description: "Pin another route than the current model; never substituted" },
       ),
     ),
-    capability: Type.Optional(stringEnum(DELEGATE_CAPABILITIES, { description: "Only \"inspect\": read, grep, find, ls" })),
+    capability: Type.Optional(
+      stringEnum(DELEGATE_CAPABILITIES, { description: 'Only "inspect": read, grep, find, ls' }),
+    ),
     maxTurns: limit(DELEGATE_LIMIT_BOUNDS.maxTurns, DELEGATE_DEFAULT_LIMITS.maxTurns, "Model calls the child may make"),
-    maxToolCalls: limit(DELEGATE_LIMIT_BOUNDS.maxToolCalls, DELEGATE_DEFAULT_LIMITS.maxToolCalls, "Tool calls the child may make"),
-    timeoutSeconds: limit(DELEGATE_LIMIT_BOUNDS.timeoutSeconds, DELEGATE_DEFAULT_LIMITS.timeoutSeconds, "Wall-clock limit in seconds"),
-    autoDeliver: Type.Optional(stringEnum(AUTO_DELIVER, { description: "Recorded with the task; the answer is fetched with bg_result (default never)" })),
+    maxToolCalls: limit(
+      DELEGATE_LIMIT_BOUNDS.maxToolCalls,
+      DELEGATE_DEFAULT_LIMITS.maxToolCalls,
+      "Tool calls the child may make",
+    ),
+    timeoutSeconds: limit(
+      DELEGATE_LIMIT_BOUNDS.timeoutSeconds,
+      DELEGATE_DEFAULT_LIMITS.timeoutSeconds,
+      "Wall-clock limit in seconds",
+    ),
+    autoDeliver: Type.Optional(
+      stringEnum(AUTO_DELIVER, {
+        description: "Recorded with the task; the answer is fetched with bg_result (default never)",
+      }),
+    ),
     notifyOnCompletion: Type.Optional(Type.Boolean({ description: "Post a completion notice (default true)" })),
     triggerOnCompletion: Type.Optional(Type.Boolean({ description: "Let the notice start a turn (default true)" })),
   },
@@ -55,15 +69,22 @@ export interface DelegateArguments {
 }
 
 const HINTS = {
-  name: "a short label such as \"audit auth flow\"",
+  name: 'a short label such as "audit auth flow"',
   prompt: "state the whole task; facts only in omitted tool output must be restated here",
-  capability: "only \"inspect\" exists; leave it out",
+  capability: 'only "inspect" exists; leave it out',
 };
 
 export function parseDelegateArguments(raw: unknown): Result<DelegateArguments, DelegateError<"invalid_arguments">> {
   const checked = checkArguments<RawDelegateArguments>(DELEGATE_TOOL, DelegateArgumentsSchema, raw, HINTS);
   if (!checked.ok) {
-    return err(admissionError("invalid_arguments", checked.error.message, "fix the listed arguments and call bg_delegate again.", checked.error.problems));
+    return err(
+      admissionError(
+        "invalid_arguments",
+        checked.error.message,
+        "fix the listed arguments and call bg_delegate again.",
+        checked.error.problems,
+      ),
+    );
   }
   const a = checked.value;
   return ok({

@@ -11,9 +11,20 @@ describe("delegate budget", () => {
 
   it("accepts a prompt that fills the capacity exactly and refuses one byte more", () => {
     const capacity = routeCapacityTokens(40_000);
-    const exact = planDelegateBudget({ route: route(40_000), systemPromptBytes: 1_000, childPromptBytes: capacity - 1_000 });
-    expect(exact.ok && exact.value).toMatchObject({ headroom_tokens: 0, measured: { total_bytes: capacity, estimated_tokens: capacity } });
-    const over = planDelegateBudget({ route: route(40_000), systemPromptBytes: 1_000, childPromptBytes: capacity - 999 });
+    const exact = planDelegateBudget({
+      route: route(40_000),
+      systemPromptBytes: 1_000,
+      childPromptBytes: capacity - 1_000,
+    });
+    expect(exact.ok && exact.value).toMatchObject({
+      headroom_tokens: 0,
+      measured: { total_bytes: capacity, estimated_tokens: capacity },
+    });
+    const over = planDelegateBudget({
+      route: route(40_000),
+      systemPromptBytes: 1_000,
+      childPromptBytes: capacity - 999,
+    });
     expect(over.ok ? over.value : over.error).toMatchObject({ code: "seed_budget_exceeded", childCreated: false });
     expect(over.ok ? "" : over.error.remedy).toContain("at least 1 bytes");
   });
@@ -26,11 +37,20 @@ describe("delegate budget", () => {
 
   it("admits exactly when one byte per token fits the capacity", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 30_000, max: 400_000 }), fc.nat(300_000), fc.nat(300_000), (window, system, prompt) => {
-        const capacity = routeCapacityTokens(window);
-        const plan = planDelegateBudget({ route: route(window), systemPromptBytes: system, childPromptBytes: prompt });
-        expect(plan.ok).toBe(capacity >= 8_192 && system + prompt <= capacity);
-      }),
+      fc.property(
+        fc.integer({ min: 30_000, max: 400_000 }),
+        fc.nat(300_000),
+        fc.nat(300_000),
+        (window, system, prompt) => {
+          const capacity = routeCapacityTokens(window);
+          const plan = planDelegateBudget({
+            route: route(window),
+            systemPromptBytes: system,
+            childPromptBytes: prompt,
+          });
+          expect(plan.ok).toBe(capacity >= 8_192 && system + prompt <= capacity);
+        },
+      ),
     );
   });
 });

@@ -35,7 +35,11 @@ export type DelegateRunCode =
   /** The child's own tool registry was not the inspect set: its isolation did not hold. */
   | "delegate_isolation_unsupported";
 
-export type DelegateRetrievalCode = "result_not_ready" | "result_unavailable" | "result_too_large_for_inline" | "task_unknown";
+export type DelegateRetrievalCode =
+  | "result_not_ready"
+  | "result_unavailable"
+  | "result_too_large_for_inline"
+  | "task_unknown";
 
 export type DelegateErrorCode = DelegateAdmissionCode | DelegateRunCode | DelegateRetrievalCode;
 
@@ -78,7 +82,13 @@ export interface DelegateError<C extends DelegateErrorCode = DelegateErrorCode> 
 
 export function delegateError<C extends DelegateErrorCode>(
   code: C,
-  parts: { readonly happened: string; readonly preserved: string; readonly remedy: string; readonly childCreated: boolean; readonly problems?: readonly string[] },
+  parts: {
+    readonly happened: string;
+    readonly preserved: string;
+    readonly remedy: string;
+    readonly childCreated: boolean;
+    readonly problems?: readonly string[];
+  },
 ): DelegateError<C> {
   return {
     code,
@@ -87,22 +97,37 @@ export function delegateError<C extends DelegateErrorCode>(
   };
 }
 
-export const NOTHING_CREATED = "nothing: no child process, no child session and no artifact directory were created (childCreated: false).";
+export const NOTHING_CREATED =
+  "nothing: no child process, no child session and no artifact directory were created (childCreated: false).";
 
 /** An admission refusal: by construction nothing exists yet. */
-export function admissionError<C extends DelegateAdmissionCode>(code: C, happened: string, remedy: string, problems?: readonly string[]): DelegateError<C> {
-  return delegateError(code, { happened, preserved: NOTHING_CREATED, remedy, childCreated: false, ...(problems !== undefined ? { problems } : {}) });
+export function admissionError<C extends DelegateAdmissionCode>(
+  code: C,
+  happened: string,
+  remedy: string,
+  problems?: readonly string[],
+): DelegateError<C> {
+  return delegateError(code, {
+    happened,
+    preserved: NOTHING_CREATED,
+    remedy,
+    childCreated: false,
+    ...(problems !== undefined ? { problems } : {}),
+  });
 }
 
 const RUN_REMEDIES: Readonly<Record<DelegateRunCode, string>> = {
   child_spawn_failed: "check that the Pi CLI and the delegate guard extension are installed, then launch again.",
-  child_startup_failed: "read child-stderr.tail.txt in the artifact directory; fix the child's configuration and launch again.",
+  child_startup_failed:
+    "read child-stderr.tail.txt in the artifact directory; fix the child's configuration and launch again.",
   child_timeout: "raise timeoutSeconds or narrow the prompt, then launch again.",
   child_cancelled: "launch again if the answer is still needed.",
   child_turn_limit: "raise maxTurns or narrow the prompt, then launch again.",
   child_tool_call_limit: "raise maxToolCalls or narrow the prompt, then launch again.",
-  child_exited_without_commit: "read child-terminal.json and the child stderr tail in the artifact directory, then launch again.",
-  provider_context_budget_exhausted: "choose a route with a larger context window, or ask for a narrower investigation, then launch again.",
+  child_exited_without_commit:
+    "read child-terminal.json and the child stderr tail in the artifact directory, then launch again.",
+  provider_context_budget_exhausted:
+    "choose a route with a larger context window, or ask for a narrower investigation, then launch again.",
   aggregate_tool_output_cap: "ask for a narrower investigation that reads less, then launch again.",
   child_model_output_limit: "ask for a shorter answer, or use a route with a larger output limit, then launch again.",
   child_capture_limit: "ask for a shorter answer, then launch again.",
@@ -115,7 +140,8 @@ const RUN_REMEDIES: Readonly<Record<DelegateRunCode, string>> = {
   artifact_spill_failed: "free disk space under .pi/delegate, then launch again.",
   artifact_read_failed: "check the artifact directory's permissions and disk, then retry.",
   artifact_error: "read child-terminal.json in the artifact directory, then launch again.",
-  delegate_isolation_unsupported: "the child Pi gave the delegate more tools than the inspect set (a user extension or MCP server it could not switch off); report it with child-terminal.json, and do not use bg_delegate on this Pi until it is fixed.",
+  delegate_isolation_unsupported:
+    "the child Pi gave the delegate more tools than the inspect set (a user extension or MCP server it could not switch off); report it with child-terminal.json, and do not use bg_delegate on this Pi until it is fixed.",
 };
 
 export function remedyFor(code: DelegateRunCode): string {

@@ -50,7 +50,13 @@ export const SECRET = {
 /** A branch ending in one assistant message that launches two delegates. */
 export function branch(): SourceMessage[] {
   return [
-    { role: "user", content: [{ type: "text", text: "Look at this screenshot  (two spaces kept)" }, { type: "image", mimeType: "image/png", data: SECRET.image }] },
+    {
+      role: "user",
+      content: [
+        { type: "text", text: "Look at this screenshot  (two spaces kept)" },
+        { type: "image", mimeType: "image/png", data: SECRET.image },
+      ],
+    },
     {
       role: "assistant",
       content: [
@@ -100,7 +106,14 @@ export function attestation(index: number, overrides: Partial<RouteAttestation> 
     model: "big",
     response_model: null,
     stop_reason: "stop",
-    usage: { input: 10, output: 5, cacheRead: 0, cacheWrite: 0, totalTokens: 15, cost: { input: 0.1, output: 0.2, cacheRead: 0, cacheWrite: 0, total: 0.3 } },
+    usage: {
+      input: 10,
+      output: 5,
+      cacheRead: 0,
+      cacheWrite: 0,
+      totalTokens: 15,
+      cost: { input: 0.1, output: 0.2, cacheRead: 0, cacheWrite: 0, total: 0.3 },
+    },
     ...overrides,
   };
 }

@@ -18,10 +18,25 @@ const config = (overrides: Partial<GuardConfig> = {}): GuardConfig => ({
 });
 
 const user = (text: string): ContextMessage => ({ role: "user", content: [{ type: "text", text }] });
-const call = (id: string): ContextMessage => ({ role: "assistant", content: [{ type: "toolCall", id, name: "read", arguments: { path: "x" } }] });
-const result = (id: string, text: string): ContextMessage => ({ role: "toolResult", toolCallId: id, toolName: "read", content: [{ type: "text", text }] });
+const call = (id: string): ContextMessage => ({
+  role: "assistant",
+  content: [{ type: "toolCall", id, name: "read", arguments: { path: "x" } }],
+});
+const result = (id: string, text: string): ContextMessage => ({
+  role: "toolResult",
+  toolCallId: id,
+  toolName: "read",
+  content: [{ type: "text", text }],
+});
 const text = (t: string) => [{ type: "text", text: t }];
-const assistant = (stopReason: string, answer = "answer", extra: Record<string, unknown> = {}) => ({ role: "assistant", provider: "p", model: "m", stopReason, content: text(answer), ...extra });
+const assistant = (stopReason: string, answer = "answer", extra: Record<string, unknown> = {}) => ({
+  role: "assistant",
+  provider: "p",
+  model: "m",
+  stopReason,
+  content: text(answer),
+  ...extra,
+});
 
 describe("delegate guard: the child's tool registry", () => {
   it("accepts exactly the inspect set, in any order", () => {
@@ -30,7 +45,10 @@ describe("delegate guard: the child's tool registry", () => {
 
   it("latches delegate_isolation_unsupported for an extra or a missing tool, and blocks every later call", () => {
     const guard = new DelegateGuard(config());
-    expect(guard.onToolRegistry(["read", "ls", "mcp__shell__run"])).toMatchObject({ code: "delegate_isolation_unsupported", reason: expect.stringContaining("extra mcp__shell__run") });
+    expect(guard.onToolRegistry(["read", "ls", "mcp__shell__run"])).toMatchObject({
+      code: "delegate_isolation_unsupported",
+      reason: expect.stringContaining("extra mcp__shell__run"),
+    });
     expect(guard.onContext("sys", [user(PROMPT)]).action).toBe("block");
     expect(new DelegateGuard(config()).onToolRegistry(["read"])?.reason).toContain("missing ls");
   });
@@ -77,18 +95,34 @@ describe("delegate guard: model calls", () => {
     const block = fc.oneof(
       fc.string().map((t) => ({ type: "text", text: t })),
       fc.string().map((t) => ({ type: "thinking", thinking: t })),
-      fc.record({ type: fc.constant("toolCall"), id: fc.string(), name: fc.string(), arguments: fc.dictionary(fc.string(), fc.string()) }),
+      fc.record({
+        type: fc.constant("toolCall"),
+        id: fc.string(),
+        name: fc.string(),
+        arguments: fc.dictionary(fc.string(), fc.string()),
+      }),
       fc.string().map((d) => ({ type: "image", data: d, mimeType: "image/png" })),
     );
-    const message = fc.record({ role: fc.constantFrom("user", "assistant", "toolResult"), toolCallId: fc.option(fc.string(), { nil: undefined }), content: fc.array(block, { maxLength: 4 }) });
+    const message = fc.record({
+      role: fc.constantFrom("user", "assistant", "toolResult"),
+      toolCallId: fc.option(fc.string(), { nil: undefined }),
+      content: fc.array(block, { maxLength: 4 }),
+    });
     fc.assert(
       fc.property(fc.array(message, { maxLength: 8 }), fc.boolean(), (messages, all) => {
         const suppressed = suppressContent(messages, all);
         expect(suppressed.map((m) => [m.role, m.toolCallId])).toEqual(messages.map((m) => [m.role, m.toolCallId]));
-        const ids = (ms: readonly ContextMessage[]) => ms.flatMap((m) => (m.content as { type: string; id?: string }[]).filter((b) => b.type === "toolCall").map((b) => b.id));
+        const ids = (ms: readonly ContextMessage[]) =>
+          ms.flatMap((m) =>
+            (m.content as { type: string; id?: string }[]).filter((b) => b.type === "toolCall").map((b) => b.id),
+          );
         expect(ids(suppressed)).toEqual(ids(messages));
         if (!all) return;
-        const payloads = suppressed.flatMap((m) => (m.content as { type: string; text?: string; thinking?: string; data?: string }[]).map((b) => b.text ?? b.thinking ?? b.data));
+        const payloads = suppressed.flatMap((m) =>
+          (m.content as { type: string; text?: string; thinking?: string; data?: string }[]).map(
+            (b) => b.text ?? b.thinking ?? b.data,
+          ),
+        );
         for (const payload of payloads) if (payload !== undefined) expect(["", REMOVED_MARKER]).toContain(payload);
       }),
     );
@@ -114,17 +148,42 @@ describe("delegate guard: tools", () => {
       expect(spilled.payload.artifact).toBe(`spill/${spilled.payload.sha256}.bin`);
       expect(spilled.payload.format).toBe("text/plain; charset=utf-8");
     }
-    const mixed = guard.onToolResult([{ type: "text", text: "note" }, { type: "image", data: "Q".repeat(1_500), mimeType: "image/gif" }]);
-    expect(mixed.action === "spill" && JSON.parse(new TextDecoder().decode(mixed.payload.bytes))).toEqual([{ type: "text", text: "note" }, { type: "image", data: "Q".repeat(1_500), mimeType: "image/gif" }]);
+    const mixed = guard.onToolResult([
+      { type: "text", text: "note" },
+      { type: "image", data: "Q".repeat(1_500), mimeType: "image/gif" },
+    ]);
+    expect(mixed.action === "spill" && JSON.parse(new TextDecoder().decode(mixed.payload.bytes))).toEqual([
+      { type: "text", text: "note" },
+      { type: "image", data: "Q".repeat(1_500), mimeType: "image/gif" },
+    ]);
     const over = guard.onToolResult(text("b".repeat(1_000)));
     expect(over.action === "withhold" && over.latch.code).toBe("aggregate_tool_output_cap");
-    expect(guard.counters()).toEqual({ turns: 0, tool_calls: 0, spilled_results: 2, tool_output_bytes: 1_000 + 1_200 + 1_504 + 1_000 });
+    expect(guard.counters()).toEqual({
+      turns: 0,
+      tool_calls: 0,
+      spilled_results: 2,
+      tool_output_bytes: 1_000 + 1_200 + 1_504 + 1_000,
+    });
   });
 
   it("writes a receipt that names the artifact, its size, its hash and how to read a range", () => {
-    const receipt = { artifact: `spill/${"c".repeat(64)}.bin`, bytes: 2_000_000, sha256: "c".repeat(64), format: "text/plain; charset=utf-8" as const, tool_call_id: "t" };
+    const receipt = {
+      artifact: `spill/${"c".repeat(64)}.bin`,
+      bytes: 2_000_000,
+      sha256: "c".repeat(64),
+      format: "text/plain; charset=utf-8" as const,
+      tool_call_id: "t",
+    };
     const rendered = receiptText(receipt, 65_536, 32_768);
-    for (const part of ["2000000 bytes", receipt.artifact, receipt.sha256, "delegate_read_artifact", "Nothing was truncated", "\"offset\":0,\"length\":32768"]) expect(rendered).toContain(part);
+    for (const part of [
+      "2000000 bytes",
+      receipt.artifact,
+      receipt.sha256,
+      "delegate_read_artifact",
+      "Nothing was truncated",
+      '"offset":0,"length":32768',
+    ])
+      expect(rendered).toContain(part);
   });
 });
 
@@ -132,12 +191,17 @@ describe("delegate guard: route and commit", () => {
   it("latches route_mismatch on a message from another route", () => {
     const guard = new DelegateGuard(config());
     expect(guard.onAssistantMessage(assistant("toolUse"))).toBeUndefined();
-    expect(guard.onAssistantMessage(assistant("stop", "x", { responseModel: "impostor" }))?.code).toBe("route_mismatch");
+    expect(guard.onAssistantMessage(assistant("stop", "x", { responseModel: "impostor" }))?.code).toBe(
+      "route_mismatch",
+    );
     expect(guard.onAgentEnd(assistant("stop"))).toEqual({ action: "wait" });
   });
 
   it("commits only a clean stop with a non-blank answer", () => {
-    expect(new DelegateGuard(config()).onAgentEnd(assistant("stop", "done"))).toEqual({ action: "commit", answer: "done" });
+    expect(new DelegateGuard(config()).onAgentEnd(assistant("stop", "done"))).toEqual({
+      action: "commit",
+      answer: "done",
+    });
     const blank = new DelegateGuard(config()).onAgentEnd(assistant("stop", "  \n"));
     expect(blank.action === "terminal" && blank.latch.code).toBe("child_result_invalid");
     const length = new DelegateGuard(config()).onAgentEnd(assistant("length"));

@@ -5,7 +5,13 @@ import { tokensForBytes } from "./delegate-budget.ts";
 import { firstUserText, measureMessages, suppressContent, type ContextMessage } from "./guard-context.ts";
 import { spillPayload, toolResultBytes, type SpillPayload, type ToolResultBlock } from "./guard-tool-output.ts";
 import type { GuardCounters } from "./result-package.ts";
-import { attestationMatches, attestMessage, describeAttestation, type AssistantMessageView, type RouteAttestation } from "./route-attestation.ts";
+import {
+  attestationMatches,
+  attestMessage,
+  describeAttestation,
+  type AssistantMessageView,
+  type RouteAttestation,
+} from "./route-attestation.ts";
 
 export interface GuardConfig {
   readonly route: RouteRef;
@@ -79,7 +85,12 @@ export class DelegateGuard {
   }
 
   counters(): GuardCounters {
-    return { turns: this.#turns, tool_calls: this.#toolCalls, spilled_results: this.#spilled, tool_output_bytes: this.#toolOutputBytes };
+    return {
+      turns: this.#turns,
+      tool_calls: this.#toolCalls,
+      spilled_results: this.#spilled,
+      tool_output_bytes: this.#toolOutputBytes,
+    };
   }
 
   /** Records the first failure; later ones keep the first. Returns the latch in force. */
@@ -96,8 +107,17 @@ export class DelegateGuard {
     const extra = activeTools.filter((t) => !this.#config.expectedTools.includes(t));
     const missing = this.#config.expectedTools.filter((t) => !activeTools.includes(t));
     if (extra.length === 0 && missing.length === 0) return undefined;
-    const said = [extra.length > 0 ? `extra ${extra.join(", ")}` : "", missing.length > 0 ? `missing ${missing.join(", ")}` : ""].filter(Boolean).join("; ");
-    return this.latch("delegate_isolation_unsupported", `the child's active tools are not the inspect set (${said}); no model call was made with them`, "context");
+    const said = [
+      extra.length > 0 ? `extra ${extra.join(", ")}` : "",
+      missing.length > 0 ? `missing ${missing.join(", ")}` : "",
+    ]
+      .filter(Boolean)
+      .join("; ");
+    return this.latch(
+      "delegate_isolation_unsupported",
+      `the child's active tools are not the inspect set (${said}); no model call was made with them`,
+      "context",
+    );
   }
 
   /** Before each model call: the seed check on the first one, then the turn limit, then the budget. */
@@ -105,7 +125,11 @@ export class DelegateGuard {
     if (this.#latch !== undefined) return this.#block(messages, true);
     this.#turns += 1;
     if (this.#turns === 1 && firstUserText(messages) !== this.#config.expectedPrompt) {
-      this.latch("seed_hash_mismatch", "the first prompt the model would see is not the persisted child-prompt.txt", "context");
+      this.latch(
+        "seed_hash_mismatch",
+        "the first prompt the model would see is not the persisted child-prompt.txt",
+        "context",
+      );
       return this.#block(messages, true);
     }
     if (this.#turns > this.#config.maxTurns) {
@@ -114,7 +138,11 @@ export class DelegateGuard {
     }
     const tokens = this.#measure(systemPrompt, messages);
     if (tokens > this.#config.capacityTokens) {
-      this.latch("provider_context_budget_exhausted", `model call ${this.#turns} measures ${tokens} tokens against a capacity of ${this.#config.capacityTokens}`, "context");
+      this.latch(
+        "provider_context_budget_exhausted",
+        `model call ${this.#turns} measures ${tokens} tokens against a capacity of ${this.#config.capacityTokens}`,
+        "context",
+      );
       return this.#block(messages, false, systemPrompt);
     }
     return { action: "dispatch", measuredTokens: tokens };
@@ -125,7 +153,11 @@ export class DelegateGuard {
     if (this.#latch !== undefined) return `the delegate run has already failed (${this.#latch.code})`;
     this.#toolCalls += 1;
     if (this.#toolCalls <= this.#config.maxToolCalls) return undefined;
-    const latch = this.latch("child_tool_call_limit", `tool call ${this.#toolCalls} (${toolName}) exceeds maxToolCalls ${this.#config.maxToolCalls}`, "tool_call");
+    const latch = this.latch(
+      "child_tool_call_limit",
+      `tool call ${this.#toolCalls} (${toolName}) exceeds maxToolCalls ${this.#config.maxToolCalls}`,
+      "tool_call",
+    );
     return `${latch.code}: ${latch.reason}`;
   }
 
@@ -134,7 +166,11 @@ export class DelegateGuard {
     const bytes = toolResultBytes(content);
     this.#toolOutputBytes += bytes;
     if (this.#toolOutputBytes > this.#config.aggregateToolOutputBytes) {
-      const latch = this.latch("aggregate_tool_output_cap", `tool output reached ${this.#toolOutputBytes} bytes, over the ${this.#config.aggregateToolOutputBytes}-byte cap`, "tool_result");
+      const latch = this.latch(
+        "aggregate_tool_output_cap",
+        `tool output reached ${this.#toolOutputBytes} bytes, over the ${this.#config.aggregateToolOutputBytes}-byte cap`,
+        "tool_result",
+      );
       return { action: "withhold", bytes, latch };
     }
     if (this.#latch !== undefined) return { action: "withhold", bytes, latch: this.#latch };
@@ -148,7 +184,11 @@ export class DelegateGuard {
     const attestation = attestMessage(this.#attestations.length, message);
     this.#attestations.push(attestation);
     if (attestationMatches(this.#config.route, attestation)) return undefined;
-    return this.latch("route_mismatch", `message ${attestation.index} came from ${describeAttestation(attestation)}, not the pinned ${this.#config.route.provider}/${this.#config.route.model}`, "message_end");
+    return this.latch(
+      "route_mismatch",
+      `message ${attestation.index} came from ${describeAttestation(attestation)}, not the pinned ${this.#config.route.provider}/${this.#config.route.model}`,
+      "message_end",
+    );
   }
 
   /** At the end of an agent run: commit only a clean `stop` with a non-blank answer. */
@@ -159,14 +199,22 @@ export class DelegateGuard {
       return { action: "wait" };
     }
     const stop = typeof last.stopReason === "string" ? last.stopReason : "";
-    if (stop === "length") return { action: "terminal", latch: this.latch("child_model_output_limit", "the final message hit the model's output limit", "agent_end") };
+    if (stop === "length")
+      return {
+        action: "terminal",
+        latch: this.latch("child_model_output_limit", "the final message hit the model's output limit", "agent_end"),
+      };
     if (stop !== "stop") {
       const why = typeof last.errorMessage === "string" ? `: ${last.errorMessage}` : "";
       this.#pendingEnd = `the final message stopped with '${stop}'${why}`;
       return { action: "wait" };
     }
     const answer = answerText(last.content);
-    if (answer.trim().length === 0) return { action: "terminal", latch: this.latch("child_result_invalid", "the final answer is empty or whitespace only", "agent_end") };
+    if (answer.trim().length === 0)
+      return {
+        action: "terminal",
+        latch: this.latch("child_result_invalid", "the final answer is empty or whitespace only", "agent_end"),
+      };
     return { action: "commit", answer };
   }
 
@@ -177,7 +225,11 @@ export class DelegateGuard {
   /** At shutdown: the failure to record when the child neither committed nor latched. */
   onShutdown(): Latch | undefined {
     if (this.#committed || this.#latch !== undefined) return undefined;
-    return this.latch("child_exited_without_commit", this.#pendingEnd ?? "the child shut down before a final answer", "session_shutdown");
+    return this.latch(
+      "child_exited_without_commit",
+      this.#pendingEnd ?? "the child shut down before a final answer",
+      "session_shutdown",
+    );
   }
 
   #measure(systemPrompt: string, messages: readonly ContextMessage[]): number {
@@ -186,9 +238,11 @@ export class DelegateGuard {
 
   /** Oversized content removed (everything when `all`), then everything if the rest still does not fit. */
   #block(messages: readonly ContextMessage[], all: boolean, systemPrompt = ""): ContextDecision {
-    const latch = this.#latch ?? this.latch("artifact_error", "a model call was blocked without a recorded cause", "context");
+    const latch =
+      this.#latch ?? this.latch("artifact_error", "a model call was blocked without a recorded cause", "context");
     let suppressed = suppressContent(messages, all);
-    if (!all && this.#measure(systemPrompt, suppressed) > this.#config.capacityTokens) suppressed = suppressContent(messages, true);
+    if (!all && this.#measure(systemPrompt, suppressed) > this.#config.capacityTokens)
+      suppressed = suppressContent(messages, true);
     return { action: "block", latch, messages: suppressed };
   }
 }
@@ -197,7 +251,10 @@ export class DelegateGuard {
 export function answerText(content: unknown): string {
   if (!Array.isArray(content)) return "";
   return content
-    .filter((b): b is { type: "text"; text: string } => typeof b === "object" && b !== null && b.type === "text" && typeof b.text === "string")
+    .filter(
+      (b): b is { type: "text"; text: string } =>
+        typeof b === "object" && b !== null && b.type === "text" && typeof b.text === "string",
+    )
     .map((b) => b.text)
     .join("\n");
 }

@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { BASELINE_PI_FLAGS } from "../../shared/model/pi-cli-flags.ts";
-import { buildLaunchPlan, DELEGATE_CHILD_TOOLS, DELEGATE_DENIED_TOOLS, type LaunchPlanInput } from "./delegate-launch-plan.ts";
+import {
+  buildLaunchPlan,
+  DELEGATE_CHILD_TOOLS,
+  DELEGATE_DENIED_TOOLS,
+  type LaunchPlanInput,
+} from "./delegate-launch-plan.ts";
 
 /** Pi 1.6.0's --help offers every isolation flag (domain/shared/model/pi-cli-flags.test.ts). */
 const PI_1_FLAGS = { excludeTools: true, noMcp: true, sessionId: true, sessionDir: true };
@@ -25,12 +30,26 @@ describe("delegate launch plan", () => {
     const plan = buildLaunchPlan(input());
     expect(plan.file).toBe("/usr/bin/node");
     expect(plan.args).toEqual([
-      "/pi/cli.js", "--mode", "json",
-      "--session", `/proj/.pi/delegate/s-1/dt/child-session/delegate-${"a".repeat(32)}.jsonl`,
-      "--no-skills", "--no-prompt-templates", "--no-context-files", "--no-themes", "--no-extensions",
-      "--no-builtin-tools", "--tools", "read,grep,find,ls,delegate_read_artifact",
-      "--extension", "/pkg/guard.ts",
-      "--provider", "openai", "--model", "gpt", "--offline",
+      "/pi/cli.js",
+      "--mode",
+      "json",
+      "--session",
+      `/proj/.pi/delegate/s-1/dt/child-session/delegate-${"a".repeat(32)}.jsonl`,
+      "--no-skills",
+      "--no-prompt-templates",
+      "--no-context-files",
+      "--no-themes",
+      "--no-extensions",
+      "--no-builtin-tools",
+      "--tools",
+      "read,grep,find,ls,delegate_read_artifact",
+      "--extension",
+      "/pkg/guard.ts",
+      "--provider",
+      "openai",
+      "--model",
+      "gpt",
+      "--offline",
     ]);
     expect(plan.env).toEqual({
       PI_BG_DELEGATE_ARTIFACT_DIR: "/proj/.pi/delegate/s-1/dt",
@@ -45,28 +64,68 @@ describe("delegate launch plan", () => {
   it("where the host has the flags (Pi 1.x): its own session id in the task-owned dir, a denylist, no MCP", () => {
     const plan = buildLaunchPlan(input({ flags: PI_1_FLAGS }));
     expect(plan.args).toEqual([
-      "/pi/cli.js", "--mode", "json",
-      "--session-dir", "/proj/.pi/delegate/s-1/dt/child-session", "--session-id", `delegate-${"a".repeat(32)}`,
-      "--no-skills", "--no-prompt-templates", "--no-context-files", "--no-themes", "--no-extensions", "--no-mcp",
-      "--no-builtin-tools", "--tools", "read,grep,find,ls,delegate_read_artifact",
-      "--exclude-tools", DELEGATE_DENIED_TOOLS.join(","),
-      "--extension", "/pkg/guard.ts",
-      "--provider", "openai", "--model", "gpt", "--offline",
+      "/pi/cli.js",
+      "--mode",
+      "json",
+      "--session-dir",
+      "/proj/.pi/delegate/s-1/dt/child-session",
+      "--session-id",
+      `delegate-${"a".repeat(32)}`,
+      "--no-skills",
+      "--no-prompt-templates",
+      "--no-context-files",
+      "--no-themes",
+      "--no-extensions",
+      "--no-mcp",
+      "--no-builtin-tools",
+      "--tools",
+      "read,grep,find,ls,delegate_read_artifact",
+      "--exclude-tools",
+      DELEGATE_DENIED_TOOLS.join(","),
+      "--extension",
+      "/pkg/guard.ts",
+      "--provider",
+      "openai",
+      "--model",
+      "gpt",
+      "--offline",
     ]);
     expect([plan.sessionDir, plan.sessionFile]).toEqual(["/proj/.pi/delegate/s-1/dt/child-session", null]);
-    expect(plan.isolation).toEqual({ session: "session-id-in-session-dir", tools: "allowlist+denylist", mcp: "disabled", registry_checked_by_guard: true });
+    expect(plan.isolation).toEqual({
+      session: "session-id-in-session-dir",
+      tools: "allowlist+denylist",
+      mcp: "disabled",
+      registry_checked_by_guard: true,
+    });
     expect(DELEGATE_DENIED_TOOLS.filter((t) => DELEGATE_CHILD_TOOLS.includes(t))).toEqual([]);
-    expect(DELEGATE_DENIED_TOOLS).toEqual(expect.arrayContaining(["bash", "edit", "write", "bg_delegate", "fusion_web_fetch"]));
+    expect(DELEGATE_DENIED_TOOLS).toEqual(
+      expect.arrayContaining(["bash", "edit", "write", "bg_delegate", "fusion_web_fetch"]),
+    );
   });
 
   it("records the 0.73.1 equivalent as its own isolation form", () => {
     const plan = buildLaunchPlan(input());
-    expect(plan.isolation).toEqual({ session: "session-file", tools: "allowlist", mcp: "no-mcp-flag", registry_checked_by_guard: true });
+    expect(plan.isolation).toEqual({
+      session: "session-file",
+      tools: "allowlist",
+      mcp: "no-mcp-flag",
+      registry_checked_by_guard: true,
+    });
     expect(plan.sessionFile).toBe(`/proj/.pi/delegate/s-1/dt/child-session/delegate-${"a".repeat(32)}.jsonl`);
   });
 
   it("grants no shell, edit, write, network, recursion or Fusion tool", () => {
-    const forbidden = ["bash", "edit", "write", "bg_delegate", "bg_result", "bg_run", "fusion_brainstorm", "fusion_validate", "fusion_web_fetch"];
+    const forbidden = [
+      "bash",
+      "edit",
+      "write",
+      "bg_delegate",
+      "bg_result",
+      "bg_run",
+      "fusion_brainstorm",
+      "fusion_validate",
+      "fusion_web_fetch",
+    ];
     for (const tool of forbidden) expect(DELEGATE_CHILD_TOOLS).not.toContain(tool);
     expect(buildLaunchPlan(input()).args).not.toContain("--session-id");
   });

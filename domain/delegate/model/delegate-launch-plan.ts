@@ -63,11 +63,17 @@ export function buildLaunchPlan(input: LaunchPlanInput): LaunchPlan {
   const { flags } = input;
   const sessionDir = artifactPath(input.artifactDir, DELEGATE_ARTIFACT.childSessionDir);
   const byId = flags.sessionId && flags.sessionDir;
-  const sessionFile = byId ? null : artifactPath(input.artifactDir, `${DELEGATE_ARTIFACT.childSessionDir}/${input.childSessionId}.jsonl`);
-  const session = sessionFile === null ? ["--session-dir", sessionDir, "--session-id", input.childSessionId] : ["--session", sessionFile];
-  const extensions = input.route.provider === "anthropic" && input.anthropicSanitizerPath !== undefined
-    ? ["--extension", input.anthropicSanitizerPath, "--extension", input.guardExtensionPath]
-    : ["--extension", input.guardExtensionPath];
+  const sessionFile = byId
+    ? null
+    : artifactPath(input.artifactDir, `${DELEGATE_ARTIFACT.childSessionDir}/${input.childSessionId}.jsonl`);
+  const session =
+    sessionFile === null
+      ? ["--session-dir", sessionDir, "--session-id", input.childSessionId]
+      : ["--session", sessionFile];
+  const extensions =
+    input.route.provider === "anthropic" && input.anthropicSanitizerPath !== undefined
+      ? ["--extension", input.anthropicSanitizerPath, "--extension", input.guardExtensionPath]
+      : ["--extension", input.guardExtensionPath];
   const args = [
     input.cliPath,
     "--mode",

@@ -26,7 +26,12 @@ export interface DelegateManifest {
   readonly child_prompt_sha256: string;
   readonly child_prompt_bytes: number;
   readonly ledger_sha256: string;
-  readonly route: { readonly provider: string; readonly model: string; readonly context_window: number; readonly source: PinnedRoute["source"] };
+  readonly route: {
+    readonly provider: string;
+    readonly model: string;
+    readonly context_window: number;
+    readonly source: PinnedRoute["source"];
+  };
   readonly capability: DelegateCapability;
   readonly mode: "isolated";
   readonly limits: { readonly max_turns: number; readonly max_tool_calls: number; readonly timeout_seconds: number };

@@ -37,11 +37,23 @@ export interface DelegateOutcome {
   readonly state: OutcomeState;
   readonly route: { readonly provider: string; readonly model: string };
   readonly answer:
-    | { readonly present: true; readonly utf8_bytes: number; readonly sha256: string; readonly inline_eligible: boolean; readonly artifact: string }
+    | {
+        readonly present: true;
+        readonly utf8_bytes: number;
+        readonly sha256: string;
+        readonly inline_eligible: boolean;
+        readonly artifact: string;
+      }
     | { readonly present: false; readonly reason: DelegateRunCode };
   readonly usage: Usage | "unavailable";
   readonly error: OutcomeError | null;
-  readonly child: { readonly pid: number | null; readonly exit_code: number | null; readonly signal: string | null; readonly stdout_bytes: number; readonly stderr_bytes: number };
+  readonly child: {
+    readonly pid: number | null;
+    readonly exit_code: number | null;
+    readonly signal: string | null;
+    readonly stdout_bytes: number;
+    readonly stderr_bytes: number;
+  };
   readonly artifact_dir: string;
 }
 
@@ -72,12 +84,46 @@ export function adjudicate(input: AdjudicationInput): Adjudication {
     if (verified.ok) return { outcome: completed(input, verified.value), verified: verified.value };
     return { outcome: failedOutcome(input, "failed", verified.error), verified: undefined };
   }
-  if (input.end.cancelled) return { outcome: failedOutcome(input, "cancelled", runError(input, "child_cancelled", "the delegate was cancelled before its child committed an answer.")), verified: undefined };
-  if (input.end.timedOut) return { outcome: failedOutcome(input, "timed_out", runError(input, "child_timeout", "the child ran past its timeoutSeconds without committing an answer and was stopped.")), verified: undefined };
+  if (input.end.cancelled)
+    return {
+      outcome: failedOutcome(
+        input,
+        "cancelled",
+        runError(input, "child_cancelled", "the delegate was cancelled before its child committed an answer."),
+      ),
+      verified: undefined,
+    };
+  if (input.end.timedOut)
+    return {
+      outcome: failedOutcome(
+        input,
+        "timed_out",
+        runError(
+          input,
+          "child_timeout",
+          "the child ran past its timeoutSeconds without committing an answer and was stopped.",
+        ),
+      ),
+      verified: undefined,
+    };
   const terminal = readTerminal(input);
   if (terminal !== undefined) return { outcome: failedOutcome(input, "failed", terminal), verified: undefined };
-  const exit = input.end.exitCode === null ? `was killed by ${input.end.signal ?? "a signal"}` : `exited with code ${input.end.exitCode}`;
-  return { outcome: failedOutcome(input, "failed", runError(input, "child_exited_without_commit", `the child ${exit} without committing result.json and without recording a failure.`)), verified: undefined };
+  const exit =
+    input.end.exitCode === null
+      ? `was killed by ${input.end.signal ?? "a signal"}`
+      : `exited with code ${input.end.exitCode}`;
+  return {
+    outcome: failedOutcome(
+      input,
+      "failed",
+      runError(
+        input,
+        "child_exited_without_commit",
+        `the child ${exit} without committing result.json and without recording a failure.`,
+      ),
+    ),
+    verified: undefined,
+  };
 }
 
 function readTerminal(input: AdjudicationInput): DelegateError<DelegateRunCode> | undefined {
@@ -90,11 +136,20 @@ function readTerminal(input: AdjudicationInput): DelegateError<DelegateRunCode> 
     raw = undefined;
   }
   const record = parseChildTerminal(raw, input.identity.taskId, input.identity.launchNonce);
-  if (record === undefined) return runError(input, "artifact_error", "the child left a child-terminal.json that is unreadable or belongs to another launch.");
+  if (record === undefined)
+    return runError(
+      input,
+      "artifact_error",
+      "the child left a child-terminal.json that is unreadable or belongs to another launch.",
+    );
   return runError(input, record.code, `the child stopped itself (${record.code} in ${record.hook}): ${record.reason}.`);
 }
 
-export function runError(input: { readonly artifactDir: string }, code: DelegateRunCode, happened: string): DelegateError<DelegateRunCode> {
+export function runError(
+  input: { readonly artifactDir: string },
+  code: DelegateRunCode,
+  happened: string,
+): DelegateError<DelegateRunCode> {
   return delegateError(code, {
     happened,
     preserved: `the artifact directory ${input.artifactDir} (seed, child prompt, manifest, child session, any spill files and the child's output tails).`,
@@ -107,7 +162,13 @@ function completed(input: OutcomeContext, answer: VerifiedAnswer): DelegateOutco
   return {
     ...base(input),
     state: "completed",
-    answer: { present: true, utf8_bytes: answer.bytes.length, sha256: answer.sha256, inline_eligible: answer.bytes.length <= INLINE_ANSWER_CAP_BYTES, artifact: DELEGATE_ARTIFACT.answer },
+    answer: {
+      present: true,
+      utf8_bytes: answer.bytes.length,
+      sha256: answer.sha256,
+      inline_eligible: answer.bytes.length <= INLINE_ANSWER_CAP_BYTES,
+      artifact: DELEGATE_ARTIFACT.answer,
+    },
     usage: answer.usage,
     error: null,
   };
@@ -116,18 +177,36 @@ function completed(input: OutcomeContext, answer: VerifiedAnswer): DelegateOutco
 /** What an outcome names besides its verdict. */
 export type OutcomeContext = Pick<AdjudicationInput, "identity" | "artifactDir" | "end">;
 
-export function failedOutcome(input: OutcomeContext, state: OutcomeState, error: DelegateError<DelegateRunCode>): DelegateOutcome {
+export function failedOutcome(
+  input: OutcomeContext,
+  state: OutcomeState,
+  error: DelegateError<DelegateRunCode>,
+): DelegateOutcome {
   const { code, message, happened, preserved, remedy } = error;
-  return { ...base(input), state, answer: { present: false, reason: code }, usage: "unavailable", error: { code, message, happened, preserved, remedy } };
+  return {
+    ...base(input),
+    state,
+    answer: { present: false, reason: code },
+    usage: "unavailable",
+    error: { code, message, happened, preserved, remedy },
+  };
 }
 
-function base(input: OutcomeContext): Pick<DelegateOutcome, "schema_version" | "task_id" | "route" | "child" | "artifact_dir"> {
+function base(
+  input: OutcomeContext,
+): Pick<DelegateOutcome, "schema_version" | "task_id" | "route" | "child" | "artifact_dir"> {
   const e = input.end;
   return {
     schema_version: DELEGATE_OUTCOME_SCHEMA,
     task_id: input.identity.taskId,
     route: { provider: input.identity.route.provider, model: input.identity.route.model },
-    child: { pid: e.pid, exit_code: e.exitCode, signal: e.signal, stdout_bytes: e.stdoutBytes, stderr_bytes: e.stderrBytes },
+    child: {
+      pid: e.pid,
+      exit_code: e.exitCode,
+      signal: e.signal,
+      stdout_bytes: e.stdoutBytes,
+      stderr_bytes: e.stderrBytes,
+    },
     artifact_dir: input.artifactDir,
   };
 }

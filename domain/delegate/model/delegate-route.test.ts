@@ -4,7 +4,10 @@ import { MODELS } from "./delegate-fixtures.test-support.ts";
 
 describe("route pinning", () => {
   it("pins the parent's current route by default", () => {
-    expect(resolveRoute(undefined, { provider: "p", model: "big" }, MODELS)).toEqual({ ok: true, value: { provider: "p", model: "big", contextWindow: 200_000, source: "parent_current" } });
+    expect(resolveRoute(undefined, { provider: "p", model: "big" }, MODELS)).toEqual({
+      ok: true,
+      value: { provider: "p", model: "big", contextWindow: 200_000, source: "parent_current" },
+    });
   });
 
   it("an explicit route wins over the current one", () => {
@@ -23,8 +26,13 @@ describe("route pinning", () => {
     expect(refused.ok ? refused.value : refused.error.code).toBe("route_unresolved");
   });
 
-  it.each([undefined, 0, -5, Number.NaN, Number.POSITIVE_INFINITY])("refuses a context window of %s as route_capacity_unknown", (window) => {
-    const refused = resolveRoute({ provider: "x", model: "y" }, undefined, [{ provider: "x", model: "y", contextWindow: window }]);
-    expect(refused.ok ? refused.value : refused.error.code).toBe("route_capacity_unknown");
-  });
+  it.each([undefined, 0, -5, Number.NaN, Number.POSITIVE_INFINITY])(
+    "refuses a context window of %s as route_capacity_unknown",
+    (window) => {
+      const refused = resolveRoute({ provider: "x", model: "y" }, undefined, [
+        { provider: "x", model: "y", contextWindow: window },
+      ]);
+      expect(refused.ok ? refused.value : refused.error.code).toBe("route_capacity_unknown");
+    },
+  );
 });

@@ -37,25 +37,37 @@ export function resolveRoute(
   const wanted = requested ?? current;
   const source = requested !== undefined ? "explicit" : "parent_current";
   if (wanted === undefined) {
-    return err(admissionError("route_unresolved", "the parent has no current model and no route was given.", "select a model, or pass route {provider, model}."));
+    return err(
+      admissionError(
+        "route_unresolved",
+        "the parent has no current model and no route was given.",
+        "select a model, or pass route {provider, model}.",
+      ),
+    );
   }
   const found = available.find((m) => sameRoute(m, wanted));
   if (found === undefined) {
     const listed = available.slice(0, MAX_LISTED).map(routeLabel).join(", ");
     const more = available.length > MAX_LISTED ? ` and ${available.length - MAX_LISTED} more` : "";
-    return err(admissionError(
-      "route_unresolved",
-      `the ${source === "explicit" ? "requested" : "current"} route ${routeLabel(wanted)} is not among the available models; it is never substituted.`,
-      available.length === 0 ? "configure a model with credentials, then call again." : `pass one of: ${listed}${more}.`,
-    ));
+    return err(
+      admissionError(
+        "route_unresolved",
+        `the ${source === "explicit" ? "requested" : "current"} route ${routeLabel(wanted)} is not among the available models; it is never substituted.`,
+        available.length === 0
+          ? "configure a model with credentials, then call again."
+          : `pass one of: ${listed}${more}.`,
+      ),
+    );
   }
   const window = found.contextWindow;
   if (window === undefined || !Number.isFinite(window) || window <= 0) {
-    return err(admissionError(
-      "route_capacity_unknown",
-      `the route ${routeLabel(wanted)} declares no usable context window, so no budget can be proven.`,
-      "declare contextWindow for this model (models.json), or pass a route that declares one.",
-    ));
+    return err(
+      admissionError(
+        "route_capacity_unknown",
+        `the route ${routeLabel(wanted)} declares no usable context window, so no budget can be proven.`,
+        "declare contextWindow for this model (models.json), or pass a route that declares one.",
+      ),
+    );
   }
   return ok({ provider: found.provider, model: found.model, contextWindow: window, source });
 }

@@ -29,10 +29,20 @@ describe("delegate seed", () => {
     const seed = built();
     expect(seed.seed.schema_version).toBe(DELEGATE_SEED_SCHEMA);
     expect(seed.seed.policy_id).toBe("delegate-inspect-v1");
-    expect(seed.seed.request).toMatchObject({ authority: "explicit_text", source: "tool", text: "  Review parse() — verbatim  " });
+    expect(seed.seed.request).toMatchObject({
+      authority: "explicit_text",
+      source: "tool",
+      text: "  Review parse() — verbatim  ",
+    });
     expect(seed.seedSha256).toBe(sha256Hex(seed.seedJson));
     const texts = seed.seed.conversation_projection.entries.filter((e) => e[0] === "t").map((e) => e[4]);
-    expect(texts).toEqual(["Look at this screenshot  (two spaces kept)", "[Image omitted from delegate text transcript: image/png]", "Reading the file.", "The file defines parse().", "Now get two opinions."]);
+    expect(texts).toEqual([
+      "Look at this screenshot  (two spaces kept)",
+      "[Image omitted from delegate text transcript: image/png]",
+      "Reading the file.",
+      "The file defines parse().",
+      "Now get two opinions.",
+    ]);
   });
 
   it("omits thinking, tool arguments, tool output and image bytes, accounting for each in the ledger", () => {
@@ -51,7 +61,10 @@ describe("delegate seed", () => {
     expect(first.ledgerJson).toBe(second.ledgerJson);
     expect(first.seedJson).not.toContain("Launching.");
     expect(first.seedJson).not.toContain(SECRET.sibling);
-    expect(first.seed.conversation_projection.branch_filter).toEqual({ id: "exclude-active-delegate-call-v1", active_tool_call_leaf_excluded: true });
+    expect(first.seed.conversation_projection.branch_filter).toEqual({
+      id: "exclude-active-delegate-call-v1",
+      active_tool_call_leaf_excluded: true,
+    });
   });
 
   it("is byte-identical when built again from the same session", () => {
@@ -65,8 +78,13 @@ describe("delegate seed", () => {
   });
 
   it("refuses an unprojectable conversation as seed_projection_failed", () => {
-    const refused = buildDelegateSeed(source({ messages: [{ role: "user", content: [{ type: "unsupported", blockType: "audio" }] }] }));
-    expect(refused.ok ? refused.value : refused.error).toMatchObject({ code: "seed_projection_failed", childCreated: false });
+    const refused = buildDelegateSeed(
+      source({ messages: [{ role: "user", content: [{ type: "unsupported", blockType: "audio" }] }] }),
+    );
+    expect(refused.ok ? refused.value : refused.error).toMatchObject({
+      code: "seed_projection_failed",
+      childCreated: false,
+    });
     const surrogate = buildDelegateSeed(source({ prompt: "bad \ud800 text" }));
     expect(surrogate.ok ? surrogate.value : surrogate.error.code).toBe("seed_projection_failed");
   });

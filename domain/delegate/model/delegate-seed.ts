@@ -7,7 +7,12 @@ import { canonicalJson, sha256Hex, utf8Bytes } from "../../shared/model/canonica
 import { err, ok, type Result } from "../../shared/model/result.ts";
 import { admissionError, type DelegateError } from "./delegate-error.ts";
 import type { DelegateCapability } from "./delegate-arguments.ts";
-import { AGGREGATE_TOOL_OUTPUT_CAP_BYTES, PER_RESULT_CAP_BYTES, READ_ARTIFACT_MAX_LENGTH, type DelegateLimits } from "./delegate-limits.ts";
+import {
+  AGGREGATE_TOOL_OUTPUT_CAP_BYTES,
+  PER_RESULT_CAP_BYTES,
+  READ_ARTIFACT_MAX_LENGTH,
+  type DelegateLimits,
+} from "./delegate-limits.ts";
 import type { PinnedRoute } from "./delegate-route.ts";
 
 export const DELEGATE_SEED_SCHEMA = "pi-background-tasks.delegate-seed.v1";
@@ -65,8 +70,13 @@ export interface BuiltSeed {
 export function buildDelegateSeed(source: SeedSource): Result<BuiltSeed, DelegateError<"seed_projection_failed">> {
   const request = buildRequestBlock(DELEGATE_POLICY, source.prompt);
   if (!request.ok) return refuse(`the prompt cannot be seeded: ${request.error.message}`);
-  const projected = projectConversation({ messages: source.messages, policy: DELEGATE_POLICY, activeToolCallId: source.activeToolCallId });
-  if (!projected.ok) return refuse(`the conversation cannot be projected (${projected.error.code}): ${projected.error.message}`);
+  const projected = projectConversation({
+    messages: source.messages,
+    policy: DELEGATE_POLICY,
+    activeToolCallId: source.activeToolCallId,
+  });
+  if (!projected.ok)
+    return refuse(`the conversation cannot be projected (${projected.error.code}): ${projected.error.message}`);
   const seed: DelegateSeed = {
     schema_version: DELEGATE_SEED_SCHEMA,
     policy_id: DELEGATE_POLICY.id,
@@ -89,9 +99,23 @@ export function buildDelegateSeed(source: SeedSource): Result<BuiltSeed, Delegat
   const json = canonicalJson(seed);
   if (!json.ok) return refuse(`the seed has no canonical JSON form: ${json.error.message}`);
   const { ledger, ledgerJson, ledgerSha256 } = projected.value;
-  return ok({ seed, seedJson: json.value, seedSha256: sha256Hex(json.value), seedBytes: utf8Bytes(json.value), ledger, ledgerJson, ledgerSha256 });
+  return ok({
+    seed,
+    seedJson: json.value,
+    seedSha256: sha256Hex(json.value),
+    seedBytes: utf8Bytes(json.value),
+    ledger,
+    ledgerJson,
+    ledgerSha256,
+  });
 }
 
 function refuse(happened: string): Result<never, DelegateError<"seed_projection_failed">> {
-  return err(admissionError("seed_projection_failed", happened, "fix or remove the offending content (see the message), or restate what matters in the prompt; then call again."));
+  return err(
+    admissionError(
+      "seed_projection_failed",
+      happened,
+      "fix or remove the offending content (see the message), or restate what matters in the prompt; then call again.",
+    ),
+  );
 }

@@ -55,7 +55,8 @@ export function suppressContent(messages: readonly ContextMessage[], all: boolea
   const limit = all ? 0 : SMALL_BLOCK_BYTES;
   return messages.map((message) => {
     const content = message.content;
-    if (typeof content === "string") return utf8Bytes(content) > limit ? { ...message, content: REMOVED_MARKER } : message;
+    if (typeof content === "string")
+      return utf8Bytes(content) > limit ? { ...message, content: REMOVED_MARKER } : message;
     if (!Array.isArray(content)) return message;
     return { ...message, content: content.map((block) => suppressBlock(block as Block, limit)) };
   });
@@ -81,5 +82,7 @@ export function firstUserText(messages: readonly ContextMessage[]): string | und
   if (first === undefined) return undefined;
   if (typeof first.content === "string") return first.content;
   if (!Array.isArray(first.content)) return undefined;
-  return (first.content as Block[]).map((b) => (b.type === "text" && typeof b.text === "string" ? b.text : "")).join("");
+  return (first.content as Block[])
+    .map((b) => (b.type === "text" && typeof b.text === "string" ? b.text : ""))
+    .join("");
 }

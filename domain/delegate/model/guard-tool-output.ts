@@ -31,7 +31,12 @@ export function spillPayload(content: readonly ToolResultBlock[]): SpillPayload 
   const single = only !== undefined && only.type === "text" && typeof only.text === "string" ? only.text : undefined;
   const bytes = new TextEncoder().encode(single ?? canonicalJsonOf(content));
   const sha256 = sha256Hex(bytes);
-  return { bytes, sha256, artifact: spillName(sha256), format: single !== undefined ? "text/plain; charset=utf-8" : "application/json; pi-content-blocks" };
+  return {
+    bytes,
+    sha256,
+    artifact: spillName(sha256),
+    format: single !== undefined ? "text/plain; charset=utf-8" : "application/json; pi-content-blocks",
+  };
 }
 
 export interface SpillReceipt {

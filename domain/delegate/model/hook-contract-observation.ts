@@ -22,7 +22,8 @@ export const PROBE_PROMPTS: Readonly<Record<HookProbeScenario, string>> = {
   abort: `go [[tool ${PROBE_TOOL} {"fail":false}]] [[tool ${PROBE_TOOL} {"fail":true}]]`,
 };
 
-export const PROBE_DRIVER = "pi --mode json -p against the loopback scripted model server (openai-completions), two probe extensions loaded in order";
+export const PROBE_DRIVER =
+  "pi --mode json -p against the loopback scripted model server (openai-completions), two probe extensions loaded in order";
 
 /** One line the probe extensions log per hook call. */
 export interface ProbeLine {
@@ -61,13 +62,20 @@ export function observeHookContract(runs: ProbeRuns, piVersion: string): HookCon
   };
 }
 
-const contexts = (run: ProbeRun, probeName: "FIRST" | "SECOND") => run.lines.filter((l) => l.probe === probeName && l.hook === "context");
+const contexts = (run: ProbeRun, probeName: "FIRST" | "SECOND") =>
+  run.lines.filter((l) => l.probe === probeName && l.hook === "context");
 const bodyText = (request: ProbeRequest | undefined): string => JSON.stringify(request?.messages ?? []);
 const toolMessages = (request: ProbeRequest | undefined) => (request?.messages ?? []).filter((m) => m.role === "tool");
 const messageEnds = (run: ProbeRun, role: string) =>
-  run.events.filter((e) => e.type === "message_end").map((e) => e.message as Record<string, unknown>).filter((m) => m.role === role);
+  run.events
+    .filter((e) => e.type === "message_end")
+    .map((e) => e.message as Record<string, unknown>)
+    .filter((m) => m.role === role);
 const textOf = (message: Record<string, unknown> | undefined): string =>
-  ((message?.content ?? []) as { type: string; text?: string }[]).filter((b) => b.type === "text").map((b) => b.text ?? "").join("");
+  ((message?.content ?? []) as { type: string; text?: string }[])
+    .filter((b) => b.type === "text")
+    .map((b) => b.text ?? "")
+    .join("");
 
 /**
  * The run ended for good: an `agent_end` with no turn after it. Pi 1.x adds `agent_settled` after the last
@@ -81,10 +89,16 @@ function runEnded(events: ProbeRun["events"]): boolean {
 function contextObservations(base: ProbeRun, thrown: ProbeRun, aborted: ProbeRun): HookContractEvidence["context"] {
   const [first, second] = [contexts(base, "FIRST"), contexts(base, "SECOND")];
   const calls = base.requests.length;
-  const everyCall = calls > 0 && first.length === calls && second.length === calls &&
-    base.requests.every((r, i) => bodyText(r).includes(contextMarker("FIRST", i)) && bodyText(r).includes(contextMarker("SECOND", i)));
+  const everyCall =
+    calls > 0 &&
+    first.length === calls &&
+    second.length === calls &&
+    base.requests.every(
+      (r, i) => bodyText(r).includes(contextMarker("FIRST", i)) && bodyText(r).includes(contextMarker("SECOND", i)),
+    );
   const contextLines = base.lines.filter((l) => l.hook === "context");
-  const loadOrder = contextLines.every((l, i) => l.probe === (i % 2 === 0 ? "FIRST" : "SECOND")) &&
+  const loadOrder =
+    contextLines.every((l, i) => l.probe === (i % 2 === 0 ? "FIRST" : "SECOND")) &&
     second.every((l) => (l.texts ?? []).includes(contextMarker("FIRST", l.call ?? -1)));
   const lastAssistant = messageEnds(aborted, "assistant").at(-1);
   const secondAfterAbort = contexts(aborted, "SECOND").find((l) => l.call === 1);
@@ -112,12 +126,21 @@ function toolResultObservations(base: ProbeRun): HookContractEvidence["tool_resu
   const byId = (id: string) => transcript.find((m) => m.toolCallId === id);
   return {
     fires_before_transcript: firstSeen.length > 0 && [...firstSeen, ...secondSeen].every((l) => l.inSession === false),
-    chains_in_load_order: secondSeen.length === firstSeen.length && secondSeen.every((l) => (l.texts ?? [])[0] === replacedText("FIRST", l.toolCallId ?? "")),
-    replacement_reaches_provider: callIds.length > 0 && callIds.every((id) => sent.some((m) => m.tool_call_id === id && m.content === replacedText("SECOND", id))),
+    chains_in_load_order:
+      secondSeen.length === firstSeen.length &&
+      secondSeen.every((l) => (l.texts ?? [])[0] === replacedText("FIRST", l.toolCallId ?? "")),
+    replacement_reaches_provider:
+      callIds.length > 0 &&
+      callIds.every((id) => sent.some((m) => m.tool_call_id === id && m.content === replacedText("SECOND", id))),
     original_reaches_provider: base.requests.some((r) => bodyText(r).includes(ORIGINAL_CANARY)),
     replacement_reaches_transcript: callIds.every((id) => textOf(byId(id)) === replacedText("SECOND", id)),
-    preserves_tool_call_id: sent.length === callIds.length && callIds.every((id) => sent.some((m) => m.tool_call_id === id) && byId(id) !== undefined),
+    preserves_tool_call_id:
+      sent.length === callIds.length &&
+      callIds.every((id) => sent.some((m) => m.tool_call_id === id) && byId(id) !== undefined),
     preserves_role: callIds.every((id) => byId(id)?.role === "toolResult") && sent.every((m) => m.role === "tool"),
-    preserves_is_error: firstSeen.length === 2 && firstSeen.every((l) => byId(l.toolCallId ?? "")?.isError === l.isError) && firstSeen.some((l) => l.isError === true),
+    preserves_is_error:
+      firstSeen.length === 2 &&
+      firstSeen.every((l) => byId(l.toolCallId ?? "")?.isError === l.isError) &&
+      firstSeen.some((l) => l.isError === true),
   };
 }

@@ -21,7 +21,12 @@ describe("hook-contract admission gate", () => {
 
   it("names evidence files by the exact release, and never for a malformed version", () => {
     expect(evidenceFileName("1.6.0")).toBe("pi-1.6.0.json");
-    expect([undefined, "1.6", "../1.6.0", "1.6.0/x"].map(evidenceFileName)).toEqual([undefined, undefined, undefined, undefined]);
+    expect([undefined, "1.6", "../1.6.0", "1.6.0/x"].map(evidenceFileName)).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
   });
 
   it.each([
@@ -31,13 +36,23 @@ describe("hook-contract admission gate", () => {
     ["another Pi version", supportedEvidence(), "0.83.0"],
   ])("refuses %s", (_what, evidence, version) => {
     const checked = checkHookContract(evidence, version);
-    expect(checked.ok ? checked.value : checked.error).toMatchObject({ code: "delegate_hook_contract_unsupported", childCreated: false });
+    expect(checked.ok ? checked.value : checked.error).toMatchObject({
+      code: "delegate_hook_contract_unsupported",
+      childCreated: false,
+    });
   });
 
   it("does not rely on a throw blocking the call or on abort skipping the request", () => {
     const e = supportedEvidence();
-    expect(checkHookContract({ ...e, context: { ...e.context, throw_blocks_provider_call: false, abort_provider_request_sent: true } }, "0.73.1").ok).toBe(true);
+    expect(
+      checkHookContract(
+        { ...e, context: { ...e.context, throw_blocks_provider_call: false, abort_provider_request_sent: true } },
+        "0.73.1",
+      ).ok,
+    ).toBe(true);
     const noAbortStop = checkHookContract({ ...e, context: { ...e.context, abort_terminates_run: false } }, "0.73.1");
-    expect(noAbortStop.ok ? [] : noAbortStop.error.problems).toEqual(["`ctx.abort()` from `context` terminates the run"]);
+    expect(noAbortStop.ok ? [] : noAbortStop.error.problems).toEqual([
+      "`ctx.abort()` from `context` terminates the run",
+    ]);
   });
 });

@@ -11,7 +11,12 @@ export interface DelegateLaunchReceipt {
   readonly task_id: string;
   readonly name: string;
   readonly state: "running";
-  readonly route: { readonly provider: string; readonly model: string; readonly context_window: number; readonly source: PinnedRoute["source"] };
+  readonly route: {
+    readonly provider: string;
+    readonly model: string;
+    readonly context_window: number;
+    readonly source: PinnedRoute["source"];
+  };
   readonly child_session_id: string;
   readonly child_session_dir: string;
   /** Null when Pi names the session file itself after the id, inside `child_session_dir`. */
@@ -21,7 +26,12 @@ export interface DelegateLaunchReceipt {
   readonly artifact_dir: string;
   readonly pid: number;
   readonly seed: { readonly sha256: string; readonly bytes: number };
-  readonly budget: { readonly source: "route_context_window"; readonly capacity_tokens: number; readonly measured_tokens: number; readonly headroom_tokens: number };
+  readonly budget: {
+    readonly source: "route_context_window";
+    readonly capacity_tokens: number;
+    readonly measured_tokens: number;
+    readonly headroom_tokens: number;
+  };
   readonly mode: "isolated";
   readonly capability: DelegateCapability;
   readonly tools: readonly string[];
@@ -62,11 +72,20 @@ export function buildReceipt(input: ReceiptInput): DelegateLaunchReceipt {
     artifact_dir: input.artifactDir,
     pid: input.pid,
     seed: { sha256: seed.seedSha256, bytes: seed.seedBytes },
-    budget: { source: "route_context_window", capacity_tokens: budget.capacity_tokens, measured_tokens: budget.measured.estimated_tokens, headroom_tokens: budget.headroom_tokens },
+    budget: {
+      source: "route_context_window",
+      capacity_tokens: budget.capacity_tokens,
+      measured_tokens: budget.measured.estimated_tokens,
+      headroom_tokens: budget.headroom_tokens,
+    },
     mode: "isolated",
     capability: args.capability,
     tools: input.tools,
-    limits: { max_turns: args.limits.maxTurns, max_tool_calls: args.limits.maxToolCalls, timeout_seconds: args.limits.timeoutSeconds },
+    limits: {
+      max_turns: args.limits.maxTurns,
+      max_tool_calls: args.limits.maxToolCalls,
+      timeout_seconds: args.limits.timeoutSeconds,
+    },
     auto_deliver: args.autoDeliver,
     notify_on_completion: args.notifyOnCompletion,
     trigger_on_completion: args.triggerOnCompletion,

@@ -31,7 +31,10 @@ export const DelegateResultPackageSchema = Type.Object(
     route: Route,
     route_attestations: Type.Array(AttestationSchema),
     usage: UsageOrUnavailable,
-    counters: Type.Object({ turns: Count, tool_calls: Count, spilled_results: Count, tool_output_bytes: Count }, closed),
+    counters: Type.Object(
+      { turns: Count, tool_calls: Count, spilled_results: Count, tool_output_bytes: Count },
+      closed,
+    ),
     answer: Type.Object(
       {
         encoding: Type.Literal("base64-blocks"),

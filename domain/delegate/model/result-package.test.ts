@@ -6,7 +6,12 @@ import { buildResultPackage, type DelegateResultPackage, type ResultIdentity } f
 import { strictBase64, verifyResultPackage } from "./result-verification.ts";
 import { attestMessage, attestationMatches, observedUsage } from "./route-attestation.ts";
 
-const identity: ResultIdentity = { taskId: "dtask", launchNonce: "a".repeat(32), seedSha256: "b".repeat(64), route: { provider: "p", model: "big" } };
+const identity: ResultIdentity = {
+  taskId: "dtask",
+  launchNonce: "a".repeat(32),
+  seedSha256: "b".repeat(64),
+  route: { provider: "p", model: "big" },
+};
 const counters = { turns: 2, tool_calls: 1, spilled_results: 0, tool_output_bytes: 10 };
 const encoder = new TextEncoder();
 
@@ -16,7 +21,8 @@ function pack(answer: string, attestations = [attestation(0, { stop_reason: "too
   return built.value;
 }
 
-const verify = (bytes: Uint8Array, expected: ResultIdentity = identity) => verifyResultPackage(bytes, expected, "/d/result.json");
+const verify = (bytes: Uint8Array, expected: ResultIdentity = identity) =>
+  verifyResultPackage(bytes, expected, "/d/result.json");
 const codeOf = (bytes: Uint8Array, expected?: ResultIdentity) => {
   const verified = verify(bytes, expected);
   return verified.ok ? "verified" : verified.error.code;
@@ -38,15 +44,28 @@ describe("delegate result package", () => {
   });
 
   it("records usage a provider did not report as unavailable, never zero", () => {
-    const zero = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
+    const zero = {
+      input: 0,
+      output: 0,
+      cacheRead: 0,
+      cacheWrite: 0,
+      totalTokens: 0,
+      cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+    };
     expect(observedUsage(zero)).toBe("unavailable");
     expect(observedUsage(undefined)).toBe("unavailable");
     expect(pack("ok", [attestation(0, { usage: "unavailable" })]).pkg.usage).toBe("unavailable");
   });
 
   it("refuses to build a blank answer or one with a lone surrogate", () => {
-    expect(buildResultPackage(identity, " \n\t", [attestation(0)], counters)).toMatchObject({ ok: false, error: { code: "child_result_invalid" } });
-    expect(buildResultPackage(identity, "bad \udc00", [attestation(0)], counters)).toMatchObject({ ok: false, error: { code: "child_result_encoding_invalid" } });
+    expect(buildResultPackage(identity, " \n\t", [attestation(0)], counters)).toMatchObject({
+      ok: false,
+      error: { code: "child_result_invalid" },
+    });
+    expect(buildResultPackage(identity, "bad \udc00", [attestation(0)], counters)).toMatchObject({
+      ok: false,
+      error: { code: "child_result_encoding_invalid" },
+    });
   });
 
   it("catches every single corrupted byte anywhere in the file", () => {
@@ -65,7 +84,10 @@ describe("delegate result package", () => {
     const { pkg } = pack("hello world");
     const block = pkg.answer.blocks[0];
     if (block === undefined) throw new Error("no block");
-    const altered = { ...pkg, answer: { ...pkg.answer, blocks: [{ ...block, base64: Buffer.from("hello wOrld").toString("base64") }] } };
+    const altered = {
+      ...pkg,
+      answer: { ...pkg.answer, blocks: [{ ...block, base64: Buffer.from("hello wOrld").toString("base64") }] },
+    };
     expect(codeOf(reseal(altered))).toBe("answer_hash_mismatch");
     const padded = { ...pkg, answer: { ...pkg.answer, blocks: [{ ...block, base64: `${block.base64}=` }] } };
     expect(codeOf(reseal(padded))).toBe("child_result_encoding_invalid");
@@ -74,7 +96,9 @@ describe("delegate result package", () => {
     expect(codeOf(reseal({ ...pkg, route_attestations: [] }))).toBe("route_attestation_missing");
     expect(codeOf(reseal({ ...pkg, route_attestations: [attestation(0, { model: "other" })] }))).toBe("route_mismatch");
     expect(codeOf(reseal({ ...pkg, route: { provider: "p", model: "other" } }))).toBe("route_mismatch");
-    expect(codeOf(reseal({ ...pkg, route_attestations: [attestation(0, { stop_reason: "length" })] }))).toBe("child_result_invalid");
+    expect(codeOf(reseal({ ...pkg, route_attestations: [attestation(0, { stop_reason: "length" })] }))).toBe(
+      "child_result_invalid",
+    );
     expect(codeOf(encoder.encode(`${canonicalJsonOf(pkg)} `))).toBe("child_result_invalid");
     expect(codeOf(new Uint8Array([0xff, 0xfe]))).toBe("child_result_encoding_invalid");
     expect(codeOf(encoder.encode(canonicalJsonOf(pkg)), { ...identity, taskId: "other" })).toBe("child_result_invalid");
@@ -89,7 +113,8 @@ describe("delegate result package", () => {
 describe("route attestation", () => {
   const pinned = { provider: "p", model: "gpt-x" };
   it("requires the pinned provider and model; a dated snapshot name is the same route", () => {
-    const of = (m: Record<string, unknown>) => attestationMatches(pinned, attestMessage(0, { provider: "p", model: "gpt-x", stopReason: "stop", ...m }));
+    const of = (m: Record<string, unknown>) =>
+      attestationMatches(pinned, attestMessage(0, { provider: "p", model: "gpt-x", stopReason: "stop", ...m }));
     expect(of({})).toBe(true);
     expect(of({ responseModel: "gpt-x-2024-08-06" })).toBe(true);
     expect(of({ responseModel: "gpt-x-20241022" })).toBe(true);

@@ -52,7 +52,10 @@ export interface ResultIdentity {
   readonly route: RouteRef;
 }
 
-export type PackageBuildError = { readonly code: "child_result_encoding_invalid" | "child_result_invalid"; readonly message: string };
+export type PackageBuildError = {
+  readonly code: "child_result_encoding_invalid" | "child_result_invalid";
+  readonly message: string;
+};
 
 /** Usage summed over every message, or unavailable as soon as one message lacks it. */
 export function totalUsage(attestations: readonly RouteAttestation[]): Usage | "unavailable" {
@@ -70,8 +73,13 @@ export function buildResultPackage(
   attestations: readonly RouteAttestation[],
   counters: GuardCounters,
 ): Result<{ readonly pkg: DelegateResultPackage; readonly json: string }, PackageBuildError> {
-  if (answer.trim().length === 0) return err({ code: "child_result_invalid", message: "the final answer is empty or whitespace only" });
-  if (!canonicalJson(answer).ok) return err({ code: "child_result_encoding_invalid", message: "the final answer contains a lone UTF-16 surrogate, which has no exact UTF-8 form" });
+  if (answer.trim().length === 0)
+    return err({ code: "child_result_invalid", message: "the final answer is empty or whitespace only" });
+  if (!canonicalJson(answer).ok)
+    return err({
+      code: "child_result_encoding_invalid",
+      message: "the final answer contains a lone UTF-16 surrogate, which has no exact UTF-8 form",
+    });
   const bytes = new TextEncoder().encode(answer);
   const body: UnsealedPackage = {
     schema_version: DELEGATE_RESULT_SCHEMA,
@@ -82,7 +90,13 @@ export function buildResultPackage(
     route_attestations: attestations,
     usage: totalUsage(attestations),
     counters,
-    answer: { encoding: "base64-blocks", utf8_bytes: bytes.length, sha256: sha256Hex(bytes), block_bytes: ANSWER_BLOCK_BYTES, blocks: splitBlocks(bytes) },
+    answer: {
+      encoding: "base64-blocks",
+      utf8_bytes: bytes.length,
+      sha256: sha256Hex(bytes),
+      block_bytes: ANSWER_BLOCK_BYTES,
+      blocks: splitBlocks(bytes),
+    },
   };
   const bodyJson = canonicalJson(body);
   if (!bodyJson.ok) return err({ code: "child_result_encoding_invalid", message: bodyJson.error.message });

@@ -16,7 +16,12 @@ interface ViewBase {
 
 /** What `bg_result` returns for a delegate task. Never blocks, never truncates. */
 export type DelegateResultView =
-  | (ViewBase & { readonly state: "running"; readonly delivery: "none"; readonly code: "result_not_ready"; readonly message: string })
+  | (ViewBase & {
+      readonly state: "running";
+      readonly delivery: "none";
+      readonly code: "result_not_ready";
+      readonly message: string;
+    })
   | (ViewBase & {
       readonly state: "failed" | "cancelled" | "timed_out";
       readonly delivery: "none";
@@ -36,7 +41,12 @@ export type DelegateResultView =
       readonly delivery: "artifact";
       readonly route: { readonly provider: string; readonly model: string };
       readonly usage: Usage | "unavailable";
-      readonly answer: { readonly artifact: string; readonly utf8_bytes: number; readonly sha256: string; readonly how_to_read: string };
+      readonly answer: {
+        readonly artifact: string;
+        readonly utf8_bytes: number;
+        readonly sha256: string;
+        readonly how_to_read: string;
+      };
       readonly message: string;
     });
 
@@ -88,22 +98,39 @@ export function answerView(
 ): Result<DelegateResultView, RetrievalError> {
   const size = answer.bytes.length;
   const fitsInline = size <= INLINE_ANSWER_CAP_BYTES;
-  const common = { schema_version: RESULT_VIEW_SCHEMA as typeof RESULT_VIEW_SCHEMA, task_id: taskId, state: "completed" as const, route: outcome.route, usage: answer.usage };
+  const common = {
+    schema_version: RESULT_VIEW_SCHEMA as typeof RESULT_VIEW_SCHEMA,
+    task_id: taskId,
+    state: "completed" as const,
+    route: outcome.route,
+    usage: answer.usage,
+  };
   if (delivery === "inline" && !fitsInline) {
-    return err(delegateError("result_too_large_for_inline", {
-      happened: `the verified answer of delegate ${taskId} is ${size} bytes, over the ${INLINE_ANSWER_CAP_BYTES}-byte inline cap; it is never truncated to fit.`,
-      preserved: `the whole answer, verified, at ${answerPath} (sha256 ${answer.sha256}).`,
-      remedy: `call bg_result with delivery "artifact" (or without delivery) and read ${answerPath} in ranges.`,
-      childCreated: true,
-    }));
+    return err(
+      delegateError("result_too_large_for_inline", {
+        happened: `the verified answer of delegate ${taskId} is ${size} bytes, over the ${INLINE_ANSWER_CAP_BYTES}-byte inline cap; it is never truncated to fit.`,
+        preserved: `the whole answer, verified, at ${answerPath} (sha256 ${answer.sha256}).`,
+        remedy: `call bg_result with delivery "artifact" (or without delivery) and read ${answerPath} in ranges.`,
+        childCreated: true,
+      }),
+    );
   }
   if (delivery === "inline" || (delivery === undefined && fitsInline)) {
-    return ok({ ...common, delivery: "inline", answer: { text: answer.text, utf8_bytes: size, sha256: answer.sha256 } });
+    return ok({
+      ...common,
+      delivery: "inline",
+      answer: { text: answer.text, utf8_bytes: size, sha256: answer.sha256 },
+    });
   }
   return ok({
     ...common,
     delivery: "artifact",
-    answer: { artifact: answerPath, utf8_bytes: size, sha256: answer.sha256, how_to_read: `read ${answerPath} with offset/limit; it holds exactly ${size} bytes` },
+    answer: {
+      artifact: answerPath,
+      utf8_bytes: size,
+      sha256: answer.sha256,
+      how_to_read: `read ${answerPath} with offset/limit; it holds exactly ${size} bytes`,
+    },
     message: fitsInline
       ? `The answer (${size} bytes) is delivered as an artifact, as requested.`
       : `The answer is ${size} bytes, over the ${INLINE_ANSWER_CAP_BYTES}-byte inline cap, so it is delivered as a reference to the verified file; nothing was truncated.`,

@@ -26,7 +26,8 @@ export function attestMessage(index: number, message: AssistantMessageView): Rou
     index,
     provider: typeof message.provider === "string" ? message.provider : "",
     model: typeof message.model === "string" ? message.model : "",
-    response_model: typeof message.responseModel === "string" && message.responseModel !== "" ? message.responseModel : null,
+    response_model:
+      typeof message.responseModel === "string" && message.responseModel !== "" ? message.responseModel : null,
     stop_reason: typeof message.stopReason === "string" ? message.stopReason : "",
     usage: observedUsage(message.usage),
   };
@@ -64,7 +65,8 @@ export function observedUsage(raw: unknown): Usage | "unavailable" {
   const costs = [c.input, c.output, c.cacheRead, c.cacheWrite, c.total];
   if (![...tokens, ...costs].every(finite)) return "unavailable";
   const [input, output, cacheRead, cacheWrite, totalTokens] = tokens as number[];
-  if ((input ?? 0) + (output ?? 0) + (cacheRead ?? 0) + (cacheWrite ?? 0) + (totalTokens ?? 0) === 0) return "unavailable";
+  if ((input ?? 0) + (output ?? 0) + (cacheRead ?? 0) + (cacheWrite ?? 0) + (totalTokens ?? 0) === 0)
+    return "unavailable";
   const [ci, co, cr, cw, ct] = costs as number[];
   return {
     input: input ?? 0,

@@ -3,7 +3,10 @@ import { err, ok, type Result } from "../../shared/model/result.ts";
 import type { FileCommitter, FileError } from "../../../ports/file-committer.ts";
 
 /** The whole file, or undefined when it does not exist. */
-export async function readWhole(files: FileCommitter, path: string): Promise<Result<Uint8Array | undefined, FileError>> {
+export async function readWhole(
+  files: FileCommitter,
+  path: string,
+): Promise<Result<Uint8Array | undefined, FileError>> {
   const size = await files.size(path);
   if (!size.ok) return size.error.code === "file_not_found" ? ok(undefined) : size;
   if (size.value === 0) return ok(new Uint8Array(0));
@@ -20,7 +23,9 @@ export function writeText(files: FileCommitter, path: string, text: string): Pro
 }
 
 /** Runs the writes in order and stops at the first failure. */
-export async function inOrder(steps: readonly (() => Promise<Result<void, FileError>>)[]): Promise<Result<void, FileError>> {
+export async function inOrder(
+  steps: readonly (() => Promise<Result<void, FileError>>)[],
+): Promise<Result<void, FileError>> {
   for (const step of steps) {
     const done = await step();
     if (!done.ok) return err(done.error);

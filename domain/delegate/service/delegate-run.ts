@@ -91,11 +91,23 @@ export class DelegateRun {
       const failure = !result.ok ? result.error : terminal.ok ? undefined : terminal.error;
       outcome = unreadable(identity, artifactDir, end, failure?.message ?? "unknown read failure");
     } else {
-      const judged = adjudicate({ identity, artifactDir, resultBytes: result.value, terminalBytes: terminal.value, end });
+      const judged = adjudicate({
+        identity,
+        artifactDir,
+        resultBytes: result.value,
+        terminalBytes: terminal.value,
+        end,
+      });
       outcome = judged.outcome;
       if (judged.verified !== undefined) {
         const written = await files.replaceAtomic(path(DELEGATE_ARTIFACT.answer), judged.verified.bytes);
-        if (!written.ok) outcome = unreadable(identity, artifactDir, end, `the verified answer could not be written: ${written.error.message}`);
+        if (!written.ok)
+          outcome = unreadable(
+            identity,
+            artifactDir,
+            end,
+            `the verified answer could not be written: ${written.error.message}`,
+          );
       }
     }
     // The outcome is reported even when its own file cannot be written: the error says so.
@@ -114,6 +126,10 @@ async function drain(stream: AsyncIterable<Uint8Array>, tail: ByteTail): Promise
 }
 
 function unreadable(identity: ResultIdentity, artifactDir: string, end: ChildEnd, why: string): DelegateOutcome {
-  const error = runError({ artifactDir }, "artifact_read_failed", `the child's artifacts could not be read or written: ${why}.`);
+  const error = runError(
+    { artifactDir },
+    "artifact_read_failed",
+    `the child's artifacts could not be read or written: ${why}.`,
+  );
   return failedOutcome({ identity, artifactDir, end }, "failed", error);
 }

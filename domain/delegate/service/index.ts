@@ -2,8 +2,19 @@
 export { launchDelegate, type DelegateHandle, type DelegateLaunch } from "./launch-delegate.ts";
 export { retrieveDelegateResult } from "./retrieve-delegate-result.ts";
 export type { DelegatePorts, DelegateHost, DelegateLaunchRequest } from "./delegate-ports.ts";
-export { DelegateArgumentsSchema, DELEGATE_TOOL, parseDelegateArguments, type DelegateArguments } from "../model/delegate-arguments.ts";
-export type { DelegateError, DelegateErrorCode, DelegateAdmissionCode, DelegateRunCode, DelegateRetrievalCode } from "../model/delegate-error.ts";
+export {
+  DelegateArgumentsSchema,
+  DELEGATE_TOOL,
+  parseDelegateArguments,
+  type DelegateArguments,
+} from "../model/delegate-arguments.ts";
+export type {
+  DelegateError,
+  DelegateErrorCode,
+  DelegateAdmissionCode,
+  DelegateRunCode,
+  DelegateRetrievalCode,
+} from "../model/delegate-error.ts";
 export type { DelegateLaunchReceipt } from "../model/launch-receipt.ts";
 export type { DelegateOutcome, OutcomeState } from "../model/delegate-outcome.ts";
 export { RESULT_VIEW_SCHEMA, type DelegateResultView, type Delivery } from "../model/result-view.ts";

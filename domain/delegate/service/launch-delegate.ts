@@ -38,7 +38,10 @@ export interface DelegateLaunch {
  * then one child `pi --mode json` with the prompt on stdin. Returns at once; the handle settles when
  * the child has exited and `outcome.json` is written.
  */
-export async function launchDelegate(ports: DelegatePorts, request: DelegateLaunchRequest): Promise<Result<DelegateLaunch, DelegateError<DelegateErrorCode>>> {
+export async function launchDelegate(
+  ports: DelegatePorts,
+  request: DelegateLaunchRequest,
+): Promise<Result<DelegateLaunch, DelegateError<DelegateErrorCode>>> {
   const admitted = await admit(ports, request);
   if (!admitted.ok) return admitted;
   const a = admitted.value;
@@ -54,7 +57,9 @@ export async function launchDelegate(ports: DelegatePorts, request: DelegateLaun
     artifactDir,
     childSessionId,
     guardExtensionPath: request.host.guardExtensionPath,
-    ...(request.host.anthropicSanitizerPath !== undefined ? { anthropicSanitizerPath: request.host.anthropicSanitizerPath } : {}),
+    ...(request.host.anthropicSanitizerPath !== undefined
+      ? { anthropicSanitizerPath: request.host.anthropicSanitizerPath }
+      : {}),
     route: a.route,
     seedSha256: a.seed.seedSha256,
     taskId,
@@ -72,8 +77,19 @@ export async function launchDelegate(ports: DelegatePorts, request: DelegateLaun
     stdin: new TextEncoder().encode(a.childPrompt),
   });
   if (!started.ok) return spawnFailed(ports, identity, artifactDir, started.error.message);
-  const run = new DelegateRun({ files: ports.files, clock: ports.clock, identity, artifactDir, timeoutMs: a.args.limits.timeoutSeconds * 1000 }, started.value);
-  const receipt = buildReceipt({ admitted: a, taskId, childSessionId, plan, artifactDir, pid: run.pid, tools: DELEGATE_CHILD_TOOLS });
+  const run = new DelegateRun(
+    { files: ports.files, clock: ports.clock, identity, artifactDir, timeoutMs: a.args.limits.timeoutSeconds * 1000 },
+    started.value,
+  );
+  const receipt = buildReceipt({
+    admitted: a,
+    taskId,
+    childSessionId,
+    plan,
+    artifactDir,
+    pid: run.pid,
+    tools: DELEGATE_CHILD_TOOLS,
+  });
   const handle: DelegateHandle = {
     taskId,
     artifactDir,
@@ -88,7 +104,10 @@ export async function launchDelegate(ports: DelegatePorts, request: DelegateLaun
   return ok({ receipt, handle });
 }
 
-async function admit(ports: DelegatePorts, request: DelegateLaunchRequest): Promise<Result<Admitted, DelegateError<DelegateErrorCode>>> {
+async function admit(
+  ports: DelegatePorts,
+  request: DelegateLaunchRequest,
+): Promise<Result<Admitted, DelegateError<DelegateErrorCode>>> {
   const conversation = ports.conversation.capture();
   const admitted = admitDelegate({
     hookContract: await evidenceFor(ports, request.host),
@@ -97,12 +116,20 @@ async function admit(ports: DelegatePorts, request: DelegateLaunchRequest): Prom
     isolationProblems: await isolationProblems(ports, request.host),
     currentRoute: request.currentRoute,
     availableModels: request.availableModels,
-    conversation: conversation.ok ? { ok: true, ...conversation.value } : { ok: false, message: conversation.error.message },
+    conversation: conversation.ok
+      ? { ok: true, ...conversation.value }
+      : { ok: false, message: conversation.error.message },
     activeToolCallId: request.toolCallId,
   });
   if (!admitted.ok) return admitted;
   if (admitted.value.route.provider === "anthropic" && request.host.anthropicSanitizerPath === undefined) {
-    return err(admissionError("delegate_isolation_unsupported", "an anthropic child needs the system-prompt sanitizer extension, and none is configured.", "reinstall the package, or pass a non-anthropic route."));
+    return err(
+      admissionError(
+        "delegate_isolation_unsupported",
+        "an anthropic child needs the system-prompt sanitizer extension, and none is configured.",
+        "reinstall the package, or pass a non-anthropic route.",
+      ),
+    );
   }
   return admitted;
 }
@@ -111,9 +138,13 @@ async function admit(ports: DelegatePorts, request: DelegateLaunchRequest): Prom
  * The evidence of the very release the child runs: recorded with the package, else proved by execution
  * against that Pi (host.proveHookContract); undefined when there is neither.
  */
-async function evidenceFor(ports: DelegatePorts, host: DelegateHost): Promise<{ readonly evidence: unknown; readonly proofFailure?: string }> {
+async function evidenceFor(
+  ports: DelegatePorts,
+  host: DelegateHost,
+): Promise<{ readonly evidence: unknown; readonly proofFailure?: string }> {
   const recorded = await readEvidence(ports, host.hookEvidenceDir, host.piVersion);
-  if (recorded !== undefined || host.proveHookContract === undefined || host.piVersion === undefined) return { evidence: recorded };
+  if (recorded !== undefined || host.proveHookContract === undefined || host.piVersion === undefined)
+    return { evidence: recorded };
   try {
     return { evidence: await host.proveHookContract() };
   } catch (error) {
@@ -137,7 +168,8 @@ async function isolationProblems(ports: DelegatePorts, host: DelegateHost): Prom
   const problems: string[] = [];
   if (host.cliPath === undefined) problems.push("the Pi CLI was not found");
   else if (!(await ports.files.size(host.cliPath)).ok) problems.push(`the Pi CLI ${host.cliPath} is missing`);
-  if (!(await ports.files.size(host.guardExtensionPath)).ok) problems.push(`the delegate guard extension ${host.guardExtensionPath} is missing`);
+  if (!(await ports.files.size(host.guardExtensionPath)).ok)
+    problems.push(`the delegate guard extension ${host.guardExtensionPath} is missing`);
   return problems;
 }
 
@@ -148,7 +180,12 @@ interface LaunchIds {
   readonly plan: LaunchPlan;
 }
 
-function buildManifest(ports: DelegatePorts, request: DelegateLaunchRequest, a: Admitted, ids: LaunchIds): DelegateManifest {
+function buildManifest(
+  ports: DelegatePorts,
+  request: DelegateLaunchRequest,
+  a: Admitted,
+  ids: LaunchIds,
+): DelegateManifest {
   return {
     schema_version: DELEGATE_MANIFEST_SCHEMA,
     task_id: ids.taskId,
@@ -163,7 +200,12 @@ function buildManifest(ports: DelegatePorts, request: DelegateLaunchRequest, a: 
     child_prompt_sha256: sha256Hex(a.childPrompt),
     child_prompt_bytes: utf8Bytes(a.childPrompt),
     ledger_sha256: a.seed.ledgerSha256,
-    route: { provider: a.route.provider, model: a.route.model, context_window: a.route.contextWindow, source: a.route.source },
+    route: {
+      provider: a.route.provider,
+      model: a.route.model,
+      context_window: a.route.contextWindow,
+      source: a.route.source,
+    },
     capability: a.args.capability,
     mode: "isolated",
     limits: manifestLimits(a.args.limits),
@@ -179,12 +221,23 @@ function buildManifest(ports: DelegatePorts, request: DelegateLaunchRequest, a: 
 }
 
 /** The seed and its companions, each durable; the manifest last, as the record that a launch follows. */
-async function persist(ports: DelegatePorts, dir: string, a: Admitted, manifest: DelegateManifest): Promise<Result<void, DelegateError<"seed_persist_failed">>> {
+async function persist(
+  ports: DelegatePorts,
+  dir: string,
+  a: Admitted,
+  manifest: DelegateManifest,
+): Promise<Result<void, DelegateError<"seed_persist_failed">>> {
   const { files } = ports;
   const at = (name: string) => artifactPath(dir, name);
   const existing = await files.size(at(DELEGATE_ARTIFACT.seed));
   if (existing.ok || existing.error.code !== "file_not_found") {
-    return err(admissionError("seed_persist_failed", `the artifact directory ${dir} already holds a seed, or cannot be inspected.`, "launch again (a new task id is drawn), or clear the stale directory."));
+    return err(
+      admissionError(
+        "seed_persist_failed",
+        `the artifact directory ${dir} already holds a seed, or cannot be inspected.`,
+        "launch again (a new task id is drawn), or clear the stale directory.",
+      ),
+    );
   }
   const written = await inOrder([
     () => files.ensureDir(dir),
@@ -197,18 +250,39 @@ async function persist(ports: DelegatePorts, dir: string, a: Admitted, manifest:
     () => writeJson(files, at(DELEGATE_ARTIFACT.manifest), manifest),
   ]);
   if (written.ok) return ok(undefined);
-  return err(delegateError("seed_persist_failed", {
-    happened: `the seed could not be persisted: ${written.error.message}.`,
-    preserved: `no child was started; ${dir} may hold some of the launch files.`,
-    remedy: "free disk space or fix permissions under .pi/delegate, then call again.",
-    childCreated: false,
-  }));
+  return err(
+    delegateError("seed_persist_failed", {
+      happened: `the seed could not be persisted: ${written.error.message}.`,
+      preserved: `no child was started; ${dir} may hold some of the launch files.`,
+      remedy: "free disk space or fix permissions under .pi/delegate, then call again.",
+      childCreated: false,
+    }),
+  );
 }
 
-async function spawnFailed(ports: DelegatePorts, identity: ResultIdentity, artifactDir: string, why: string): Promise<Result<never, DelegateError<"child_spawn_failed">>> {
-  const error = { ...runError({ artifactDir }, "child_spawn_failed", `the child Pi could not be started: ${why}.`), childCreated: false };
-  const end = { pid: null, exitCode: null, signal: null, timedOut: false, cancelled: false, stdoutBytes: 0, stderrBytes: 0 };
-  await writeJson(ports.files, artifactPath(artifactDir, DELEGATE_ARTIFACT.outcome), failedOutcome({ identity, artifactDir, end }, "failed", error));
+async function spawnFailed(
+  ports: DelegatePorts,
+  identity: ResultIdentity,
+  artifactDir: string,
+  why: string,
+): Promise<Result<never, DelegateError<"child_spawn_failed">>> {
+  const error = {
+    ...runError({ artifactDir }, "child_spawn_failed", `the child Pi could not be started: ${why}.`),
+    childCreated: false,
+  };
+  const end = {
+    pid: null,
+    exitCode: null,
+    signal: null,
+    timedOut: false,
+    cancelled: false,
+    stdoutBytes: 0,
+    stderrBytes: 0,
+  };
+  await writeJson(
+    ports.files,
+    artifactPath(artifactDir, DELEGATE_ARTIFACT.outcome),
+    failedOutcome({ identity, artifactDir, end }, "failed", error),
+  );
   return err(error as DelegateError<"child_spawn_failed">);
 }
-

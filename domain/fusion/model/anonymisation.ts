@@ -19,7 +19,10 @@ export interface Anonymised {
  * `order` is a random permutation of the slots (from the RandomSource): the first slot in it
  * becomes A, the second B, the third C. Anything but a permutation of 1..3 is a bug.
  */
-export function anonymise(answers: Readonly<Record<CandidateSlot, string>>, order: readonly CandidateSlot[]): Anonymised {
+export function anonymise(
+  answers: Readonly<Record<CandidateSlot, string>>,
+  order: readonly CandidateSlot[],
+): Anonymised {
   const sorted = [...order].sort();
   if (order.length !== 3 || sorted[0] !== 1 || sorted[1] !== 2 || sorted[2] !== 3) {
     throw new Error(`anonymisation order must be a permutation of 1, 2, 3; got [${order.join(", ")}]`);

@@ -8,10 +8,15 @@ export const MAX_FUSION_PROMPT_CHARS = 200_000;
 
 export const BrainstormArgumentsSchema = Type.Object(
   {
-    prompt: Type.String({ pattern: "\\S", maxLength: MAX_FUSION_PROMPT_CHARS, description: "The self-contained question or task for three independent models" }),
+    prompt: Type.String({
+      pattern: "\\S",
+      maxLength: MAX_FUSION_PROMPT_CHARS,
+      description: "The self-contained question or task for three independent models",
+    }),
     capability: Type.Optional(
       stringEnum(FUSION_CAPABILITIES, {
-        description: "reason (default): no tools; inspect: read-only repository tools; research: inspect plus fusion_web_fetch for public URLs",
+        description:
+          "reason (default): no tools; inspect: read-only repository tools; research: inspect plus fusion_web_fetch for public URLs",
       }),
     ),
   },
@@ -24,12 +29,18 @@ export interface BrainstormRequest {
 }
 
 const HINTS = {
-  prompt: "fusion_brainstorm arguments must contain prompt and optional capability only; prompt is the full, self-contained request",
+  prompt:
+    "fusion_brainstorm arguments must contain prompt and optional capability only; prompt is the full, self-contained request",
   capability: `one of ${FUSION_CAPABILITIES.join(", ")}`,
 };
 
 export function normalizeBrainstormArguments(raw: unknown): Result<BrainstormRequest, InvalidArguments> {
-  const checked = checkArguments<Static<typeof BrainstormArgumentsSchema>>("fusion_brainstorm", BrainstormArgumentsSchema, raw, HINTS);
+  const checked = checkArguments<Static<typeof BrainstormArgumentsSchema>>(
+    "fusion_brainstorm",
+    BrainstormArgumentsSchema,
+    raw,
+    HINTS,
+  );
   if (!checked.ok) return checked;
   return ok({ prompt: checked.value.prompt.trim(), capability: checked.value.capability ?? "reason" });
 }

@@ -44,12 +44,18 @@ export function checkCandidateWiring(
 ): Result<void, CandidateWiringError> {
   const reserved = Object.keys(callerEnv ?? {}).filter((name) => CANDIDATE_PROTOCOL_ENV.includes(name));
   if (reserved.length > 0) {
-    return err({ code: "orchestration_failed", message: `the candidate environment may not set ${reserved.join(", ")}: the orchestrator sets them per capability and attempt` });
+    return err({
+      code: "orchestration_failed",
+      message: `the candidate environment may not set ${reserved.join(", ")}: the orchestrator sets them per capability and attempt`,
+    });
   }
   if (capability === "reason" || paths !== undefined) {
     const bad = paths === undefined ? [] : [paths.webFetch, paths.toolAudit].filter((p) => !p.startsWith("/"));
     if (bad.length === 0) return ok(undefined);
-    return err({ code: "orchestration_failed", message: `candidate extension paths must be absolute, got ${bad.map((p) => JSON.stringify(p)).join(", ")}` });
+    return err({
+      code: "orchestration_failed",
+      message: `candidate extension paths must be absolute, got ${bad.map((p) => JSON.stringify(p)).join(", ")}`,
+    });
   }
   return err({
     code: "orchestration_failed",
@@ -71,9 +77,17 @@ export function candidateLaunch(
 ): CandidateLaunch {
   const tools = candidateTools(capability);
   if (capability === "reason") return { tools, extensions: [], env: { ...callerEnv } };
-  if (paths === undefined) throw new Error(`candidateLaunch: '${capability}' needs extension paths (checkCandidateWiring refuses this earlier)`);
+  if (paths === undefined)
+    throw new Error(
+      `candidateLaunch: '${capability}' needs extension paths (checkCandidateWiring refuses this earlier)`,
+    );
   const auditLog = toolCallLogFile(prefix);
   const env = { ...callerEnv, [TOOL_CALL_LOG_ENV]: `${runDir}/${auditLog}` };
   if (capability === "inspect") return { tools, extensions: [paths.toolAudit], env, auditLog };
-  return { tools, extensions: [paths.webFetch, paths.toolAudit], env: { ...env, [RESEARCH_ENABLED_ENV]: "1" }, auditLog };
+  return {
+    tools,
+    extensions: [paths.webFetch, paths.toolAudit],
+    env: { ...env, [RESEARCH_ENABLED_ENV]: "1" },
+    auditLog,
+  };
 }

@@ -19,11 +19,16 @@ const RESEARCH_CLAUSE =
 
 /** The candidate role, chosen by capability. `reason` keeps no tool wording at all. */
 export function candidateSystemPrompt(capability: FusionCapability): string {
-  const clauses = capability === "reason" ? [] : capability === "inspect" ? [INSPECT_CLAUSE] : [INSPECT_CLAUSE, RESEARCH_CLAUSE];
+  const clauses =
+    capability === "reason" ? [] : capability === "inspect" ? [INSPECT_CLAUSE] : [INSPECT_CLAUSE, RESEARCH_CLAUSE];
   return [...CANDIDATE_CORE, ...clauses].join("\n\n");
 }
 
 /** The candidate's stdin: the guide and the canonical input. Identical for the three slots. */
 export function candidatePrompt(canonicalInputJson: string, inputGuide: string = INPUT_GUIDE): string {
-  return renderPrompt([inputGuide], [{ title: CANONICAL_INPUT_TITLE, json: canonicalInputJson }], "Now answer the request.");
+  return renderPrompt(
+    [inputGuide],
+    [{ title: CANONICAL_INPUT_TITLE, json: canonicalInputJson }],
+    "Now answer the request.",
+  );
 }

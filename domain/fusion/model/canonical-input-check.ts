@@ -31,10 +31,15 @@ export function checkCanonicalInput(json: string, ledgerJson?: string): Result<C
   if (!parsed.ok) return parsed;
   const again = canonicalJson(parsed.value);
   if (!again.ok) return invalid(`canonical input: ${again.error.message}`);
-  if (again.value !== json) return invalid("canonical input bytes do not re-canonicalise identically; the input was altered or built without canonical JSON");
+  if (again.value !== json)
+    return invalid(
+      "canonical input bytes do not re-canonicalise identically; the input was altered or built without canonical JSON",
+    );
   if (!Value.Check(FusionCanonicalInputSchema, parsed.value)) {
     const first = [...Value.Errors(FusionCanonicalInputSchema, parsed.value)][0];
-    return invalid(`canonical input does not match pi-background-tasks.fusion-input.v4${first === undefined ? "" : ` at ${first.instancePath || "/"}: ${first.message}`}`);
+    return invalid(
+      `canonical input does not match pi-background-tasks.fusion-input.v4${first === undefined ? "" : ` at ${first.instancePath || "/"}: ${first.message}`}`,
+    );
   }
   const input = parsed.value as FusionCanonicalInput;
   const base: CheckedInput = {

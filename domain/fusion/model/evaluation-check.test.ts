@@ -7,7 +7,10 @@ const text = (value: unknown) => JSON.stringify(value);
 type Mutable = { -readonly [K in keyof FusionEvaluation]: FusionEvaluation[K] };
 
 function errorsOf(value: unknown, hostFindings?: readonly HostFinding[]): readonly string[] {
-  const checked = checkEvaluationText(typeof value === "string" ? value : text(value), hostFindings === undefined ? {} : { hostFindings });
+  const checked = checkEvaluationText(
+    typeof value === "string" ? value : text(value),
+    hostFindings === undefined ? {} : { hostFindings },
+  );
   return checked.ok ? [] : checked.error.errors;
 }
 
@@ -35,7 +38,11 @@ describe("checkEvaluationText: the brainstorm evaluation", () => {
     ["a blank array element", (e) => void e.agreements.push(" "), "/agreements/1"],
     ["a wrong letter", (e) => Object.assign(e.candidate_assessments[2] ?? {}, { candidate_id: "D" }), "must be one of"],
     ["a wrong schema_version", (e) => Object.assign(e, { schema_version: "x" }), "/schema_version"],
-    ["a missing synthesis plan", (e) => Reflect.deleteProperty(e, "synthesis_plan"), 'missing required "synthesis_plan"'],
+    [
+      "a missing synthesis plan",
+      (e) => Reflect.deleteProperty(e, "synthesis_plan"),
+      'missing required "synthesis_plan"',
+    ],
     ["a conflict with one position", (e) => void e.conflicts[0]?.positions.pop(), "/conflicts/0/positions"],
   ])("rejects %s", (_name, change, expected) => {
     expect(errorsOf(mutated(change)).join("\n")).toContain(expected);
@@ -55,7 +62,9 @@ describe("checkEvaluationText: the brainstorm evaluation", () => {
   });
 
   it("rejects validation_accounting in a brainstorm evaluation", () => {
-    const errors = errorsOf(mutated((e) => Object.assign(e, { validation_accounting: { findings: [], decisions: [] } })));
+    const errors = errorsOf(
+      mutated((e) => Object.assign(e, { validation_accounting: { findings: [], decisions: [] } })),
+    );
     expect(errors.join("\n")).toContain('unknown key "validation_accounting"');
   });
 
@@ -67,10 +76,22 @@ describe("checkEvaluationText: the brainstorm evaluation", () => {
 
 describe("checkEvaluationText: validation_accounting", () => {
   const finding = (id: string, letter: "A" | "B" | "C", summary: string): HostFinding => ({
-    id, candidate_id: letter, severity: "high", location: "src/a.ts:10", evidence: "read line 10", impact: "data loss", summary,
+    id,
+    candidate_id: letter,
+    severity: "high",
+    location: "src/a.ts:10",
+    evidence: "read line 10",
+    impact: "data loss",
+    summary,
   });
-  const host = [finding("A-F001", "A", "missing fsync"), finding("B-F001", "B", "missing fsync too"), finding("C-F001", "C", "typo")];
-  const accounted = (change: (a: { findings: HostFinding[]; decisions: Array<Record<string, string>> }) => void = () => undefined) => {
+  const host = [
+    finding("A-F001", "A", "missing fsync"),
+    finding("B-F001", "B", "missing fsync too"),
+    finding("C-F001", "C", "typo"),
+  ];
+  const accounted = (
+    change: (a: { findings: HostFinding[]; decisions: Array<Record<string, string>> }) => void = () => undefined,
+  ) => {
     const accounting: { findings: HostFinding[]; decisions: Array<Record<string, string>> } = {
       findings: structuredClone(host),
       decisions: [
@@ -92,13 +113,33 @@ describe("checkEvaluationText: validation_accounting", () => {
   });
 
   it.each<[string, Parameters<typeof accounted>[0], string]>([
-    ["a finding edited", (a) => Object.assign(a.findings[0] ?? {}, { summary: "reworded" }), "differs from host finding A-F001"],
+    [
+      "a finding edited",
+      (a) => Object.assign(a.findings[0] ?? {}, { summary: "reworded" }),
+      "differs from host finding A-F001",
+    ],
     ["a finding dropped", (a) => void a.findings.pop(), "has 2 findings, the host list has 3"],
-    ["an unknown source id", (a) => Object.assign(a.decisions[2] ?? {}, { source_id: "C-F002" }), '"C-F002" is not a host finding id'],
-    ["a finding decided twice", (a) => void a.decisions.push({ source_id: "A-F001", disposition: "exclude", rationale: "again" }), "decided 2 times"],
+    [
+      "an unknown source id",
+      (a) => Object.assign(a.decisions[2] ?? {}, { source_id: "C-F002" }),
+      '"C-F002" is not a host finding id',
+    ],
+    [
+      "a finding decided twice",
+      (a) => void a.decisions.push({ source_id: "A-F001", disposition: "exclude", rationale: "again" }),
+      "decided 2 times",
+    ],
     ["a finding never decided", (a) => void a.decisions.pop(), "no decision for C-F001"],
-    ["include without group_id", (a) => Reflect.deleteProperty(a.decisions[0] ?? {}, "group_id"), "include needs a group_id"],
-    ["exclude with group_id", (a) => Object.assign(a.decisions[2] ?? {}, { group_id: "g2" }), "exclude must not have a group_id"],
+    [
+      "include without group_id",
+      (a) => Reflect.deleteProperty(a.decisions[0] ?? {}, "group_id"),
+      "include needs a group_id",
+    ],
+    [
+      "exclude with group_id",
+      (a) => Object.assign(a.decisions[2] ?? {}, { group_id: "g2" }),
+      "exclude must not have a group_id",
+    ],
     ["a malformed host id", (a) => Object.assign(a.decisions[0] ?? {}, { source_id: "A-1" }), "must match"],
   ])("rejects %s", (_name, change, expected) => {
     const errors = errorsOf(accounted(change), host);

@@ -29,7 +29,10 @@ export function evaluationSchemaFor(expectation: EvaluationExpectation): TSchema
  * The evaluator's answer must be the bare JSON object. Nothing is stripped: a fenced or prefaced
  * answer is invalid and the repair attempt is told exactly why.
  */
-export function checkEvaluationText(text: string, expectation: EvaluationExpectation): Result<FusionEvaluation, EvaluationProblems> {
+export function checkEvaluationText(
+  text: string,
+  expectation: EvaluationExpectation,
+): Result<FusionEvaluation, EvaluationProblems> {
   const contract = checkOutputContract("evaluation", text);
   if (contract !== undefined) return err({ errors: [contract.message] });
   let parsed: unknown;

@@ -24,7 +24,11 @@ export function validEvaluation(): FusionEvaluation {
         resolution: "Use LRU with a TTL cap.",
       },
     ],
-    synthesis_plan: { must_include: [{ candidate_id: "B", contribution: "hit-rate metric" }], must_resolve: ["eviction"], must_avoid: ["global locks"] },
+    synthesis_plan: {
+      must_include: [{ candidate_id: "B", contribution: "hit-rate metric" }],
+      must_resolve: ["eviction"],
+      must_avoid: ["global locks"],
+    },
   };
 }
 

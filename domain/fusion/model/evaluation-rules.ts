@@ -23,7 +23,9 @@ function checkAssessmentIds(evaluation: FusionEvaluation): string[] {
   const seen = new Set<string>();
   evaluation.candidate_assessments.forEach((assessment, i) => {
     if (seen.has(assessment.candidate_id)) {
-      problems.push(`/candidate_assessments/${i}/candidate_id: "${assessment.candidate_id}" is assessed twice; assess each of A, B and C exactly once`);
+      problems.push(
+        `/candidate_assessments/${i}/candidate_id: "${assessment.candidate_id}" is assessed twice; assess each of A, B and C exactly once`,
+      );
     }
     seen.add(assessment.candidate_id);
   });
@@ -37,11 +39,15 @@ function checkConflict(conflict: FusionEvaluation["conflicts"][number], index: n
   const ids = conflict.positions.map((p) => p.candidate_id);
   const duplicates = ids.filter((id, i) => ids.indexOf(id) !== i);
   if (duplicates.length > 0) {
-    problems.push(`/conflicts/${index}/positions: candidate ${[...new Set(duplicates)].join(", ")} appears more than once; give each candidate one position`);
+    problems.push(
+      `/conflicts/${index}/positions: candidate ${[...new Set(duplicates)].join(", ")} appears more than once; give each candidate one position`,
+    );
   }
   const distinct = new Set(conflict.positions.map((p) => p.position.trim()));
   if (distinct.size < 2) {
-    problems.push(`/conflicts/${index}/positions: every position is the same text, so this is an agreement, not a conflict`);
+    problems.push(
+      `/conflicts/${index}/positions: every position is the same text, so this is an agreement, not a conflict`,
+    );
   }
   return problems;
 }

@@ -24,8 +24,7 @@ const REPAIR_CLAUSE =
 
 export const REPAIR_SYSTEM_PROMPT = `${EVALUATOR_SYSTEM_PROMPT}\n\n${REPAIR_CLAUSE}`;
 
-const BLIND_GUIDE =
-  `The ${BLIND_CANDIDATES_TITLE} section (schema pi-background-tasks.fusion-blind-candidates.v1) holds the three answers to that request as candidates A, B and C, in an order that means nothing.`;
+const BLIND_GUIDE = `The ${BLIND_CANDIDATES_TITLE} section (schema pi-background-tasks.fusion-blind-candidates.v1) holds the three answers to that request as candidates A, B and C, in an order that means nothing.`;
 
 const HOST_FINDINGS_GUIDE =
   "It also holds host_findings: every finding the reviewers reported, with ids the host assigned. Account for each of them in validation_accounting.";
@@ -51,7 +50,11 @@ export function evaluationContract(expectation: EvaluationExpectation): string {
   ].join("\n");
 }
 
-export function evaluatorPrompt(canonicalInputJson: string, blind: BlindCandidatesDocument, inputGuide: string = INPUT_GUIDE): string {
+export function evaluatorPrompt(
+  canonicalInputJson: string,
+  blind: BlindCandidatesDocument,
+  inputGuide: string = INPUT_GUIDE,
+): string {
   const expectation = blind.host_findings === undefined ? {} : { hostFindings: blind.host_findings };
   const guides = blind.host_findings === undefined ? BLIND_GUIDE : `${BLIND_GUIDE} ${HOST_FINDINGS_GUIDE}`;
   return renderPrompt(
@@ -64,11 +67,14 @@ export function evaluatorPrompt(canonicalInputJson: string, blind: BlindCandidat
   );
 }
 
-export function repairPrompt(canonicalInputJson: string, repair: RepairInputDocument, inputGuide: string = INPUT_GUIDE): string {
+export function repairPrompt(
+  canonicalInputJson: string,
+  repair: RepairInputDocument,
+  inputGuide: string = INPUT_GUIDE,
+): string {
   const blind = repair.blind_candidates;
   const expectation = blind.host_findings === undefined ? {} : { hostFindings: blind.host_findings };
-  const guide =
-    `The ${REPAIR_INPUT_TITLE} section (schema pi-background-tasks.fusion-evaluation-repair-input.v1) holds blind_candidates (answers A, B and C to the request), invalid_output (your rejected reply) and validation_errors; validation_errors_omitted counts errors not listed.`;
+  const guide = `The ${REPAIR_INPUT_TITLE} section (schema pi-background-tasks.fusion-evaluation-repair-input.v1) holds blind_candidates (answers A, B and C to the request), invalid_output (your rejected reply) and validation_errors; validation_errors_omitted counts errors not listed.`;
   return renderPrompt(
     [inputGuide, guide, evaluationContract(expectation)],
     [

@@ -1,6 +1,18 @@
 import { err, type Result, type TypedError } from "../../shared/model/result.ts";
-import { CURRENT_MODEL, FUSION_SLOTS, selectionOf, type FusionSlot, type LoadedFusionModels } from "./fusion-models-config.ts";
-import { modelKey, resolveFusionModels, type CatalogModel, type FusionModelError, type ResolvedFusionModels } from "./fusion-model-resolution.ts";
+import {
+  CURRENT_MODEL,
+  FUSION_SLOTS,
+  selectionOf,
+  type FusionSlot,
+  type LoadedFusionModels,
+} from "./fusion-models-config.ts";
+import {
+  modelKey,
+  resolveFusionModels,
+  type CatalogModel,
+  type FusionModelError,
+  type ResolvedFusionModels,
+} from "./fusion-model-resolution.ts";
 
 /**
  * A host with no session (MCP) has no current model: every slot must name `provider/model`. The error
@@ -27,7 +39,12 @@ export function resolveExplicitFusionModels(
   return err({ ...resolved.error, message: `${resolved.error.message} Or edit ${path}. ${availableLine(available)}` });
 }
 
-function explicitModelRequired(slots: readonly FusionSlot[], path: string, fileExists: boolean, available: readonly CatalogModel[]): ExplicitModelRequired {
+function explicitModelRequired(
+  slots: readonly FusionSlot[],
+  path: string,
+  fileExists: boolean,
+  available: readonly CatalogModel[],
+): ExplicitModelRequired {
   const what = fileExists
     ? `${path} sets ${slots.join(", ")} to "${CURRENT_MODEL}"`
     : `there is no ${path}, so every slot (${slots.join(", ")}) defaults to "${CURRENT_MODEL}"`;
@@ -46,7 +63,8 @@ function explicitModelRequired(slots: readonly FusionSlot[], path: string, fileE
 }
 
 function availableLine(available: readonly CatalogModel[]): string {
-  if (available.length === 0) return "No model is available: add a provider to models.json or credentials to auth.json in the Pi agent directory.";
+  if (available.length === 0)
+    return "No model is available: add a provider to models.json or credentials to auth.json in the Pi agent directory.";
   const shown = available.slice(0, SHOWN_MODELS).map(modelKey).join(", ");
   const more = available.length > SHOWN_MODELS ? ` (and ${available.length - SHOWN_MODELS} more)` : "";
   return `Available models: ${shown}${more}.`;

@@ -53,7 +53,15 @@ export interface AttemptRecord {
 /** What an attempt's end adds to its record. */
 export type AttemptEnd = Pick<
   AttemptRecord,
-  "duration_ms" | "exit_code" | "response_sha256" | "response_bytes" | "usage" | "observed" | "tool_audit" | "error_code" | "error_message"
+  | "duration_ms"
+  | "exit_code"
+  | "response_sha256"
+  | "response_bytes"
+  | "usage"
+  | "observed"
+  | "tool_audit"
+  | "error_code"
+  | "error_message"
 > & {
   readonly status: Exclude<AttemptStatus, "running">;
   readonly ended_at: string;

@@ -6,7 +6,13 @@ import type { FusionRoute } from "./fusion-workflow.ts";
  * workflow can be built and tested before that engine lands; the Pi composition adapts the real
  * planner to it.
  */
-export type BudgetStageId = "candidate-1" | "candidate-2" | "candidate-3" | "evaluation" | "evaluation_repair" | "merge";
+export type BudgetStageId =
+  | "candidate-1"
+  | "candidate-2"
+  | "candidate-3"
+  | "evaluation"
+  | "evaluation_repair"
+  | "merge";
 
 /** A stage prompt rendered by its real builder with every embedded earlier output left empty. */
 export interface StagePromptSkeleton {
@@ -20,7 +26,10 @@ export interface StagePromptSkeleton {
   readonly mandatory: boolean;
 }
 
-export type BudgetErrorCode = "prompt_budget_exceeded_forecast" | "prompt_budget_exceeded_measured" | "model_capacity_unknown";
+export type BudgetErrorCode =
+  | "prompt_budget_exceeded_forecast"
+  | "prompt_budget_exceeded_measured"
+  | "model_capacity_unknown";
 
 export interface BudgetError extends TypedError<BudgetErrorCode> {
   readonly stage?: BudgetStageId;
@@ -63,7 +72,15 @@ export interface FusionBudgetGate {
    * Plans the whole workflow before any child exists. `render` rebuilds the skeletons for a given
    * canonical input, so the planner can re-plan without the request to derive remediation.
    */
-  preflight(canonicalInputJson: string, render: (canonicalInputJson: string) => readonly StagePromptSkeleton[]): BudgetPreflight;
+  preflight(
+    canonicalInputJson: string,
+    render: (canonicalInputJson: string) => readonly StagePromptSkeleton[],
+  ): BudgetPreflight;
   /** The exact rendered prompt, checked again just before its child gets it. */
-  measure(stage: BudgetStageId, route: FusionRoute, systemPrompt: string, prompt: string): Result<MeasuredPrompt, BudgetError>;
+  measure(
+    stage: BudgetStageId,
+    route: FusionRoute,
+    systemPrompt: string,
+    prompt: string,
+  ): Result<MeasuredPrompt, BudgetError>;
 }

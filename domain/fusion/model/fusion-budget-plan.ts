@@ -1,10 +1,25 @@
 import { canonicalJsonOf, utf8Bytes } from "../../shared/model/canonical-json.ts";
 import { err, ok } from "../../shared/model/result.ts";
-import type { BudgetError, BudgetPreflight, BudgetStageId, BudgetWarning, FusionBudgetGate, FusionBudgetSummary, StagePromptSkeleton } from "./fusion-budget-gate.ts";
+import type {
+  BudgetError,
+  BudgetPreflight,
+  BudgetStageId,
+  BudgetWarning,
+  FusionBudgetGate,
+  FusionBudgetSummary,
+  StagePromptSkeleton,
+} from "./fusion-budget-gate.ts";
 import type { FusionRoute } from "./fusion-workflow.ts";
 import { familyOfProvider } from "../../budget/model/estimator-calibration.ts";
 import { estimateInputTokens } from "../../budget/model/input-token-estimator.ts";
-import { FUSION_BUDGET_PLAN_SCHEMA, FUSION_BUDGET_POLICY, RESERVED_OUTPUT_TOKENS, SAFETY_TOKENS, UTILISATION_WARNING_BP, utilisationBp } from "../../budget/model/budget-policy.ts";
+import {
+  FUSION_BUDGET_PLAN_SCHEMA,
+  FUSION_BUDGET_POLICY,
+  RESERVED_OUTPUT_TOKENS,
+  SAFETY_TOKENS,
+  UTILISATION_WARNING_BP,
+  utilisationBp,
+} from "../../budget/model/budget-policy.ts";
 import { CONSERVATIVE_BYTES_PER_TOKEN } from "../../budget/model/estimator-calibration.ts";
 
 /** Input-token forecast for a text sent to one provider; must never under-count. */
@@ -13,7 +28,10 @@ export interface TokenForecast {
   /** Which rate was used and why, recorded in the plan. */
   readonly source: string;
 }
-export type TokenEstimator = (text: string, route: { readonly provider: string; readonly model: string }) => TokenForecast;
+export type TokenEstimator = (
+  text: string,
+  route: { readonly provider: string; readonly model: string },
+) => TokenForecast;
 
 export interface RouteWindow {
   readonly provider: string;
@@ -46,14 +64,20 @@ interface StageForecast {
  * input-only forecast is fatal, the worst case with every embedded output only warns, and the
  * exact prompt is measured again before each child.
  */
-export function fusionBudgetGate(windows: (route: FusionRoute) => RouteWindow | undefined, estimate: TokenEstimator, calibrationVersion: string): FusionBudgetGate {
-  const forecast = (skeletons: readonly StagePromptSkeleton[]) => skeletons.map((s) => stageForecast(s, windows(s.route), estimate));
+export function fusionBudgetGate(
+  windows: (route: FusionRoute) => RouteWindow | undefined,
+  estimate: TokenEstimator,
+  calibrationVersion: string,
+): FusionBudgetGate {
+  const forecast = (skeletons: readonly StagePromptSkeleton[]) =>
+    skeletons.map((s) => stageForecast(s, windows(s.route), estimate));
   return {
     preflight(canonicalInputJson, render) {
       const forecasts = forecast(render(canonicalInputJson));
       const blockerStage = forecasts.find((f) => f.mandatory && f.input_tokens > f.allowed_input_tokens);
       const warnings = forecasts.flatMap(warningsOf);
-      const remediation = blockerStage === undefined ? undefined : remediate(canonicalInputJson, (json) => forecast(render(json)));
+      const remediation =
+        blockerStage === undefined ? undefined : remediate(canonicalInputJson, (json) => forecast(render(json)));
       const plan = {
         schema_version: FUSION_BUDGET_PLAN_SCHEMA,
         policy_id: FUSION_BUDGET_POLICY,
@@ -70,17 +94,30 @@ export function fusionBudgetGate(windows: (route: FusionRoute) => RouteWindow | 
       const summary: FusionBudgetSummary = {
         policy_id: FUSION_BUDGET_POLICY,
         calibration_version: calibrationVersion,
-        route_table: forecasts.map((f) => ({ stage: f.stage, provider: f.provider, model: f.model, context_window: f.context_window, allowed_input_tokens: f.allowed_input_tokens })),
+        route_table: forecasts.map((f) => ({
+          stage: f.stage,
+          provider: f.provider,
+          model: f.model,
+          context_window: f.context_window,
+          allowed_input_tokens: f.allowed_input_tokens,
+        })),
         rate_sources: [...new Set(forecasts.map((f) => f.estimator_source))],
         unknown_provider_warnings: [],
         calibration_warnings: [],
       };
       const preflight: BudgetPreflight = { planJson: `${canonicalJsonOf(plan)}\n`, warnings, summary };
-      return blockerStage === undefined ? preflight : { ...preflight, blocker: blocked("prompt_budget_exceeded_forecast", blockerStage, remediation?.text ?? "") };
+      return blockerStage === undefined
+        ? preflight
+        : { ...preflight, blocker: blocked("prompt_budget_exceeded_forecast", blockerStage, remediation?.text ?? "") };
     },
     measure(stage, route, systemPrompt, prompt) {
       const window = windows(route);
-      if (window === undefined) return err({ code: "model_capacity_unknown", stage, message: `no context window is known for ${route.provider}/${route.model}` });
+      if (window === undefined)
+        return err({
+          code: "model_capacity_unknown",
+          stage,
+          message: `no context window is known for ${route.provider}/${route.model}`,
+        });
       const { tokens, source } = estimate(`${systemPrompt}\n${prompt}`, route);
       const allowed = allowedInput(window.contextWindow);
       if (tokens <= allowed) return ok({ forecastInputTokens: tokens, allowedInputTokens: allowed });
@@ -89,7 +126,16 @@ export function fusionBudgetGate(windows: (route: FusionRoute) => RouteWindow | 
         code: "prompt_budget_exceeded_measured",
         stage,
         message: `The exact ${stage} prompt (${bytes} bytes, at most ${tokens} tokens by ${source}) exceeds the ${allowed}-token input allowance of ${route.provider}/${route.model} (context window ${window.contextWindow}); no child was started for it.`,
-        details: { stage, bytes, tokens, allowed, provider: route.provider, model: route.model, context_window: window.contextWindow, estimator: source },
+        details: {
+          stage,
+          bytes,
+          tokens,
+          allowed,
+          provider: route.provider,
+          model: route.model,
+          context_window: window.contextWindow,
+          estimator: source,
+        },
       });
     },
   };
@@ -97,7 +143,11 @@ export function fusionBudgetGate(windows: (route: FusionRoute) => RouteWindow | 
 
 export const allowedInput = (contextWindow: number): number => contextWindow - RESERVED_OUTPUT_TOKENS - SAFETY_TOKENS;
 
-function stageForecast(s: StagePromptSkeleton, window: RouteWindow | undefined, estimate: TokenEstimator): StageForecast {
+function stageForecast(
+  s: StagePromptSkeleton,
+  window: RouteWindow | undefined,
+  estimate: TokenEstimator,
+): StageForecast {
   const contextWindow = window?.contextWindow ?? 0;
   const allowed = allowedInput(contextWindow);
   const text = `${s.systemPrompt}\n${s.prompt}`;
@@ -123,7 +173,11 @@ function stageForecast(s: StagePromptSkeleton, window: RouteWindow | undefined, 
 function warningsOf(f: StageForecast): BudgetWarning[] {
   const warnings: BudgetWarning[] = [];
   if (f.input_tokens <= f.allowed_input_tokens && f.utilisation_bp >= UTILISATION_WARNING_BP) {
-    warnings.push({ code: "budget_utilisation_high", stage: f.stage, message: `${f.stage} uses ${(f.utilisation_bp / 100).toFixed(1)}% of its ${f.allowed_input_tokens}-token input allowance` });
+    warnings.push({
+      code: "budget_utilisation_high",
+      stage: f.stage,
+      message: `${f.stage} uses ${(f.utilisation_bp / 100).toFixed(1)}% of its ${f.allowed_input_tokens}-token input allowance`,
+    });
   }
   if (f.worst_case_input_tokens > f.allowed_input_tokens) {
     warnings.push({
@@ -140,7 +194,16 @@ function blocked(code: BudgetError["code"], f: StageForecast, remediation: strin
     code,
     stage: f.stage,
     message: `Fusion cannot start: the ${f.stage} prompt (${f.prompt_bytes} bytes, at most ${f.input_tokens} tokens by ${f.estimator_source}) exceeds the ${f.allowed_input_tokens}-token input allowance of ${f.provider}/${f.model} (context window ${f.context_window}). No child was started. ${remediation}`,
-    details: { stage: f.stage, bytes: f.prompt_bytes, tokens: f.input_tokens, allowed: f.allowed_input_tokens, provider: f.provider, model: f.model, context_window: f.context_window, estimator: f.estimator_source },
+    details: {
+      stage: f.stage,
+      bytes: f.prompt_bytes,
+      tokens: f.input_tokens,
+      allowed: f.allowed_input_tokens,
+      provider: f.provider,
+      model: f.model,
+      context_window: f.context_window,
+      estimator: f.estimator_source,
+    },
   };
 }
 
@@ -193,6 +256,10 @@ function withRequest(inputJson: string, text: string): string {
 
 /** The calibrated input-token estimator of domain/budget, for one route: never under-counts for its family. */
 export const calibratedEstimator: TokenEstimator = (text, route) => {
-  const estimate = estimateInputTokens({ family: familyOfProvider(route.provider), modelId: route.model, segments: [{ kind: "known_text", label: "prompt", text }] });
+  const estimate = estimateInputTokens({
+    family: familyOfProvider(route.provider),
+    modelId: route.model,
+    segments: [{ kind: "known_text", label: "prompt", text }],
+  });
   return { tokens: estimate.tokens, source: `${estimate.estimator_source}:${estimate.rate_source}` };
 };

@@ -26,23 +26,50 @@ export interface FusionManifest {
   readonly state_history: readonly { readonly state: FusionState; readonly at: string }[];
   readonly created_at: string;
   readonly updated_at: string;
-  readonly input: { readonly schema_version: string; readonly sha256: string; readonly bytes: number; readonly ledger_sha256?: string };
+  readonly input: {
+    readonly schema_version: string;
+    readonly sha256: string;
+    readonly bytes: number;
+    readonly ledger_sha256?: string;
+  };
   readonly routes: ManifestRoutes;
-  readonly tool_policy: { readonly candidate_tools: readonly string[]; readonly evaluation_tools: readonly string[]; readonly merge_tools: readonly string[] };
+  readonly tool_policy: {
+    readonly candidate_tools: readonly string[];
+    readonly evaluation_tools: readonly string[];
+    readonly merge_tools: readonly string[];
+  };
   /** Letter → slot, and the order the evaluator saw the letters in. Written after the candidates. */
-  readonly anonymisation?: { readonly letter_to_slot: AnonymisationMap; readonly shown_order: readonly CandidateLetter[] };
+  readonly anonymisation?: {
+    readonly letter_to_slot: AnonymisationMap;
+    readonly shown_order: readonly CandidateLetter[];
+  };
   readonly attempts: readonly AttemptRecord[];
   /** Sum over every attempt that reported usage, failed and cancelled ones included. */
   readonly usage: Usage;
   /** Prefixes of attempts whose usage is unknown: the sum above leaves them out, and says so here. */
   readonly usage_unavailable: readonly string[];
   readonly evaluator_attempts: number;
-  readonly error?: { readonly code: string; readonly message: string; readonly stage: string; readonly slot?: number; readonly attempt?: number };
+  readonly error?: {
+    readonly code: string;
+    readonly message: string;
+    readonly stage: string;
+    readonly slot?: number;
+    readonly attempt?: number;
+  };
 }
 
 export type ManifestInit = Omit<
   FusionManifest,
-  "schema_version" | "state" | "state_history" | "updated_at" | "attempts" | "usage" | "usage_unavailable" | "evaluator_attempts" | "anonymisation" | "error"
+  | "schema_version"
+  | "state"
+  | "state_history"
+  | "updated_at"
+  | "attempts"
+  | "usage"
+  | "usage_unavailable"
+  | "evaluator_attempts"
+  | "anonymisation"
+  | "error"
 >;
 
 export function newManifest(init: ManifestInit): FusionManifest {
@@ -59,14 +86,19 @@ export function newManifest(init: ManifestInit): FusionManifest {
   };
 }
 
-export function transitionManifest(manifest: FusionManifest, to: FusionState, at: string): Result<FusionManifest, StateTransitionInvalid> {
+export function transitionManifest(
+  manifest: FusionManifest,
+  to: FusionState,
+  at: string,
+): Result<FusionManifest, StateTransitionInvalid> {
   const checked = checkTransition(manifest.state, to);
   if (!checked.ok) return checked;
   return ok({ ...manifest, state: to, state_history: [...manifest.state_history, { state: to, at }], updated_at: at });
 }
 
 export function beginAttempt(manifest: FusionManifest, record: AttemptRecord): FusionManifest {
-  if (manifest.attempts.some((a) => a.prefix === record.prefix)) throw new Error(`attempt ${record.prefix} recorded twice`);
+  if (manifest.attempts.some((a) => a.prefix === record.prefix))
+    throw new Error(`attempt ${record.prefix} recorded twice`);
   const evaluator_attempts = manifest.evaluator_attempts + (record.stage === "evaluation" ? 1 : 0);
   return { ...manifest, attempts: [...manifest.attempts, record], evaluator_attempts, updated_at: record.started_at };
 }
@@ -92,7 +124,11 @@ export function recordAnonymisation(manifest: FusionManifest, map: Anonymisation
   return { ...manifest, anonymisation: { letter_to_slot: map, shown_order: ["A", "B", "C"] }, updated_at: at };
 }
 
-export function recordError(manifest: FusionManifest, error: NonNullable<FusionManifest["error"]>, at: string): FusionManifest {
+export function recordError(
+  manifest: FusionManifest,
+  error: NonNullable<FusionManifest["error"]>,
+  at: string,
+): FusionManifest {
   return { ...manifest, error, updated_at: at };
 }
 

@@ -1,11 +1,26 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_FUSION_MODELS_CONFIG, FUSION_MIN_CONTEXT_WINDOW, withSelection, type FusionModelsConfig } from "./fusion-models-config.ts";
+import {
+  DEFAULT_FUSION_MODELS_CONFIG,
+  FUSION_MIN_CONTEXT_WINDOW,
+  withSelection,
+  type FusionModelsConfig,
+} from "./fusion-models-config.ts";
 import { resolveFusionModels, splitSelection, type CatalogModel } from "./fusion-model-resolution.ts";
 
 const big: CatalogModel = { provider: "scripted", id: "big", contextWindow: 200_000, maxTokens: 8192 };
 const other: CatalogModel = { provider: "openrouter", id: "vendor/model-x", contextWindow: 128_000, maxTokens: 16_384 };
-const small: CatalogModel = { provider: "scripted", id: "small", contextWindow: FUSION_MIN_CONTEXT_WINDOW - 1, maxTokens: 4096 };
-const edge: CatalogModel = { provider: "scripted", id: "edge", contextWindow: FUSION_MIN_CONTEXT_WINDOW, maxTokens: 4096 };
+const small: CatalogModel = {
+  provider: "scripted",
+  id: "small",
+  contextWindow: FUSION_MIN_CONTEXT_WINDOW - 1,
+  maxTokens: 4096,
+};
+const edge: CatalogModel = {
+  provider: "scripted",
+  id: "edge",
+  contextWindow: FUSION_MIN_CONTEXT_WINDOW,
+  maxTokens: 4096,
+};
 const noWindow: CatalogModel = { provider: "scripted", id: "nowin", maxTokens: 4096 };
 const zeroMax: CatalogModel = { provider: "scripted", id: "zeromax", contextWindow: 100_000, maxTokens: 0 };
 const catalog = [big, other, small, edge, noWindow, zeroMax];
@@ -23,7 +38,10 @@ describe("splitSelection", () => {
 
 describe("resolveFusionModels", () => {
   it("pins $current to the current model and explicit slots to their routes, with capacities", () => {
-    const resolved = resolveFusionModels(config("openrouter/vendor/model-x"), catalog, { provider: "scripted", id: "big" });
+    const resolved = resolveFusionModels(config("openrouter/vendor/model-x"), catalog, {
+      provider: "scripted",
+      id: "big",
+    });
     expect(resolved.ok).toBe(true);
     if (!resolved.ok) return;
     expect(resolved.value.candidates.map((r) => [r.slot, r.provider, r.model])).toEqual([
@@ -48,8 +66,20 @@ describe("resolveFusionModels", () => {
   const failures: Array<[string, string, { provider: string; id: string } | undefined, string, RegExp]> = [
     ["stale explicit model", "scripted/gone", big, "model_unavailable", /scripted\/gone is not available/],
     ["no current model", "$current", undefined, "model_unavailable", /no current model/],
-    ["current model unavailable", "$current", { provider: "x", id: "y" }, "model_unavailable", /the current model x\/y is not available/],
-    ["window below minimum", "scripted/small", big, "model_unavailable", /45055-token context window; Fusion stages need at least 45056 tokens/],
+    [
+      "current model unavailable",
+      "$current",
+      { provider: "x", id: "y" },
+      "model_unavailable",
+      /the current model x\/y is not available/,
+    ],
+    [
+      "window below minimum",
+      "scripted/small",
+      big,
+      "model_unavailable",
+      /45055-token context window; Fusion stages need at least 45056 tokens/,
+    ],
     ["unknown window", "scripted/nowin", big, "model_capacity_unknown", /contextWindow unknown, maxTokens 4096/],
     ["zero max tokens", "scripted/zeromax", big, "model_capacity_unknown", /maxTokens 0/],
   ];
@@ -66,6 +96,11 @@ describe("resolveFusionModels", () => {
 
   it("reports the capacities it saw on a capacity failure", () => {
     const resolved = resolveFusionModels(config("scripted/small"), catalog, big);
-    expect(resolved.ok ? undefined : resolved.error).toMatchObject({ provider: "scripted", model: "small", contextWindow: 45_055, maxTokens: 4096 });
+    expect(resolved.ok ? undefined : resolved.error).toMatchObject({
+      provider: "scripted",
+      model: "small",
+      contextWindow: 45_055,
+      maxTokens: 4096,
+    });
   });
 });

@@ -88,23 +88,46 @@ function resolveSlot(
 ): Result<ResolvedFusionRoute, FusionModelError> {
   const wanted = selection === CURRENT_MODEL ? current : splitSelection(selection);
   if (wanted === undefined) {
-    const why = selection === CURRENT_MODEL ? "the session has no current model" : `"${selection}" is not a provider/model selection`;
+    const why =
+      selection === CURRENT_MODEL
+        ? "the session has no current model"
+        : `"${selection}" is not a provider/model selection`;
     return err(failure("model_unavailable", slot, selection, undefined, `${why}.`));
   }
   const found = available.find((m) => m.provider === wanted.provider && m.id === wanted.id);
   if (found === undefined) {
     const what = selection === CURRENT_MODEL ? `the current model ${modelKey(wanted)}` : `${modelKey(wanted)}`;
-    return err(failure("model_unavailable", slot, selection, { ...wanted }, `${what} is not available (unknown, or no credentials configured).`));
+    return err(
+      failure(
+        "model_unavailable",
+        slot,
+        selection,
+        { ...wanted },
+        `${what} is not available (unknown, or no credentials configured).`,
+      ),
+    );
   }
   return checkCapacity(slot, selection, found);
 }
 
-function checkCapacity(slot: FusionSlot, selection: string, found: CatalogModel): Result<ResolvedFusionRoute, FusionModelError> {
+function checkCapacity(
+  slot: FusionSlot,
+  selection: string,
+  found: CatalogModel,
+): Result<ResolvedFusionRoute, FusionModelError> {
   const { contextWindow, maxTokens } = found;
   const known = (n: number | undefined): n is number => n !== undefined && Number.isSafeInteger(n) && n > 0;
   if (!known(contextWindow) || !known(maxTokens)) {
     const shown = `contextWindow ${String(contextWindow ?? "unknown")}, maxTokens ${String(maxTokens ?? "unknown")}`;
-    return err(failure("model_capacity_unknown", slot, selection, found, `${modelKey(found)} does not declare a positive context window and max output (${shown}).`));
+    return err(
+      failure(
+        "model_capacity_unknown",
+        slot,
+        selection,
+        found,
+        `${modelKey(found)} does not declare a positive context window and max output (${shown}).`,
+      ),
+    );
   }
   if (contextWindow < FUSION_MIN_CONTEXT_WINDOW) {
     return err(

@@ -27,7 +27,7 @@ describe("parseFusionModelsConfig", () => {
   });
 
   const rejected: Array<[string, Record<string, unknown>, string]> = [
-    ["no slash", valid({ evaluator: "gpt-x" }), "'evaluator' must be \"$current\" or \"provider/model\""],
+    ["no slash", valid({ evaluator: "gpt-x" }), '\'evaluator\' must be "$current" or "provider/model"'],
     ["leading whitespace", valid({ merger: " a/b" }), "'merger' must be"],
     ["trailing whitespace", valid({ merger: "a/b " }), "'merger' must be"],
     ["trailing newline", valid({ merger: "a/b\n" }), "'merger' must be"],
@@ -58,7 +58,10 @@ describe("parseFusionModelsConfig", () => {
     expect(parseFusionModelsConfig(null).ok).toBe(false);
     const json = parseFusionModelsJson("{ not json", "/x/fusion-models.json");
     expect(json.ok).toBe(false);
-    if (!json.ok) expect(json.error.message).toMatch(/^\/x\/fusion-models\.json is invalid \(config_invalid\)[\s\S]*not valid JSON/);
+    if (!json.ok)
+      expect(json.error.message).toMatch(
+        /^\/x\/fusion-models\.json is invalid \(config_invalid\)[\s\S]*not valid JSON/,
+      );
   });
 });
 
@@ -77,16 +80,18 @@ describe("serialization and slots", () => {
     config = withSelection(config, "evaluator", "a/e");
     config = withSelection(config, "merger", "a/m");
     expect(config.candidates).toEqual([CURRENT_MODEL, CURRENT_MODEL, "a/3"]);
-    expect([selectionOf(config, "candidate-1"), selectionOf(config, "candidate-3"), selectionOf(config, "evaluator"), selectionOf(config, "merger")]).toEqual([
-      CURRENT_MODEL,
-      "a/3",
-      "a/e",
-      "a/m",
-    ]);
+    expect([
+      selectionOf(config, "candidate-1"),
+      selectionOf(config, "candidate-3"),
+      selectionOf(config, "evaluator"),
+      selectionOf(config, "merger"),
+    ]).toEqual([CURRENT_MODEL, "a/3", "a/e", "a/m"]);
     expect(DEFAULT_FUSION_MODELS_CONFIG.candidates).toEqual([CURRENT_MODEL, CURRENT_MODEL, CURRENT_MODEL]);
   });
 
   it("revision is the sha256 of the bytes", () => {
-    expect(revisionOf(new TextEncoder().encode("abc"))).toBe("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    expect(revisionOf(new TextEncoder().encode("abc"))).toBe(
+      "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
+    );
   });
 });

@@ -81,7 +81,10 @@ export function withSelection(config: FusionModelsConfig, slot: FusionSlot, sele
 }
 
 /** Checks a decoded JSON value against the closed schema; every problem is named. */
-export function parseFusionModelsConfig(value: unknown, source = FUSION_MODELS_FILE_NAME): Result<FusionModelsConfig, ConfigInvalid> {
+export function parseFusionModelsConfig(
+  value: unknown,
+  source = FUSION_MODELS_FILE_NAME,
+): Result<FusionModelsConfig, ConfigInvalid> {
   if (Value.Check(FusionModelsConfigSchema, value)) return ok(value);
   const problems = [...Value.Errors(FusionModelsConfigSchema, value)]
     .filter((e) => !(e.keyword === "boolean" && e.schemaPath.endsWith("additionalProperties")))
@@ -90,7 +93,10 @@ export function parseFusionModelsConfig(value: unknown, source = FUSION_MODELS_F
 }
 
 /** Parses the file's text: JSON first, then the schema. */
-export function parseFusionModelsJson(text: string, source = FUSION_MODELS_FILE_NAME): Result<FusionModelsConfig, ConfigInvalid> {
+export function parseFusionModelsJson(
+  text: string,
+  source = FUSION_MODELS_FILE_NAME,
+): Result<FusionModelsConfig, ConfigInvalid> {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -102,7 +108,12 @@ export function parseFusionModelsJson(text: string, source = FUSION_MODELS_FILE_
 
 /** Pretty JSON with a trailing newline, keys in schema order. */
 export function serializeFusionModelsConfig(config: FusionModelsConfig): string {
-  const ordered = { schema_version: config.schema_version, candidates: [...config.candidates], evaluator: config.evaluator, merger: config.merger };
+  const ordered = {
+    schema_version: config.schema_version,
+    candidates: [...config.candidates],
+    evaluator: config.evaluator,
+    merger: config.merger,
+  };
   return `${JSON.stringify(ordered, null, 2)}\n`;
 }
 
@@ -130,7 +141,8 @@ function describeProblem(keyword: string, path: string, params: unknown, message
     const keys = (p.requiredProperties as string[] | undefined) ?? [];
     return keys.map((k) => `missing required '${k}'`).join("; ");
   }
-  if (keyword === "pattern") return `'${field}' must be "${CURRENT_MODEL}" or "provider/model" with no surrounding whitespace`;
+  if (keyword === "pattern")
+    return `'${field}' must be "${CURRENT_MODEL}" or "provider/model" with no surrounding whitespace`;
   if (keyword === "minItems" || keyword === "maxItems") return `'${field}' must list exactly 3 candidate selections`;
   if (keyword === "const") return `'${field}' must be "${FUSION_MODELS_SCHEMA_VERSION}"`;
   return `'${field}' ${message}`;

@@ -7,11 +7,21 @@ export const PROGRESS_SCHEMA = "pi-background-tasks.fusion-progress.v1";
 export type FusionProgressEvent =
   | { readonly type: "state"; readonly state: FusionState }
   | { readonly type: "candidate_started"; readonly slot: CandidateSlot }
-  | { readonly type: "candidate_completed"; readonly slot: CandidateSlot; readonly completed: number; readonly total: 3 }
+  | {
+      readonly type: "candidate_completed";
+      readonly slot: CandidateSlot;
+      readonly completed: number;
+      readonly total: 3;
+    }
   | { readonly type: "evaluation_started"; readonly attempt: number; readonly repair: boolean }
   | { readonly type: "evaluation_retry"; readonly errors: number }
   | { readonly type: "budget_warning"; readonly code: string; readonly message: string; readonly stage?: string }
-  | { readonly type: "calibration_warning"; readonly prefix: string; readonly forecast_input_tokens: number; readonly billed_input_tokens: number }
+  | {
+      readonly type: "calibration_warning";
+      readonly prefix: string;
+      readonly forecast_input_tokens: number;
+      readonly billed_input_tokens: number;
+    }
   | { readonly type: "merge_started" }
   | { readonly type: "completed" }
   | { readonly type: "failed"; readonly code: FusionErrorCode; readonly message: string }

@@ -15,7 +15,11 @@ export interface FusionResultDetails {
   readonly status: "completed";
   readonly capability: FusionCapability;
   readonly context: InputContext;
-  readonly tool_policy: { readonly candidate_tools: readonly string[]; readonly evaluation_tools: readonly string[]; readonly merge_tools: readonly string[] };
+  readonly tool_policy: {
+    readonly candidate_tools: readonly string[];
+    readonly evaluation_tools: readonly string[];
+    readonly merge_tools: readonly string[];
+  };
   readonly artifact_dir: string;
   readonly models: {
     readonly candidates: readonly [FusionModelRef, FusionModelRef, FusionModelRef];
@@ -33,5 +37,10 @@ export interface FusionResultDetails {
 export function modelsOf(routes: ManifestRoutes, thinkingLevel: string): FusionResultDetails["models"] {
   const ref = (r: FusionModelRef): FusionModelRef => ({ provider: r.provider, model: r.model });
   const [a, b, c] = routes.candidates;
-  return { candidates: [ref(a), ref(b), ref(c)], evaluator: ref(routes.evaluator), merger: ref(routes.merger), thinking_level: thinkingLevel };
+  return {
+    candidates: [ref(a), ref(b), ref(c)],
+    evaluator: ref(routes.evaluator),
+    merger: ref(routes.merger),
+    thinking_level: thinkingLevel,
+  };
 }

@@ -40,6 +40,13 @@ export function isLegalTransition(from: FusionState, to: FusionState): boolean {
 
 export function checkTransition(from: FusionState, to: FusionState): Result<FusionState, StateTransitionInvalid> {
   if (isLegalTransition(from, to)) return ok(to);
-  const why = isTerminalState(from) ? `${from} is terminal` : `from ${from} the run may go only to ${FORWARD[from]}, failed or cancelled`;
-  return err({ code: "state_transition_invalid", message: `illegal Fusion state transition ${from} → ${to}: ${why}`, from, to });
+  const why = isTerminalState(from)
+    ? `${from} is terminal`
+    : `from ${from} the run may go only to ${FORWARD[from]}, failed or cancelled`;
+  return err({
+    code: "state_transition_invalid",
+    message: `illegal Fusion state transition ${from} → ${to}: ${why}`,
+    from,
+    to,
+  });
 }

@@ -14,10 +14,13 @@ export const MERGER_SYSTEM_PROMPT = [
   `Keep the answer under ${MERGE_KIB} KiB.`,
 ].join("\n\n");
 
-const MERGE_GUIDE =
-  `The ${MERGE_INPUT_TITLE} section (schema pi-background-tasks.fusion-merge-input.v1) holds blind_candidates (the drafts A, B and C) and evaluation (schema pi-background-tasks.fusion-evaluation.v1) with its synthesis_plan.`;
+const MERGE_GUIDE = `The ${MERGE_INPUT_TITLE} section (schema pi-background-tasks.fusion-merge-input.v1) holds blind_candidates (the drafts A, B and C) and evaluation (schema pi-background-tasks.fusion-evaluation.v1) with its synthesis_plan.`;
 
-export function mergerPrompt(canonicalInputJson: string, merge: MergeInputDocument, inputGuide: string = INPUT_GUIDE): string {
+export function mergerPrompt(
+  canonicalInputJson: string,
+  merge: MergeInputDocument,
+  inputGuide: string = INPUT_GUIDE,
+): string {
   return renderPrompt(
     [inputGuide, MERGE_GUIDE],
     [

@@ -33,7 +33,8 @@ describe("boundRepairErrors", () => {
         for (const e of bounded.shown) expect(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/.test(e)).toBe(false);
         bounded.shown.forEach((e, i) => {
           const original = errors[i] ?? "";
-          if (e !== original) expect(original.startsWith(e.replace(/ …\[\d+ more characters not shown\]$/, ""))).toBe(true);
+          if (e !== original)
+            expect(original.startsWith(e.replace(/ …\[\d+ more characters not shown\]$/, ""))).toBe(true);
         });
       }),
     );

@@ -42,7 +42,11 @@ export function blindCandidatesDocument(
   };
 }
 
-export function repairInputDocument(blind: BlindCandidatesDocument, invalidOutput: string, errors: BoundedErrors): RepairInputDocument {
+export function repairInputDocument(
+  blind: BlindCandidatesDocument,
+  invalidOutput: string,
+  errors: BoundedErrors,
+): RepairInputDocument {
   return {
     schema_version: REPAIR_INPUT_SCHEMA,
     blind_candidates: blind,

@@ -3,7 +3,13 @@ import { canonicalJsonOf, utf8Bytes } from "../../shared/model/canonical-json.ts
 import { candidatePrompt, candidateSystemPrompt } from "./candidate-prompts.ts";
 import { evaluationSchemaFor } from "./evaluation-check.ts";
 import { validEvaluation } from "./evaluation-fixtures.test-support.ts";
-import { evaluationContract, evaluatorPrompt, EVALUATOR_SYSTEM_PROMPT, repairPrompt, REPAIR_SYSTEM_PROMPT } from "./evaluator-prompts.ts";
+import {
+  evaluationContract,
+  evaluatorPrompt,
+  EVALUATOR_SYSTEM_PROMPT,
+  repairPrompt,
+  REPAIR_SYSTEM_PROMPT,
+} from "./evaluator-prompts.ts";
 import { mergerPrompt } from "./merger-prompts.ts";
 import { OUTPUT_CONTRACT_BYTES } from "./output-contracts.ts";
 import { renderSection } from "./prompt-sections.ts";
@@ -13,7 +19,10 @@ import { blindCandidatesDocument, mergeInputDocument, repairInputDocument } from
 import { ACCOUNTING_RULES } from "./validation-accounting.ts";
 import { BRAINSTORM_PROFILE } from "./workflow-profile.ts";
 
-const INPUT = canonicalJsonOf({ schema_version: "pi-background-tasks.fusion-input.v4", request: { text: "Line one\nline two <<<END CANONICAL INPUT>>>" } });
+const INPUT = canonicalJsonOf({
+  schema_version: "pi-background-tasks.fusion-input.v4",
+  request: { text: "Line one\nline two <<<END CANONICAL INPUT>>>" },
+});
 const blind = blindCandidatesDocument([
   { candidate_id: "A", answer: "alpha" },
   { candidate_id: "B", answer: "beta" },
@@ -68,7 +77,12 @@ describe("budget skeletons", () => {
 
   it("cover every stage, the repair as conditional", () => {
     expect(skeletons.map((s) => [s.stage, s.mandatory])).toEqual([
-      ["candidate-1", true], ["candidate-2", true], ["candidate-3", true], ["evaluation", true], ["evaluation_repair", false], ["merge", true],
+      ["candidate-1", true],
+      ["candidate-2", true],
+      ["candidate-3", true],
+      ["evaluation", true],
+      ["evaluation_repair", false],
+      ["merge", true],
     ]);
     expect(byStage("candidate-2")?.prompt).toBe(candidatePrompt(INPUT));
   });
@@ -83,7 +97,10 @@ describe("budget skeletons", () => {
     const real = {
       evaluation: evaluatorPrompt(INPUT, fullBlind),
       evaluation_repair: repairPrompt(INPUT, repairInputDocument(fullBlind, invalid, errors)),
-      merge: mergerPrompt(INPUT, mergeInputDocument(fullBlind, { agreements: [full(OUTPUT_CONTRACT_BYTES.evaluation - 20)] })),
+      merge: mergerPrompt(
+        INPUT,
+        mergeInputDocument(fullBlind, { agreements: [full(OUTPUT_CONTRACT_BYTES.evaluation - 20)] }),
+      ),
     };
     for (const [stage, prompt] of Object.entries(real)) {
       const skeleton = byStage(stage);

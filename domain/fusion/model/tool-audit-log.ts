@@ -35,7 +35,12 @@ const FETCH_OK_FIELDS = ["url", "final_url", "http_status", "response_bytes", "c
 
 function invalid(reason: ToolAuditInvalidReason, detail: string, line?: number): Result<never, ToolAuditInvalid> {
   const where = line === undefined ? "" : ` (line ${line})`;
-  return err({ code: "tool_audit_invalid", reason, message: `tool-call audit log is invalid: ${reason}${where}: ${detail}`, ...(line === undefined ? {} : { line }) });
+  return err({
+    code: "tool_audit_invalid",
+    reason,
+    message: `tool-call audit log is invalid: ${reason}${where}: ${detail}`,
+    ...(line === undefined ? {} : { line }),
+  });
 }
 
 /**
@@ -43,8 +48,12 @@ function invalid(reason: ToolAuditInvalidReason, detail: string, line?: number):
  * before any tool can run, so a missing file is a missing audit, never "zero calls". Every line must be
  * complete, canonical-schema, and the ordinals contiguous from 1 with no duplicate.
  */
-export function verifyToolAuditLog(bytes: Uint8Array | undefined, options: VerifyToolAuditOptions = {}): Result<ToolAuditRecord[], ToolAuditInvalid> {
-  if (bytes === undefined) return invalid("missing", "the log file does not exist, so the child's tool calls are unaudited");
+export function verifyToolAuditLog(
+  bytes: Uint8Array | undefined,
+  options: VerifyToolAuditOptions = {},
+): Result<ToolAuditRecord[], ToolAuditInvalid> {
+  if (bytes === undefined)
+    return invalid("missing", "the log file does not exist, so the child's tool calls are unaudited");
   if (bytes.length > 0 && bytes[bytes.length - 1] !== NEWLINE) {
     return invalid("partial_line", "the last line has no newline: a write was cut short", countLines(bytes) + 1);
   }
@@ -66,7 +75,10 @@ export function verifyToolAuditLog(bytes: Uint8Array | undefined, options: Verif
     records.push(record);
   }
   if (options.expectedCalls !== undefined && options.expectedCalls !== records.length) {
-    return invalid("count_mismatch", `the log has ${records.length} calls, the child reported ${options.expectedCalls}`);
+    return invalid(
+      "count_mismatch",
+      `the log has ${records.length} calls, the child reported ${options.expectedCalls}`,
+    );
   }
   return ok(records);
 }
@@ -85,22 +97,38 @@ function parseLine(line: string, number: number): Result<ToolAuditRecord, ToolAu
   } catch (error) {
     return invalid("invalid_json", error instanceof Error ? error.message : String(error), number);
   }
-  const version = typeof value === "object" && value !== null ? (value as { schema_version?: unknown }).schema_version : undefined;
+  const version =
+    typeof value === "object" && value !== null ? (value as { schema_version?: unknown }).schema_version : undefined;
   if (version !== TOOL_AUDIT_SCHEMA_VERSION) {
-    return invalid("schema_version", `expected '${TOOL_AUDIT_SCHEMA_VERSION}', found ${JSON.stringify(version) ?? "none"}`, number);
+    return invalid(
+      "schema_version",
+      `expected '${TOOL_AUDIT_SCHEMA_VERSION}', found ${JSON.stringify(version) ?? "none"}`,
+      number,
+    );
   }
   if (!Value.Check(ToolAuditRecordSchema, value)) {
     const first = [...Value.Errors(ToolAuditRecordSchema, value)][0];
-    return invalid("invalid_record", first === undefined ? "does not match the record schema" : `${first.instancePath || "record"} ${first.message}`, number);
+    return invalid(
+      "invalid_record",
+      first === undefined ? "does not match the record schema" : `${first.instancePath || "record"} ${first.message}`,
+      number,
+    );
   }
   const record = value as ToolAuditRecord;
   const fetch = checkFetchFields(record);
   return fetch === undefined ? ok(record) : invalid("fetch_fields", fetch, number);
 }
 
-function checkPlace(record: ToolAuditRecord, line: number, expected: number, callIds: Set<string>): Result<true, ToolAuditInvalid> {
-  if (record.ordinal < expected) return invalid("duplicate_ordinal", `ordinal ${record.ordinal} was already used; expected ${expected}`, line);
-  if (record.ordinal > expected) return invalid("ordinal_gap", `ordinal ${record.ordinal} follows ${expected - 1}; ${expected} is missing`, line);
+function checkPlace(
+  record: ToolAuditRecord,
+  line: number,
+  expected: number,
+  callIds: Set<string>,
+): Result<true, ToolAuditInvalid> {
+  if (record.ordinal < expected)
+    return invalid("duplicate_ordinal", `ordinal ${record.ordinal} was already used; expected ${expected}`, line);
+  if (record.ordinal > expected)
+    return invalid("ordinal_gap", `ordinal ${record.ordinal} follows ${expected - 1}; ${expected} is missing`, line);
   if (record.tool_call_id !== "" && callIds.has(record.tool_call_id)) {
     return invalid("duplicate_tool_call", `tool call '${record.tool_call_id}' is recorded twice`, line);
   }
@@ -117,7 +145,9 @@ function checkFetchFields(record: ToolAuditRecord): string | undefined {
   }
   if (record.status === "ok") {
     if (rejected) return "a successful fetch carries rejected_url_sha256";
-    return present.length === FETCH_OK_FIELDS.length ? undefined : `a successful fetch lacks ${FETCH_OK_FIELDS.filter((k) => !present.includes(k)).join(", ")}`;
+    return present.length === FETCH_OK_FIELDS.length
+      ? undefined
+      : `a successful fetch lacks ${FETCH_OK_FIELDS.filter((k) => !present.includes(k)).join(", ")}`;
   }
   if (present.length > 0) return `a failed fetch carries ${present.join(", ")}`;
   return rejected ? undefined : "a failed fetch lacks rejected_url_sha256";

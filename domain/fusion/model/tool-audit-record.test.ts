@@ -42,51 +42,113 @@ describe("tool audit record", () => {
   });
 
   it("writes 'unavailable', never a zero, for what was not observed or has no canonical form", () => {
-    const record = buildToolAuditRecord(1, readCall({ arguments: undefined, durationMs: undefined, resultContent: content("lone \ud800 surrogate") }));
-    expect(record).toMatchObject({ arguments_bytes: "unavailable", arguments_sha256: "unavailable", duration_ms: "unavailable", result_bytes: "unavailable", result_sha256: "unavailable" });
+    const record = buildToolAuditRecord(
+      1,
+      readCall({ arguments: undefined, durationMs: undefined, resultContent: content("lone \ud800 surrogate") }),
+    );
+    expect(record).toMatchObject({
+      arguments_bytes: "unavailable",
+      arguments_sha256: "unavailable",
+      duration_ms: "unavailable",
+      result_bytes: "unavailable",
+      result_sha256: "unavailable",
+    });
   });
 
   it("a successful fusion_web_fetch adds url, final url, status, response bytes and the raw-body digest", () => {
-    const details = { url: "https://a.example/x", final_url: "https://b.example/y", status: 200, response_bytes: 5120, content_sha256: "a".repeat(64), content_type: "text/html", format: "markdown", truncated: false, duration_ms: 9, timeout_ms: 60000 };
-    const record = buildToolAuditRecord(1, readCall({ toolName: "fusion_web_fetch", arguments: { value: { url: "https://a.example/x" } }, resultDetails: details }));
-    expect(record).toMatchObject({ url: "https://a.example/x", final_url: "https://b.example/y", http_status: 200, response_bytes: 5120, content_sha256: "a".repeat(64) });
+    const details = {
+      url: "https://a.example/x",
+      final_url: "https://b.example/y",
+      status: 200,
+      response_bytes: 5120,
+      content_sha256: "a".repeat(64),
+      content_type: "text/html",
+      format: "markdown",
+      truncated: false,
+      duration_ms: 9,
+      timeout_ms: 60000,
+    };
+    const record = buildToolAuditRecord(
+      1,
+      readCall({
+        toolName: "fusion_web_fetch",
+        arguments: { value: { url: "https://a.example/x" } },
+        resultDetails: details,
+      }),
+    );
+    expect(record).toMatchObject({
+      url: "https://a.example/x",
+      final_url: "https://b.example/y",
+      http_status: 200,
+      response_bytes: 5120,
+      content_sha256: "a".repeat(64),
+    });
     expect(record).not.toHaveProperty("rejected_url_sha256");
   });
 
   it("a failed fusion_web_fetch keeps only the digest of the URL it was given", () => {
     const url = "http://user:hunter2@10.0.0.1/admin";
-    const record = buildToolAuditRecord(1, readCall({ toolName: "fusion_web_fetch", arguments: { value: { url } }, isError: true, resultDetails: {} }));
+    const record = buildToolAuditRecord(
+      1,
+      readCall({ toolName: "fusion_web_fetch", arguments: { value: { url } }, isError: true, resultDetails: {} }),
+    );
     expect(record.rejected_url_sha256).toBe(sha256Hex(url));
     expect(record.status).toBe("error");
     expect(toolAuditLine(record)).not.toContain("hunter2");
-    expect(buildToolAuditRecord(1, readCall({ toolName: "fusion_web_fetch", arguments: { value: { url: 7 } }, isError: true })).rejected_url_sha256).toBe("unavailable");
+    expect(
+      buildToolAuditRecord(
+        1,
+        readCall({ toolName: "fusion_web_fetch", arguments: { value: { url: 7 } }, isError: true }),
+      ).rejected_url_sha256,
+    ).toBe("unavailable");
   });
 
   it("a successful fetch whose details lack the fields records them as unavailable", () => {
-    const record = buildToolAuditRecord(1, readCall({ toolName: "fusion_web_fetch", arguments: { value: { url: "https://a.example/" } }, resultDetails: { url: "https://a.example/" } }));
-    expect(record).toMatchObject({ url: "unavailable", final_url: "unavailable", http_status: "unavailable", response_bytes: "unavailable", content_sha256: "unavailable" });
+    const record = buildToolAuditRecord(
+      1,
+      readCall({
+        toolName: "fusion_web_fetch",
+        arguments: { value: { url: "https://a.example/" } },
+        resultDetails: { url: "https://a.example/" },
+      }),
+    );
+    expect(record).toMatchObject({
+      url: "unavailable",
+      final_url: "unavailable",
+      http_status: "unavailable",
+      response_bytes: "unavailable",
+      content_sha256: "unavailable",
+    });
   });
 
   it("property: no argument or result text ever appears in the line", () => {
     const secret = fc.stringMatching(/^[A-Z]{12}$/).map((s) => `CANARY${s}`);
     fc.assert(
-      fc.property(secret, secret, fc.boolean(), fc.constantFrom("read", "grep", "fusion_web_fetch"), (argSecret, resultSecret, isError, toolName) => {
-        const line = toolAuditLine(
-          buildToolAuditRecord(1, {
-            toolName,
-            toolCallId: "call_9",
-            arguments: { value: { path: `/home/${argSecret}`, pattern: argSecret, url: `https://x.example/?k=${argSecret}` } },
-            resultContent: content(`page says ${resultSecret}`),
-            resultDetails: { note: resultSecret },
-            isError: toolName === "fusion_web_fetch" ? true : isError,
-            durationMs: 1,
-          }),
-        );
-        expect(line).not.toContain(argSecret);
-        expect(line).not.toContain(resultSecret);
-        expect(line.endsWith("\n")).toBe(true);
-        expect(line.indexOf("\n")).toBe(line.length - 1);
-      }),
+      fc.property(
+        secret,
+        secret,
+        fc.boolean(),
+        fc.constantFrom("read", "grep", "fusion_web_fetch"),
+        (argSecret, resultSecret, isError, toolName) => {
+          const line = toolAuditLine(
+            buildToolAuditRecord(1, {
+              toolName,
+              toolCallId: "call_9",
+              arguments: {
+                value: { path: `/home/${argSecret}`, pattern: argSecret, url: `https://x.example/?k=${argSecret}` },
+              },
+              resultContent: content(`page says ${resultSecret}`),
+              resultDetails: { note: resultSecret },
+              isError: toolName === "fusion_web_fetch" ? true : isError,
+              durationMs: 1,
+            }),
+          );
+          expect(line).not.toContain(argSecret);
+          expect(line).not.toContain(resultSecret);
+          expect(line.endsWith("\n")).toBe(true);
+          expect(line.indexOf("\n")).toBe(line.length - 1);
+        },
+      ),
     );
   });
 });

@@ -70,11 +70,14 @@ interface Digest {
 /** Canonical JSON bytes and digest; `unavailable` when the value has no canonical form (e.g. a lone surrogate). */
 function digestOf(value: unknown): Digest {
   const text = canonicalJson(value);
-  return text.ok ? { bytes: utf8Bytes(text.value), sha256: sha256Hex(text.value) } : { bytes: UNAVAILABLE, sha256: UNAVAILABLE };
+  return text.ok
+    ? { bytes: utf8Bytes(text.value), sha256: sha256Hex(text.value) }
+    : { bytes: UNAVAILABLE, sha256: UNAVAILABLE };
 }
 
 export function buildToolAuditRecord(ordinal: number, call: ToolCallObservation): ToolAuditRecord {
-  const args: Digest = call.arguments === undefined ? { bytes: UNAVAILABLE, sha256: UNAVAILABLE } : digestOf(call.arguments.value);
+  const args: Digest =
+    call.arguments === undefined ? { bytes: UNAVAILABLE, sha256: UNAVAILABLE } : digestOf(call.arguments.value);
   const result = digestOf(call.resultContent ?? null);
   const base: ToolAuditRecord = {
     schema_version: TOOL_AUDIT_SCHEMA_VERSION,
@@ -98,7 +101,13 @@ function fetchFields(call: ToolCallObservation): Partial<ToolAuditRecord> {
     return { rejected_url_sha256: typeof url === "string" ? sha256Hex(url) : UNAVAILABLE };
   }
   if (!Value.Check(FetchDetailsSchema, call.resultDetails)) {
-    return { url: UNAVAILABLE, final_url: UNAVAILABLE, http_status: UNAVAILABLE, response_bytes: UNAVAILABLE, content_sha256: UNAVAILABLE };
+    return {
+      url: UNAVAILABLE,
+      final_url: UNAVAILABLE,
+      http_status: UNAVAILABLE,
+      response_bytes: UNAVAILABLE,
+      content_sha256: UNAVAILABLE,
+    };
   }
   const details = call.resultDetails as Static<typeof FetchDetailsSchema>;
   return {

@@ -32,8 +32,10 @@ export function mergerCoverage(mergerText: string, accounting: ValidationAccount
 export function mergerCoverageProblems(mergerText: string, accounting: ValidationAccounting): string[] {
   const { dropped, revived, invented } = mergerCoverage(mergerText, accounting);
   const problems: string[] = [];
-  if (dropped.length > 0) problems.push(`the merger dropped included finding${dropped.length === 1 ? "" : "s"} ${dropped.join(", ")}`);
-  if (revived.length > 0) problems.push(`the merger revived excluded finding${revived.length === 1 ? "" : "s"} ${revived.join(", ")}`);
+  if (dropped.length > 0)
+    problems.push(`the merger dropped included finding${dropped.length === 1 ? "" : "s"} ${dropped.join(", ")}`);
+  if (revived.length > 0)
+    problems.push(`the merger revived excluded finding${revived.length === 1 ? "" : "s"} ${revived.join(", ")}`);
   if (invented.length > 0) problems.push(`the merger cited ${invented.join(", ")}, which no reviewer reported`);
   return problems;
 }

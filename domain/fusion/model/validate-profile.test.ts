@@ -13,7 +13,11 @@ import { ACCOUNTING_RULES } from "./validation-accounting.ts";
 import { BRAINSTORM_PROFILE, resolveCapability } from "./workflow-profile.ts";
 
 const normalized = normalizeValidateArguments({
-  objective: "Fix restart", background: [], changeSummary: "Durable writes", scope: ["a.ts"], acceptanceCriteria: ["Survives restart"],
+  objective: "Fix restart",
+  background: [],
+  changeSummary: "Durable writes",
+  scope: ["a.ts"],
+  acceptanceCriteria: ["Survives restart"],
   verification: { status: "not_run", reason: "No suite" },
 });
 if (!normalized.ok) throw new Error(normalized.error.message);
@@ -25,7 +29,8 @@ describe("validate profile", () => {
   it("fixes the capability to inspect and refuses any other", () => {
     expect(resolveCapability(VALIDATE_PROFILE, undefined)).toEqual({ ok: true, value: "inspect" });
     expect(resolveCapability(VALIDATE_PROFILE, "inspect")).toEqual({ ok: true, value: "inspect" });
-    for (const other of ["reason", "research"] as const) expect(resolveCapability(VALIDATE_PROFILE, other).ok).toBe(false);
+    for (const other of ["reason", "research"] as const)
+      expect(resolveCapability(VALIDATE_PROFILE, other).ok).toBe(false);
   });
 
   it("tells reviewers to read before judging, with fixed severity definitions", () => {
@@ -44,7 +49,14 @@ describe("validate profile", () => {
   });
 
   it("holds the evaluator to the accounting rules and the validate schema", () => {
-    const blind = blindCandidatesDocument([{ candidate_id: "A", answer: "x" }, { candidate_id: "B", answer: "y" }, { candidate_id: "C", answer: "z" }], []);
+    const blind = blindCandidatesDocument(
+      [
+        { candidate_id: "A", answer: "x" },
+        { candidate_id: "B", answer: "y" },
+        { candidate_id: "C", answer: "z" },
+      ],
+      [],
+    );
     const prompt = VALIDATE_PROFILE.prompts.evaluator(INPUT, blind);
     for (const rule of ACCOUNTING_RULES) expect(prompt).toContain(rule);
     expect(prompt).toContain(canonicalJsonOf(ValidateEvaluationSchema));
@@ -59,15 +71,22 @@ describe("validate profile", () => {
       { candidate_id: "C" as const, answer: review([finding({ summary: "three" })]) },
     ];
     const found = VALIDATE_PROFILE.hostFindings(candidates);
-    expect(found.ok && found.value?.map((h) => [h.id, h.candidate_id, h.summary])).toEqual([["A-F001", "A", "one"], ["A-F002", "A", "two"], ["C-F001", "C", "three"]]);
+    expect(found.ok && found.value?.map((h) => [h.id, h.candidate_id, h.summary])).toEqual([
+      ["A-F001", "A", "one"],
+      ["A-F002", "A", "two"],
+      ["C-F001", "C", "three"],
+    ]);
   });
 
   it("budgets the host findings list into every stage after the candidates", () => {
     const validate = stagePromptSkeletons(VALIDATE_PROFILE, "inspect", ROUTES, INPUT);
     const brainstorm = stagePromptSkeletons(BRAINSTORM_PROFILE, "reason", ROUTES, INPUT);
-    const extra = (stage: string) => (validate.find((s) => s.stage === stage)?.embeddedOutputBytes ?? 0) - (brainstorm.find((s) => s.stage === stage)?.embeddedOutputBytes ?? 0);
+    const extra = (stage: string) =>
+      (validate.find((s) => s.stage === stage)?.embeddedOutputBytes ?? 0) -
+      (brainstorm.find((s) => s.stage === stage)?.embeddedOutputBytes ?? 0);
     expect(extra("candidate-1")).toBe(0);
-    for (const stage of ["evaluation", "evaluation_repair", "merge"]) expect(extra(stage)).toBe(VALIDATE_PROFILE.hostFindingsEmbeddedBytes);
+    for (const stage of ["evaluation", "evaluation_repair", "merge"])
+      expect(extra(stage)).toBe(VALIDATE_PROFILE.hostFindingsEmbeddedBytes);
     expect(VALIDATE_PROFILE.hostFindingsEmbeddedBytes).toBeGreaterThan(EMBEDDED_OUTPUT_BYTES.evaluation);
     expect(validate.find((s) => s.stage === "candidate-2")?.prompt).toBe(VALIDATE_PROFILE.prompts.candidate(INPUT));
   });

@@ -50,17 +50,30 @@ export const VALIDATE_PROFILE: FusionWorkflowProfile = {
 };
 
 /** Ids after anonymisation: `A-F001`… in each review's own order. */
-export function validateHostFindings(reviews: Readonly<Record<CandidateLetter, ValidationCandidateAnswer>>): HostFinding[] {
+export function validateHostFindings(
+  reviews: Readonly<Record<CandidateLetter, ValidationCandidateAnswer>>,
+): HostFinding[] {
   const findings = (letter: CandidateLetter): ReviewerFinding[] => reviews[letter].findings.map((f) => ({ ...f }));
   return assignHostFindingIds({ A: findings("A"), B: findings("B"), C: findings("C") });
 }
 
-export function validateFinalText(mergerAnswer: string, evaluation: FusionEvaluation, blind: BlindCandidatesDocument): Result<string, ProfileError> {
+export function validateFinalText(
+  mergerAnswer: string,
+  evaluation: FusionEvaluation,
+  blind: BlindCandidatesDocument,
+): Result<string, ProfileError> {
   const accounting = evaluation.validation_accounting;
-  if (accounting === undefined) return err({ code: "orchestration_failed", message: "a validate evaluation reached the merger without validation_accounting" });
+  if (accounting === undefined)
+    return err({
+      code: "orchestration_failed",
+      message: "a validate evaluation reached the merger without validation_accounting",
+    });
   const coverage = mergerCoverageProblems(mergerAnswer, accounting);
   if (coverage.length > 0) {
-    return err({ code: "output_contract_violated", message: `merger finding coverage violated: ${coverage.join("; ")}. Included findings are preserved only when the merger cites each of them.` });
+    return err({
+      code: "output_contract_violated",
+      message: `merger finding coverage violated: ${coverage.join("; ")}. Included findings are preserved only when the merger cites each of them.`,
+    });
   }
   const reviews = parseReviews(blind.candidates);
   if (!reviews.ok) return reviews;
@@ -69,16 +82,25 @@ export function validateFinalText(mergerAnswer: string, evaluation: FusionEvalua
 }
 
 /** Every answer was accepted by `checkCandidateAnswer`, so a parse failure here is an orchestration fault. */
-function parseReviews(candidates: readonly BlindCandidate[]): Result<Record<CandidateLetter, ValidationCandidateAnswer>, ProfileError> {
+function parseReviews(
+  candidates: readonly BlindCandidate[],
+): Result<Record<CandidateLetter, ValidationCandidateAnswer>, ProfileError> {
   const out: Partial<Record<CandidateLetter, ValidationCandidateAnswer>> = {};
   for (const candidate of candidates) {
     const parsed = parseValidationCandidate(candidate.answer);
     if (!parsed.ok) {
-      return err({ code: "orchestration_failed", message: `review ${candidate.candidate_id} no longer parses: ${parsed.error[0] ?? "no detail"}` });
+      return err({
+        code: "orchestration_failed",
+        message: `review ${candidate.candidate_id} no longer parses: ${parsed.error[0] ?? "no detail"}`,
+      });
     }
     out[candidate.candidate_id] = parsed.value;
   }
   const { A, B, C } = out;
-  if (A === undefined || B === undefined || C === undefined) return err({ code: "orchestration_failed", message: "the blind candidates do not hold exactly the reviews A, B and C" });
+  if (A === undefined || B === undefined || C === undefined)
+    return err({
+      code: "orchestration_failed",
+      message: "the blind candidates do not hold exactly the reviews A, B and C",
+    });
   return ok({ A, B, C });
 }

@@ -12,8 +12,17 @@ const f = (id: string, severity: HostFinding["severity"], location: string, summ
   impact: `Impact of ${id}`,
   summary,
 });
-const include = (id: string, group: string, rationale = "Stands."): AccountingDecision => ({ source_id: id, disposition: "include", rationale, group_id: group });
-const exclude = (id: string, rationale: string): AccountingDecision => ({ source_id: id, disposition: "exclude", rationale });
+const include = (id: string, group: string, rationale = "Stands."): AccountingDecision => ({
+  source_id: id,
+  disposition: "include",
+  rationale,
+  group_id: group,
+});
+const exclude = (id: string, rationale: string): AccountingDecision => ({
+  source_id: id,
+  disposition: "exclude",
+  rationale,
+});
 
 const FINDINGS = [
   f("A-F001", "high", "src/b.ts:3", "Race in b"),
@@ -113,7 +122,10 @@ Reported by 1 of 3 reviewers.
   });
 
   it("says so when every finding was excluded, and what was verified", () => {
-    const report = renderValidationReport({ findings: [FINDINGS[0] as HostFinding], decisions: [exclude("A-F001", "Not a defect.")] }, [{ verified: ["Read b.ts."], limitations: [] }]);
+    const report = renderValidationReport(
+      { findings: [FINDINGS[0] as HostFinding], decisions: [exclude("A-F001", "Not a defect.")] },
+      [{ verified: ["Read b.ts."], limitations: [] }],
+    );
     expect(report).toContain("**Result:** no findings from 1 source finding; 1 excluded.");
     expect(report).toContain("No findings stand. Every source finding was excluded");
     expect(report).toContain("## Verified\n\n- Read b.ts.");
@@ -131,6 +143,8 @@ describe("merger finding coverage", () => {
       revived: ["C-F002"],
       invented: ["A-F009"],
     });
-    expect(mergerCoverageProblems("", ACCOUNTING)).toEqual(["the merger dropped included findings A-F001, A-F002, B-F001, C-F001"]);
+    expect(mergerCoverageProblems("", ACCOUNTING)).toEqual([
+      "the merger dropped included findings A-F001, A-F002, B-F001, C-F001",
+    ]);
   });
 });

@@ -64,7 +64,8 @@ export function excludedFindings(accounting: ValidationAccounting): ExcludedFind
   const out: ExcludedFinding[] = [];
   for (const decision of accounting.decisions) {
     const finding = byId.get(decision.source_id);
-    if (decision.disposition === "exclude" && finding !== undefined) out.push({ finding, reason: scrubRationale(decision.rationale) });
+    if (decision.disposition === "exclude" && finding !== undefined)
+      out.push({ finding, reason: scrubRationale(decision.rationale) });
   }
   return out.sort((x, y) => compareFindings(x.finding, y.finding));
 }
@@ -81,7 +82,9 @@ export function renderValidationReport(accounting: ValidationAccounting, notes: 
     "Advisory, read-only review by three independent reviewers who read the repository as it was during the run. It changed nothing and does not replace builds, tests or linters.",
     `**Result:** ${resultLine(groups, accounting.findings.length, excluded.length)}`,
     "## Findings",
-    groups.length === 0 ? noFindingsText(accounting.findings.length) : groups.map((g, i) => renderGroup(g, i + 1)).join("\n\n"),
+    groups.length === 0
+      ? noFindingsText(accounting.findings.length)
+      : groups.map((g, i) => renderGroup(g, i + 1)).join("\n\n"),
     ...(excluded.length === 0 ? [] : ["## Excluded source findings", excluded.map(renderExcluded).join("\n")]),
     "## Verified",
     bulletList(distinct(notes.flatMap((n) => n.verified)), "None stated by the reviewers."),
@@ -93,12 +96,18 @@ export function renderValidationReport(accounting: ValidationAccounting, notes: 
 
 function resultLine(groups: readonly ReportGroup[], sourceCount: number, excludedCount: number): string {
   const count = (s: FindingSeverity) => groups.filter((g) => g.severity === s).length;
-  const findings = groups.length === 0 ? "no findings" : `${plural(groups.length, "finding")} (${count("critical")} critical, ${count("high")} high, ${count("minor")} minor)`;
+  const findings =
+    groups.length === 0
+      ? "no findings"
+      : `${plural(groups.length, "finding")} (${count("critical")} critical, ${count("high")} high, ${count("minor")} minor)`;
   return `${findings} from ${plural(sourceCount, "source finding")}; ${excludedCount} excluded.`;
 }
 
 function noFindingsText(sourceCount: number): string {
-  const why = sourceCount === 0 ? "None of the reviewers reported a finding." : `Every source finding was excluded; the reasons are listed below.`;
+  const why =
+    sourceCount === 0
+      ? "None of the reviewers reported a finding."
+      : `Every source finding was excluded; the reasons are listed below.`;
   return `No findings stand. ${why} What the reviewers verified is listed under Verified.`;
 }
 

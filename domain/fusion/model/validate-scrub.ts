@@ -31,14 +31,20 @@ const RULES: readonly Rule[] = [
   { pattern: new RegExp(String.raw`\b[ABC](?:${SEP}[ABC])+\b${END}`, "g"), replace: () => "several reviewers" },
   { pattern: /\b[ABC]['’]s\b/g, replace: () => "one reviewer's" },
   {
-    pattern: new RegExp(String.raw`\b([Oo]nly|[Bb]y|[Ff]rom|[Tt]han|[Uu]nlike|[Ww]hereas|[Ww]hile|[Ee]xcept|[Pp]er)\s+[ABC]\b${END}`, "g"),
+    pattern: new RegExp(
+      String.raw`\b([Oo]nly|[Bb]y|[Ff]rom|[Tt]han|[Uu]nlike|[Ww]hereas|[Ww]hile|[Ee]xcept|[Pp]er)\s+[ABC]\b${END}`,
+      "g",
+    ),
     replace: (_m, groups) => `${groups[0] ?? ""} one reviewer`,
   },
   // B or C opening a clause before a lower-case word is a reviewer as subject ("; B missed it").
   // A is left alone there: it is the article far more often than a reviewer.
   // Any letter opening a parenthesis before a lower-case word: "(A did not)".
   { pattern: new RegExp(String.raw`(?<=\(\s{0,3})\b[ABC]\b${END}(?=\s+[a-z])`, "g"), replace: () => "one reviewer" },
-  { pattern: new RegExp(String.raw`(?<=^\s{0,3}|[.;:!?,]\s{1,3}|\n\s{0,3})\b[BC]\b${END}(?=\s+[a-z])`, "g"), replace: () => "one reviewer" },
+  {
+    pattern: new RegExp(String.raw`(?<=^\s{0,3}|[.;:!?,]\s{1,3}|\n\s{0,3})\b[BC]\b${END}(?=\s+[a-z])`, "g"),
+    replace: () => "one reviewer",
+  },
 ];
 
 export function scrubRationale(text: string): string {
@@ -53,7 +59,10 @@ export function scrubRationale(text: string): string {
       return capitaliseAtSentenceStart(rule.replace(match, groups), input, offset);
     });
   }
-  return out.replace(/[ \t]{2,}/g, " ").replace(/\s+([.,;:])/g, "$1").trim();
+  return out
+    .replace(/[ \t]{2,}/g, " ")
+    .replace(/\s+([.,;:])/g, "$1")
+    .trim();
 }
 
 function capitaliseAtSentenceStart(replacement: string, input: string, offset: number): string {

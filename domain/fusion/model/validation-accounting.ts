@@ -14,7 +14,9 @@ export const ACCOUNTING_RULES: readonly string[] = [
 export type ReviewerFinding = Omit<HostFinding, "id" | "candidate_id">;
 
 /** Ids `A-F001`, `A-F002`, … : the letter after anonymisation, then a 1-based ordinal within that candidate. */
-export function assignHostFindingIds(byLetter: Readonly<Record<CandidateLetter, readonly ReviewerFinding[]>>): HostFinding[] {
+export function assignHostFindingIds(
+  byLetter: Readonly<Record<CandidateLetter, readonly ReviewerFinding[]>>,
+): HostFinding[] {
   const letters: readonly CandidateLetter[] = ["A", "B", "C"];
   return letters.flatMap((letter) =>
     byLetter[letter].map((finding, i) => {
@@ -25,20 +27,27 @@ export function assignHostFindingIds(byLetter: Readonly<Record<CandidateLetter, 
 }
 
 /** Checks the evaluator's accounting against the host's list; each problem names its JSON pointer. */
-export function checkValidationAccounting(accounting: ValidationAccounting, hostFindings: readonly HostFinding[]): string[] {
+export function checkValidationAccounting(
+  accounting: ValidationAccounting,
+  hostFindings: readonly HostFinding[],
+): string[] {
   return [...checkFindingsCopied(accounting, hostFindings), ...checkDecisions(accounting, hostFindings)];
 }
 
 function checkFindingsCopied(accounting: ValidationAccounting, host: readonly HostFinding[]): string[] {
   const problems: string[] = [];
   if (accounting.findings.length !== host.length) {
-    problems.push(`/validation_accounting/findings: has ${accounting.findings.length} findings, the host list has ${host.length}; copy the list exactly`);
+    problems.push(
+      `/validation_accounting/findings: has ${accounting.findings.length} findings, the host list has ${host.length}; copy the list exactly`,
+    );
   }
   accounting.findings.forEach((finding, i) => {
     const expected = host[i];
     if (expected === undefined) return;
     if (canonicalJsonOf(finding) !== canonicalJsonOf(expected)) {
-      problems.push(`/validation_accounting/findings/${i}: differs from host finding ${expected.id}; copy every field exactly`);
+      problems.push(
+        `/validation_accounting/findings/${i}: differs from host finding ${expected.id}; copy every field exactly`,
+      );
     }
   });
   return problems;
@@ -50,7 +59,8 @@ function checkDecisions(accounting: ValidationAccounting, host: readonly HostFin
   const decided = new Map<string, number>();
   accounting.decisions.forEach((decision, i) => {
     const at = `/validation_accounting/decisions/${i}`;
-    if (!known.has(decision.source_id)) problems.push(`${at}/source_id: "${decision.source_id}" is not a host finding id`);
+    if (!known.has(decision.source_id))
+      problems.push(`${at}/source_id: "${decision.source_id}" is not a host finding id`);
     decided.set(decision.source_id, (decided.get(decision.source_id) ?? 0) + 1);
     if (decision.disposition === "include" && decision.group_id === undefined) {
       problems.push(`${at}: include needs a group_id`);
@@ -60,7 +70,8 @@ function checkDecisions(accounting: ValidationAccounting, host: readonly HostFin
     }
   });
   for (const [id, count] of decided) {
-    if (count > 1 && known.has(id)) problems.push(`/validation_accounting/decisions: "${id}" is decided ${count} times; decide it exactly once`);
+    if (count > 1 && known.has(id))
+      problems.push(`/validation_accounting/decisions: "${id}" is decided ${count} times; decide it exactly once`);
   }
   const undecided = host.map((f) => f.id).filter((id) => !decided.has(id));
   if (undecided.length > 0) problems.push(`/validation_accounting/decisions: no decision for ${undecided.join(", ")}`);

@@ -47,7 +47,11 @@ export interface FusionWorkflowProfile {
   /** The findings the evaluator must account for, or undefined when the workflow has none. */
   hostFindings(candidates: readonly BlindCandidate[]): Result<readonly HostFinding[] | undefined, ProfileError>;
   /** The run's final text from the merger's answer, the validated evaluation and the blind candidates. */
-  finalText(mergerAnswer: string, evaluation: FusionEvaluation, blind: BlindCandidatesDocument): Result<string, ProfileError>;
+  finalText(
+    mergerAnswer: string,
+    evaluation: FusionEvaluation,
+    blind: BlindCandidatesDocument,
+  ): Result<string, ProfileError>;
 }
 
 export const BRAINSTORM_PROFILE: FusionWorkflowProfile = {
@@ -69,7 +73,10 @@ export const BRAINSTORM_PROFILE: FusionWorkflowProfile = {
  * The capability a run uses. A fixed-capability workflow refuses a contradicting request outright
  * rather than quietly overriding it, before any artifact or child exists.
  */
-export function resolveCapability(profile: FusionWorkflowProfile, requested: FusionCapability | undefined): Result<FusionCapability, ProfileError> {
+export function resolveCapability(
+  profile: FusionWorkflowProfile,
+  requested: FusionCapability | undefined,
+): Result<FusionCapability, ProfileError> {
   const policy = profile.capabilityPolicy;
   if (policy.kind === "caller") return ok(requested ?? policy.default);
   if (requested === undefined || requested === policy.capability) return ok(policy.capability);

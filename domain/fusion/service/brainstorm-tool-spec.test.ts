@@ -6,7 +6,11 @@ import { usageOf } from "./fusion-fixtures.test-support.ts";
 import { brainstormToolDescriptor, fusionBrainstormToolSpec } from "./brainstorm-tool-spec.ts";
 import type { FusionRunOutcome } from "./fusion-run-request.ts";
 
-const OUTCOME = { text: "merged answer", details: { run_id: "f1", workflow: "brainstorm" }, usage: usageOf(3) } as unknown as FusionRunOutcome;
+const OUTCOME = {
+  text: "merged answer",
+  details: { run_id: "f1", workflow: "brainstorm" },
+  usage: usageOf(3),
+} as unknown as FusionRunOutcome;
 
 describe("fusion_brainstorm, one definition for both hosts", () => {
   it("says what the children see: the projected conversation on Pi, only the prompt on a clean task", () => {
@@ -27,15 +31,27 @@ describe("fusion_brainstorm, one definition for both hosts", () => {
       return ok(OUTCOME);
     });
     const answered = await callToolSpec(spec, { prompt: "  How?  " }, { progress: (m) => notes.push(m) });
-    expect(answered.ok && answered.value).toEqual({ text: "merged answer", details: { run_id: "f1", workflow: "brainstorm", usage: usageOf(3) } });
+    expect(answered.ok && answered.value).toEqual({
+      text: "merged answer",
+      details: { run_id: "f1", workflow: "brainstorm", usage: usageOf(3) },
+    });
     expect(notes).toEqual(["candidates 1/3"]);
   });
 
   it("passes a typed failure through and launches nothing for bad arguments", async () => {
     let launches = 0;
-    const spec = fusionBrainstormToolSpec("clean_task", async () => (launches++, err({ code: "explicit_model_required", message: "no" })));
-    expect(await callToolSpec(spec, { prompt: "x", capability: "everything" }, {})).toMatchObject({ ok: false, error: { code: "invalid_arguments" } });
+    const spec = fusionBrainstormToolSpec(
+      "clean_task",
+      async () => (launches++, err({ code: "explicit_model_required", message: "no" })),
+    );
+    expect(await callToolSpec(spec, { prompt: "x", capability: "everything" }, {})).toMatchObject({
+      ok: false,
+      error: { code: "invalid_arguments" },
+    });
     expect(launches).toBe(0);
-    expect(await callToolSpec(spec, { prompt: "x" }, {})).toMatchObject({ ok: false, error: { code: "explicit_model_required" } });
+    expect(await callToolSpec(spec, { prompt: "x" }, {})).toMatchObject({
+      ok: false,
+      error: { code: "explicit_model_required" },
+    });
   });
 });

@@ -1,6 +1,10 @@
 import type { HostToolSpec, ToolReply, ToolRunContext } from "../../shared/model/host-tool-spec.ts";
 import { ok, type Result, type TypedError } from "../../shared/model/result.ts";
-import { BrainstormArgumentsSchema, normalizeBrainstormArguments, type BrainstormRequest } from "../model/brainstorm-arguments.ts";
+import {
+  BrainstormArgumentsSchema,
+  normalizeBrainstormArguments,
+  type BrainstormRequest,
+} from "../model/brainstorm-arguments.ts";
 import type { InputContext } from "../model/canonical-input-check.ts";
 import type { FusionProgress } from "../model/fusion-progress.ts";
 import type { FusionResultDetails } from "../model/fusion-result.ts";
@@ -16,12 +20,14 @@ const WORDING: Record<BrainstormInputKind, { description: string; guideline: str
   session_projection: {
     description:
       "Ask three models independently, compare their answers blind, and return one merged answer. Use for hard questions where independent views help. The prompt must be self-contained: facts that exist only in earlier tool output are not visible to the models, so restate them.",
-    guideline: "fusion_brainstorm children see the visible conversation text but not tool outputs or thinking: restate any facts they need in the prompt.",
+    guideline:
+      "fusion_brainstorm children see the visible conversation text but not tool outputs or thinking: restate any facts they need in the prompt.",
   },
   clean_task: {
     description:
       "Ask three models independently, compare their answers blind, and return one merged answer. Use for hard questions where independent views help. The models see only the prompt (and, with inspect or research, the repository), never your conversation: make it self-contained.",
-    guideline: "fusion_brainstorm children see nothing but the prompt: state the question, the facts and the constraints they need in it.",
+    guideline:
+      "fusion_brainstorm children see nothing but the prompt: state the question, the facts and the constraints they need in it.",
   },
 };
 
@@ -47,10 +53,17 @@ export function brainstormReply(outcome: FusionRunOutcome): ToolReply<Brainstorm
   return { text: outcome.text, details: { ...outcome.details, usage: outcome.usage } };
 }
 
-export type BrainstormLauncher = (request: BrainstormRequest, onProgress: (progress: FusionProgress) => void, signal: AbortSignal | undefined) => Promise<Result<FusionRunOutcome, TypedError>>;
+export type BrainstormLauncher = (
+  request: BrainstormRequest,
+  onProgress: (progress: FusionProgress) => void,
+  signal: AbortSignal | undefined,
+) => Promise<Result<FusionRunOutcome, TypedError>>;
 
 /** `fusion_brainstorm` for a host whose launcher needs nothing from the call but its arguments (MCP). */
-export function fusionBrainstormToolSpec(kind: BrainstormInputKind, launch: BrainstormLauncher): HostToolSpec<BrainstormRequest, BrainstormDetails> {
+export function fusionBrainstormToolSpec(
+  kind: BrainstormInputKind,
+  launch: BrainstormLauncher,
+): HostToolSpec<BrainstormRequest, BrainstormDetails> {
   return {
     ...brainstormToolDescriptor(kind),
     run: async (request, context: ToolRunContext) => {

@@ -39,31 +39,47 @@ export async function runCandidates(ctx: RunContext): Promise<Result<CandidateAn
   const onSent = () => {
     if (++sent === plans.length) preStarter.arm();
   };
-  await Promise.all(plans.map(async (plan, i) => {
-    const slot = plan.slot as CandidateSlot;
-    emit(ctx, { type: "candidate_started", slot });
-    const outcome = await runAttempt(ctx, plan, at(measured, i), at(children, i), (text) => acceptCandidate(ctx, text), onSent);
-    if (outcome.kind === "accepted") {
-      answers[slot] = outcome.value;
-      emit(ctx, { type: "candidate_completed", slot, completed: ++completed, total: 3 });
-      return;
-    }
-    if (firstFailure === undefined) {
-      firstFailure = outcome.error;
-      siblings.abort();
-    }
-  }));
+  await Promise.all(
+    plans.map(async (plan, i) => {
+      const slot = plan.slot as CandidateSlot;
+      emit(ctx, { type: "candidate_started", slot });
+      const outcome = await runAttempt(
+        ctx,
+        plan,
+        at(measured, i),
+        at(children, i),
+        (text) => acceptCandidate(ctx, text),
+        onSent,
+      );
+      if (outcome.kind === "accepted") {
+        answers[slot] = outcome.value;
+        emit(ctx, { type: "candidate_completed", slot, completed: ++completed, total: 3 });
+        return;
+      }
+      if (firstFailure === undefined) {
+        firstFailure = outcome.error;
+        siblings.abort();
+      }
+    }),
+  );
   siblings.dispose();
   preStarter.settle(firstFailure === undefined);
   if (firstFailure !== undefined) return err(firstFailure);
   const { 1: a, 2: b, 3: c } = answers;
-  if (a === undefined || b === undefined || c === undefined) throw new Error("unreachable: a candidate neither answered nor failed");
+  if (a === undefined || b === undefined || c === undefined)
+    throw new Error("unreachable: a candidate neither answered nor failed");
   return ok({ 1: a, 2: b, 3: c });
 }
 
 /** A candidate attempt with its capability's tools, extensions and environment (audit log per attempt). */
 function candidatePlan(ctx: RunContext, slot: CandidateSlot, signal: AbortSignal): AttemptPlan {
-  const launch = candidateLaunch(ctx.capability, ctx.candidateExtensions, ctx.artifacts.dir, attemptPrefix("candidate", 1, slot), ctx.candidateEnv);
+  const launch = candidateLaunch(
+    ctx.capability,
+    ctx.candidateExtensions,
+    ctx.artifacts.dir,
+    attemptPrefix("candidate", 1, slot),
+    ctx.candidateEnv,
+  );
   return {
     stage: "candidate",
     slot,
@@ -119,12 +135,33 @@ function laterStagePreStarter(ctx: RunContext): { arm(): void; settle(succeeded:
 /** The evaluator and merger children start now; nothing reaches their stdin until their stage sends it. */
 function preStartLaterStages(ctx: RunContext): void {
   const none = STAGE_TOOLS_NONE;
-  ctx.pool.preStart(specFor(ctx, { stage: "evaluation", attempt: 1, route: ctx.routes.evaluator, tools: none, systemPrompt: ctx.profile.evaluatorSystemPrompt }));
-  ctx.pool.preStart(specFor(ctx, { stage: "merge", attempt: 1, route: ctx.routes.merger, tools: none, systemPrompt: ctx.profile.mergerSystemPrompt }));
+  ctx.pool.preStart(
+    specFor(ctx, {
+      stage: "evaluation",
+      attempt: 1,
+      route: ctx.routes.evaluator,
+      tools: none,
+      systemPrompt: ctx.profile.evaluatorSystemPrompt,
+    }),
+  );
+  ctx.pool.preStart(
+    specFor(ctx, {
+      stage: "merge",
+      attempt: 1,
+      route: ctx.routes.merger,
+      tools: none,
+      systemPrompt: ctx.profile.mergerSystemPrompt,
+    }),
+  );
 }
 
 function launchFailure(ctx: RunContext, plan: AttemptPlan, code: FusionErrorCode, message: string): FusionError {
-  return fusionError(code, message, { stage: "candidate", ...(plan.slot === undefined ? {} : { slot: plan.slot }), attempt: 1, childCreated: ctx.pool.childCreated });
+  return fusionError(code, message, {
+    stage: "candidate",
+    ...(plan.slot === undefined ? {} : { slot: plan.slot }),
+    attempt: 1,
+    childCreated: ctx.pool.childCreated,
+  });
 }
 
 /** A controller that also aborts when `parent` does; `dispose` drops the link. */

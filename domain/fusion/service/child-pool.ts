@@ -70,7 +70,8 @@ export class ChildPool {
   }
 
   send(pooled: PooledChild, prompt: string, signal: AbortSignal): Promise<Result<ChildStageResult, ChildError>> {
-    if (!this.#unsent.delete(pooled.prefix)) throw new Error(`child ${pooled.prefix} was already sent a prompt or discarded`);
+    if (!this.#unsent.delete(pooled.prefix))
+      throw new Error(`child ${pooled.prefix} was already sent a prompt or discarded`);
     this.#preStarted.delete(pooled.prefix);
     const sent = pooled.child.send(prompt, signal);
     this.#inflight.add(sent);

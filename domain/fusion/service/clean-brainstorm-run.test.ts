@@ -16,7 +16,8 @@ function harness() {
   const files = new InMemoryFileCommitter();
   const budget = recordingBudgetGate();
   const h = fusionHarness({ runner, files, clock: new FakeClock(), random: new SeededRandomSource(3), budget });
-  const runClean = () => h.run({ profile: CLEAN_BRAINSTORM_PROFILE, canonicalInputJson: CLEAN.json, ledgerJson: undefined });
+  const runClean = () =>
+    h.run({ profile: CLEAN_BRAINSTORM_PROFILE, canonicalInputJson: CLEAN.json, ledgerJson: undefined });
   return { runner, files, budget, h, runClean };
 }
 
@@ -38,7 +39,10 @@ describe("the clean brainstorm profile (a brainstorm with no session behind it)"
     const { runner, budget, runClean } = harness();
     const result = await runClean();
     expect(result.ok).toBe(true);
-    const prompts = [...STAGE_PREFIXES.map((p) => runner.sentPrompt(p) ?? ""), ...budget.skeletons.map((s) => s.prompt)];
+    const prompts = [
+      ...STAGE_PREFIXES.map((p) => runner.sentPrompt(p) ?? ""),
+      ...budget.skeletons.map((s) => s.prompt),
+    ];
     expect(prompts.length).toBe(STAGE_PREFIXES.length + budget.skeletons.length);
     for (const prompt of prompts) {
       expect(prompt.startsWith(`${CLEAN_BRAINSTORM_INPUT_GUIDE}\n\n`)).toBe(true);
@@ -48,12 +52,16 @@ describe("the clean brainstorm profile (a brainstorm with no session behind it)"
   });
 
   it("keeps the brainstorm roles: only the input guide differs", () => {
-    expect(CLEAN_BRAINSTORM_PROFILE.candidateSystemPrompt("inspect")).toBe(BRAINSTORM_PROFILE.candidateSystemPrompt("inspect"));
+    expect(CLEAN_BRAINSTORM_PROFILE.candidateSystemPrompt("inspect")).toBe(
+      BRAINSTORM_PROFILE.candidateSystemPrompt("inspect"),
+    );
     expect(CLEAN_BRAINSTORM_PROFILE.evaluatorSystemPrompt).toBe(BRAINSTORM_PROFILE.evaluatorSystemPrompt);
     expect(CLEAN_BRAINSTORM_PROFILE.mergerSystemPrompt).toBe(BRAINSTORM_PROFILE.mergerSystemPrompt);
     expect(CLEAN_BRAINSTORM_PROFILE.capabilityPolicy).toEqual({ kind: "caller", default: "reason" });
     const projected = BRAINSTORM_PROFILE.prompts.candidate(CLEAN.json);
-    expect(CLEAN_BRAINSTORM_PROFILE.prompts.candidate(CLEAN.json)).toBe(projected.replace(INPUT_GUIDE, CLEAN_BRAINSTORM_INPUT_GUIDE));
+    expect(CLEAN_BRAINSTORM_PROFILE.prompts.candidate(CLEAN.json)).toBe(
+      projected.replace(INPUT_GUIDE, CLEAN_BRAINSTORM_INPUT_GUIDE),
+    );
   });
 
   it("refuses a session projection before any child exists", async () => {

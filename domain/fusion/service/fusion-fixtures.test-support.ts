@@ -17,7 +17,10 @@ import type { FusionPorts, FusionRunOutcome, FusionRunRequest } from "./fusion-r
 import type { Usage } from "../model/usage.ts";
 
 /** Shared fixtures for the Fusion tests: a real canonical input, canary routes, usage and a budget stand-in. */
-export function canonicalInputFixture(requestText = "Compare two caching strategies for the task store."): { json: string; ledgerJson: string } {
+export function canonicalInputFixture(requestText = "Compare two caching strategies for the task store."): {
+  json: string;
+  ledgerJson: string;
+} {
   const built = buildFusionInput({
     cwd: "/work/project",
     systemPrompt: "You are the parent agent.",
@@ -34,8 +37,18 @@ export function canonicalInputFixture(requestText = "Compare two caching strateg
           { type: "toolCall", id: "call-1", name: "read", arguments: { path: "store.ts" } },
         ],
       },
-      { role: "toolResult", toolCallId: "call-1", toolName: "read", content: [{ type: "text", text: "export class Store {}" }] },
-      { role: "assistant", content: [{ type: "toolCall", id: "call-active", name: "fusion_brainstorm", arguments: { prompt: requestText } }] },
+      {
+        role: "toolResult",
+        toolCallId: "call-1",
+        toolName: "read",
+        content: [{ type: "text", text: "export class Store {}" }],
+      },
+      {
+        role: "assistant",
+        content: [
+          { type: "toolCall", id: "call-active", name: "fusion_brainstorm", arguments: { prompt: requestText } },
+        ],
+      },
     ],
   });
   if (!built.ok) throw new Error(built.error.message);
@@ -43,7 +56,10 @@ export function canonicalInputFixture(requestText = "Compare two caching strateg
 }
 
 /** Stand-in paths of the host's candidate extensions (the fake runner never loads them). */
-export const TEST_CANDIDATE_EXTENSIONS = { webFetch: "/pkg/composition/fusion-web-fetch-child-extension.ts", toolAudit: "/pkg/adapters/pi/child/tool-audit-extension.ts" } as const;
+export const TEST_CANDIDATE_EXTENSIONS = {
+  webFetch: "/pkg/composition/fusion-web-fetch-child-extension.ts",
+  toolAudit: "/pkg/adapters/pi/child/tool-audit-extension.ts",
+} as const;
 
 /** Provider and model names that must never reach an evaluator or merger prompt. */
 export const CANARY_ROUTES: FusionModelRoutes = {
@@ -58,7 +74,10 @@ export const CANARY_ROUTES: FusionModelRoutes = {
 
 export const CANARY_STRINGS: readonly string[] = [
   ...CANARY_ROUTES.candidates.flatMap((r) => [r.provider, r.model]),
-  CANARY_ROUTES.evaluator.provider, CANARY_ROUTES.evaluator.model, CANARY_ROUTES.merger.provider, CANARY_ROUTES.merger.model,
+  CANARY_ROUTES.evaluator.provider,
+  CANARY_ROUTES.evaluator.model,
+  CANARY_ROUTES.merger.provider,
+  CANARY_ROUTES.merger.model,
 ];
 
 /** Distinct numbers per call so sums prove which attempts were counted. */
@@ -74,7 +93,6 @@ export function usageOf(seed: number): Usage {
   };
 }
 
-
 /** Scripts (in the fake runner's shape) for a run where every stage answers well. */
 export function happyScripts(): Record<string, { answer: string; usage: Usage; delayMs?: number }> {
   return {
@@ -82,11 +100,20 @@ export function happyScripts(): Record<string, { answer: string; usage: Usage; d
     "candidate-2.attempt-1": { answer: "Answer two: measure the hit rate first.", usage: usageOf(2), delayMs: 1 },
     "candidate-3.attempt-1": { answer: "Answer three: expire entries after a TTL.", usage: usageOf(3), delayMs: 3 },
     "evaluation.attempt-1": { answer: validEvaluationText(), usage: usageOf(4) },
-    "merge.attempt-1": { answer: "# Final\nUse an LRU cache with a TTL cap and track the hit rate.", usage: usageOf(5) },
+    "merge.attempt-1": {
+      answer: "# Final\nUse an LRU cache with a TTL cap and track the hit rate.",
+      usage: usageOf(5),
+    },
   };
 }
 
-export const STAGE_PREFIXES: readonly string[] = ["candidate-1.attempt-1", "candidate-2.attempt-1", "candidate-3.attempt-1", "evaluation.attempt-1", "merge.attempt-1"];
+export const STAGE_PREFIXES: readonly string[] = [
+  "candidate-1.attempt-1",
+  "candidate-2.attempt-1",
+  "candidate-3.attempt-1",
+  "evaluation.attempt-1",
+  "merge.attempt-1",
+];
 
 export interface RecordingBudgetGate extends FusionBudgetGate {
   readonly preflights: number;
@@ -98,7 +125,9 @@ export interface RecordingBudgetGate extends FusionBudgetGate {
  * A stand-in for the budget engine: ceil(bytes/2)+512 tokens against a fixed allowance. `block`
  * makes preflight refuse; `failMeasure` makes one stage's exact-prompt check refuse.
  */
-export function recordingBudgetGate(options: { block?: boolean; failMeasure?: BudgetStageId; forecastTokens?: number } = {}): RecordingBudgetGate {
+export function recordingBudgetGate(
+  options: { block?: boolean; failMeasure?: BudgetStageId; forecastTokens?: number } = {},
+): RecordingBudgetGate {
   const measured: Array<{ stage: BudgetStageId; prompt: string }> = [];
   const skeletons: StagePromptSkeleton[] = [];
   let preflights = 0;
@@ -112,17 +141,40 @@ export function recordingBudgetGate(options: { block?: boolean; failMeasure?: Bu
     preflight(json, render) {
       preflights++;
       skeletons.push(...render(json));
-      const stages = skeletons.map((s) => ({ stage: s.stage, prompt_bytes: utf8Bytes(s.prompt), embedded_output_bytes: s.embeddedOutputBytes }));
-      const blocker: BudgetError | undefined = options.block === true
-        ? { code: "prompt_budget_exceeded_forecast", message: "candidate-1 needs more input tokens than its route allows", stage: "candidate-1", details: { allowed_tokens: 10 } }
-        : undefined;
+      const stages = skeletons.map((s) => ({
+        stage: s.stage,
+        prompt_bytes: utf8Bytes(s.prompt),
+        embedded_output_bytes: s.embeddedOutputBytes,
+      }));
+      const blocker: BudgetError | undefined =
+        options.block === true
+          ? {
+              code: "prompt_budget_exceeded_forecast",
+              message: "candidate-1 needs more input tokens than its route allows",
+              stage: "candidate-1",
+              details: { allowed_tokens: 10 },
+            }
+          : undefined;
       const planJson = canonicalJsonOf({ schema_version: "test-budget-plan", stages, blocked: blocker !== undefined });
-      const summary = { policy_id: "test-policy", calibration_version: "test", route_table: [], rate_sources: [], unknown_provider_warnings: [], calibration_warnings: [] };
-      return { planJson, warnings: [{ code: "utilisation_high", message: "evaluation uses 81% of its allowance", stage: "evaluation" }], summary, ...(blocker === undefined ? {} : { blocker }) };
+      const summary = {
+        policy_id: "test-policy",
+        calibration_version: "test",
+        route_table: [],
+        rate_sources: [],
+        unknown_provider_warnings: [],
+        calibration_warnings: [],
+      };
+      return {
+        planJson,
+        warnings: [{ code: "utilisation_high", message: "evaluation uses 81% of its allowance", stage: "evaluation" }],
+        summary,
+        ...(blocker === undefined ? {} : { blocker }),
+      };
     },
     measure(stage, _route, _system, prompt) {
       measured.push({ stage, prompt });
-      if (options.failMeasure === stage) return err({ code: "prompt_budget_exceeded_measured", message: `${stage} prompt is too large`, stage });
+      if (options.failMeasure === stage)
+        return err({ code: "prompt_budget_exceeded_measured", message: `${stage} prompt is too large`, stage });
       return ok({ forecastInputTokens: tokens(prompt), allowedInputTokens: 1_000_000 });
     },
   };
@@ -150,7 +202,13 @@ export function fusionHarness(deps: HarnessPorts): FusionHarness {
   const progress: FusionProgress[] = [];
   const input = canonicalInputFixture();
   const decoder = new TextDecoder();
-  const ports: FusionPorts = { runner: deps.runner, files: deps.files, clock: deps.clock, random: deps.random, onProgress: (p) => progress.push(p) };
+  const ports: FusionPorts = {
+    runner: deps.runner,
+    files: deps.files,
+    clock: deps.clock,
+    random: deps.random,
+    onProgress: (p) => progress.push(p),
+  };
   const read = (dir: string, name: string) => {
     const bytes = deps.files.contents(`${dir}/${name}`);
     return bytes === undefined ? undefined : decoder.decode(bytes);
@@ -165,17 +223,18 @@ export function fusionHarness(deps: HarnessPorts): FusionHarness {
     read,
     manifest: (dir) => parsed(dir, "manifest.json") as FusionManifest,
     errorRecord: (dir) => parsed(dir, "error.json") as Record<string, unknown> | undefined,
-    run: (overrides = {}) => runFusion(ports, {
-      profile: BRAINSTORM_PROFILE,
-      source: "tool",
-      canonicalInputJson: input.json,
-      ledgerJson: input.ledgerJson,
-      routes: CANARY_ROUTES,
-      thinkingLevel: "medium",
-      budget: deps.budget,
-      location: { baseDir: "/work/project", sessionId: "sess:1", pid: 4242 },
-      candidateExtensions: TEST_CANDIDATE_EXTENSIONS,
-      ...overrides,
-    }),
+    run: (overrides = {}) =>
+      runFusion(ports, {
+        profile: BRAINSTORM_PROFILE,
+        source: "tool",
+        canonicalInputJson: input.json,
+        ledgerJson: input.ledgerJson,
+        routes: CANARY_ROUTES,
+        thinkingLevel: "medium",
+        budget: deps.budget,
+        location: { baseDir: "/work/project", sessionId: "sess:1", pid: 4242 },
+        candidateExtensions: TEST_CANDIDATE_EXTENSIONS,
+        ...overrides,
+      }),
   };
 }

@@ -28,7 +28,12 @@ interface Harness extends FusionHarness {
 function harness(changes: Record<string, FakeStageScript> = {}, budget = recordingBudgetGate()): Harness {
   const files = new InMemoryFileCommitter();
   const runner = new FakeFusionChildRunner({ ...happyScripts(), ...changes }, { files });
-  return { runner, files, budget, ...fusionHarness({ runner, files, clock: new FakeClock(), random: new SeededRandomSource(11), budget }) };
+  return {
+    runner,
+    files,
+    budget,
+    ...fusionHarness({ runner, files, clock: new FakeClock(), random: new SeededRandomSource(11), budget }),
+  };
 }
 
 async function failure(h: Harness, overrides: Parameters<Harness["run"]>[0] = {}): Promise<FusionError> {
@@ -67,7 +72,9 @@ describe("runFusion: evaluation repair", () => {
     expect(repairPrompt).toContain(JSON.stringify("```json\n" + valid + "\n```"));
     expect(h.runner.specs.get("evaluation.attempt-2")?.tools).toEqual([]);
     // The repair child starts only once it is needed.
-    expect(h.runner.indexOf("prepare", "evaluation.attempt-2")).toBeGreaterThan(h.runner.indexOf("settled", "evaluation.attempt-1"));
+    expect(h.runner.indexOf("prepare", "evaluation.attempt-2")).toBeGreaterThan(
+      h.runner.indexOf("settled", "evaluation.attempt-1"),
+    );
     const manifest = h.manifest(result.value.details.artifact_dir);
     expect(manifest.attempts.find((a) => a.prefix === "evaluation.attempt-1")?.status).toBe("rejected");
     expect(result.value.usage.input).toBe([1, 2, 3, 4, 5, 6].reduce((sum, n) => sum + usageOf(n).input, 0));
@@ -77,7 +84,10 @@ describe("runFusion: evaluation repair", () => {
   it("fails with evaluation_invalid when the repair is invalid too, keeping both answers", async () => {
     const h = harness({
       "evaluation.attempt-1": { answer: "not json", usage: usageOf(4) },
-      "evaluation.attempt-2": { answer: '{"schema_version":"pi-background-tasks.fusion-evaluation.v1"}', usage: usageOf(6) },
+      "evaluation.attempt-2": {
+        answer: '{"schema_version":"pi-background-tasks.fusion-evaluation.v1"}',
+        usage: usageOf(6),
+      },
     });
     const error = await failure(h);
     expect(error.code).toBe("evaluation_invalid");
@@ -89,7 +99,9 @@ describe("runFusion: evaluation repair", () => {
     expect(h.read(error.artifactDir ?? "", "evaluation.json")).toBeUndefined();
     expect(h.runner.indexOf("discard", "merge.attempt-1")).toBeGreaterThan(-1);
     expect(h.runner.sentPrompt("merge.attempt-1")).toBeUndefined();
-    expect((record.usage as { input: number }).input).toBe([1, 2, 3, 4, 6].reduce((sum, n) => sum + usageOf(n).input, 0));
+    expect((record.usage as { input: number }).input).toBe(
+      [1, 2, 3, 4, 6].reduce((sum, n) => sum + usageOf(n).input, 0),
+    );
   });
 });
 
@@ -97,15 +109,30 @@ describe("runFusion: candidate failures", () => {
   it("stops the siblings at the first failure and records the failed attempt's usage", async () => {
     const h = harness({
       "candidate-1.attempt-1": { hang: true, cancelUsage: usageOf(7) },
-      "candidate-2.attempt-1": { delayMs: 2, fail: { code: "child_exit_failed", message: "provider said no", usage: usageOf(9) } },
+      "candidate-2.attempt-1": {
+        delayMs: 2,
+        fail: { code: "child_exit_failed", message: "provider said no", usage: usageOf(9) },
+      },
       "candidate-3.attempt-1": { hang: true },
     });
     const error = await failure(h);
-    expect(error).toMatchObject({ code: "child_exit_failed", stage: "candidate", slot: 2, attempt: 1, childCreated: true });
+    expect(error).toMatchObject({
+      code: "child_exit_failed",
+      stage: "candidate",
+      slot: 2,
+      attempt: 1,
+      childCreated: true,
+    });
     const record = expectTerminal(h, error, "failed");
     const attempts = record.attempts as Array<{ prefix: string; status: string; usage: unknown }>;
-    expect(attempts.find((a) => a.prefix === "candidate-2.attempt-1")).toMatchObject({ status: "failed", usage: usageOf(9) });
-    expect(attempts.find((a) => a.prefix === "candidate-1.attempt-1")).toMatchObject({ status: "cancelled", usage: usageOf(7) });
+    expect(attempts.find((a) => a.prefix === "candidate-2.attempt-1")).toMatchObject({
+      status: "failed",
+      usage: usageOf(9),
+    });
+    expect(attempts.find((a) => a.prefix === "candidate-1.attempt-1")).toMatchObject({
+      status: "cancelled",
+      usage: usageOf(7),
+    });
     expect(attempts.find((a) => a.prefix === "candidate-3.attempt-1")?.status).toBe("cancelled");
     expect(h.runner.indexOf("discard", "evaluation.attempt-1")).toBeGreaterThan(-1);
     expect(h.runner.indexOf("discard", "merge.attempt-1")).toBeGreaterThan(-1);
@@ -123,18 +150,32 @@ describe("runFusion: candidate failures", () => {
   });
 
   it("retries a candidate launch once after a spawn failure", async () => {
-    const h = harness({ "candidate-1.attempt-1": { ...happyScripts()["candidate-1.attempt-1"], prepareFail: { code: "child_spawn_failed", times: 1 } } });
+    const h = harness({
+      "candidate-1.attempt-1": {
+        ...happyScripts()["candidate-1.attempt-1"],
+        prepareFail: { code: "child_spawn_failed", times: 1 },
+      },
+    });
     const result = await h.run();
     if (!result.ok) throw new Error(result.error.message);
-    const attempt = h.manifest(result.value.details.artifact_dir).attempts.find((a) => a.prefix === "candidate-1.attempt-1");
+    const attempt = h
+      .manifest(result.value.details.artifact_dir)
+      .attempts.find((a) => a.prefix === "candidate-1.attempt-1");
     expect(attempt?.launch_tries).toBe(2);
   });
 
   it("falls back to an on-demand evaluator when its pre-start failed", async () => {
-    const h = harness({ "evaluation.attempt-1": { ...happyScripts()["evaluation.attempt-1"], prepareFail: { code: "child_spawn_failed", times: 2 } } });
+    const h = harness({
+      "evaluation.attempt-1": {
+        ...happyScripts()["evaluation.attempt-1"],
+        prepareFail: { code: "child_spawn_failed", times: 2 },
+      },
+    });
     const result = await h.run();
     if (!result.ok) throw new Error(result.error.message);
-    const attempt = h.manifest(result.value.details.artifact_dir).attempts.find((a) => a.prefix === "evaluation.attempt-1");
+    const attempt = h
+      .manifest(result.value.details.artifact_dir)
+      .attempts.find((a) => a.prefix === "evaluation.attempt-1");
     expect(attempt?.pre_started).toBe(false);
     expect(attempt?.pre_start_error).toContain("child_spawn_failed");
   });
@@ -151,7 +192,10 @@ describe("runFusion: cancellation", () => {
     const record = expectTerminal(h, error, "cancelled");
     expect(h.runner.indexOf("discard", "merge.attempt-1")).toBeGreaterThan(-1);
     const attempts = record.attempts as Array<{ prefix: string; status: string; usage: unknown }>;
-    expect(attempts.find((a) => a.prefix === "evaluation.attempt-1")).toMatchObject({ status: "cancelled", usage: usageOf(8) });
+    expect(attempts.find((a) => a.prefix === "evaluation.attempt-1")).toMatchObject({
+      status: "cancelled",
+      usage: usageOf(8),
+    });
     expect(h.progress.at(-1)?.event.type).toBe("cancelled");
   });
 
@@ -183,10 +227,21 @@ describe("runFusion: bugs", () => {
     const onProgress = (p: FusionProgress) => {
       if (p.event.type === "candidate_completed") throw new Error("renderer bug");
     };
-    const ports = { runner, files: new InMemoryFileCommitter(), clock: new FakeClock(), random: new SeededRandomSource(1), onProgress };
+    const ports = {
+      runner,
+      files: new InMemoryFileCommitter(),
+      clock: new FakeClock(),
+      random: new SeededRandomSource(1),
+      onProgress,
+    };
     const running = runFusion(ports, {
-      profile: BRAINSTORM_PROFILE, source: "tool", canonicalInputJson: input.json, routes: CANARY_ROUTES, thinkingLevel: "off",
-      budget: recordingBudgetGate(), location: { baseDir: "/p", sessionId: "s", pid: 1 },
+      profile: BRAINSTORM_PROFILE,
+      source: "tool",
+      canonicalInputJson: input.json,
+      routes: CANARY_ROUTES,
+      thinkingLevel: "off",
+      budget: recordingBudgetGate(),
+      location: { baseDir: "/p", sessionId: "s", pid: 1 },
     });
     await expect(running).rejects.toThrow("renderer bug");
     expect(runner.liveChildren()).toEqual([]);
@@ -201,9 +256,19 @@ describe("runFusion: refusals before any child", () => {
     expect(error).toMatchObject({ code: "prompt_budget_exceeded_forecast", stage: "preflight", childCreated: false });
     expect(h.runner.events.filter((e) => e.kind === "prepare" || e.kind === "prepare_failed")).toEqual([]);
     const dir = error.artifactDir ?? "";
-    const plan = JSON.parse(h.read(dir, "budget-plan.json") ?? "{}") as { stages: Array<{ stage: string }>; blocked: boolean };
+    const plan = JSON.parse(h.read(dir, "budget-plan.json") ?? "{}") as {
+      stages: Array<{ stage: string }>;
+      blocked: boolean;
+    };
     expect(plan.blocked).toBe(true);
-    expect(plan.stages.map((s) => s.stage)).toEqual(["candidate-1", "candidate-2", "candidate-3", "evaluation", "evaluation_repair", "merge"]);
+    expect(plan.stages.map((s) => s.stage)).toEqual([
+      "candidate-1",
+      "candidate-2",
+      "candidate-3",
+      "evaluation",
+      "evaluation_repair",
+      "merge",
+    ]);
     expect(h.read(dir, "canonical-input.json")).toBe(h.input.json);
     const record = expectTerminal(h, error, "failed");
     expect(record.child_created).toBe(false);
@@ -255,7 +320,11 @@ describe("runFusion: refusals before any child", () => {
   });
 
   it("refuses a capability that contradicts a fixed-capability workflow with zero children", async () => {
-    const validateLike: FusionWorkflowProfile = { ...BRAINSTORM_PROFILE, workflow: "validate", capabilityPolicy: { kind: "fixed", capability: "inspect" } };
+    const validateLike: FusionWorkflowProfile = {
+      ...BRAINSTORM_PROFILE,
+      workflow: "validate",
+      capabilityPolicy: { kind: "fixed", capability: "inspect" },
+    };
     const h = harness();
     const error = await failure(h, { profile: validateLike, capability: "reason" });
     expect(error.code).toBe("orchestration_failed");
@@ -273,7 +342,10 @@ describe("runFusion: calibration", () => {
     const dir = result.value.details.artifact_dir;
     // usageOf(n) bills 108·n input tokens: candidate 1 stays under 150, candidate 2 goes over.
     expect(h.read(dir, "candidate-1.attempt-1.calibration-violation.json")).toBeUndefined();
-    const violation = JSON.parse(h.read(dir, "candidate-2.attempt-1.calibration-violation.json") ?? "{}") as Record<string, unknown>;
+    const violation = JSON.parse(h.read(dir, "candidate-2.attempt-1.calibration-violation.json") ?? "{}") as Record<
+      string,
+      unknown
+    >;
     expect(violation).toMatchObject({ forecast_input_tokens: 150, billed_input_tokens: 216 });
     expect(h.progress.some((p) => p.event.type === "calibration_warning")).toBe(true);
   });

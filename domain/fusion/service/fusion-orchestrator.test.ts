@@ -25,11 +25,20 @@ interface Harness extends FusionHarness {
   readonly clock: FakeClock;
 }
 
-function harness(scripts: Record<string, FakeStageScript> = happyScripts(), budget = recordingBudgetGate(), seed = 7): Harness {
+function harness(
+  scripts: Record<string, FakeStageScript> = happyScripts(),
+  budget = recordingBudgetGate(),
+  seed = 7,
+): Harness {
   const files = new InMemoryFileCommitter();
   const runner = new FakeFusionChildRunner(scripts, { files });
   const clock = new FakeClock();
-  return { runner, files, clock, ...fusionHarness({ runner, files, clock, random: new SeededRandomSource(seed), budget }) };
+  return {
+    runner,
+    files,
+    clock,
+    ...fusionHarness({ runner, files, clock, random: new SeededRandomSource(seed), budget }),
+  };
 }
 
 const runDirOf = (h: Harness): string => {
@@ -50,7 +59,15 @@ describe("runFusion: a full brainstorm run", () => {
     const dir = result.value.details.artifact_dir;
     expect(dir).toMatch(/^\/work\/project\/\.pi\/fusion\/sess_1-4242\/f[0-9a-f]{32}$/);
     expect(isRunId(result.value.details.run_id, "brainstorm")).toBe(true);
-    const expected = ["blind-candidates.json", "budget-plan.json", "canonical-input.json", "context-omission-ledger.json", "evaluation.json", "manifest.json", "merged.md"];
+    const expected = [
+      "blind-candidates.json",
+      "budget-plan.json",
+      "canonical-input.json",
+      "context-omission-ledger.json",
+      "evaluation.json",
+      "manifest.json",
+      "merged.md",
+    ];
     const listing = h.files.listDir(dir) ?? [];
     for (const name of expected) expect(listing).toContain(name);
     for (const prefix of PREFIXES) {
@@ -70,11 +87,19 @@ describe("runFusion: a full brainstorm run", () => {
     const manifest = h.manifest(dir);
     expect(manifest.state).toBe("completed");
     expect(manifest.state_history.map((s) => s.state)).toEqual([
-      "initializing", "candidates_running", "candidates_complete", "evaluating", "evaluation_complete", "merging", "completed",
+      "initializing",
+      "candidates_running",
+      "candidates_complete",
+      "evaluating",
+      "evaluation_complete",
+      "merging",
+      "completed",
     ]);
     expect(checkStateHistory(manifest).ok).toBe(true);
     expect(manifest.usage).toEqual(sum);
-    expect(manifest.attempts.map((a) => [a.prefix, a.status])).toEqual(expect.arrayContaining(PREFIXES.map((p) => [p, "completed"])));
+    expect(manifest.attempts.map((a) => [a.prefix, a.status])).toEqual(
+      expect.arrayContaining(PREFIXES.map((p) => [p, "completed"])),
+    );
     expect(manifest.attempts.find((a) => a.prefix === "evaluation.attempt-1")?.pre_started).toBe(true);
     expect(manifest.attempts.find((a) => a.prefix === "merge.attempt-1")?.pre_started).toBe(true);
   });
@@ -83,10 +108,16 @@ describe("runFusion: a full brainstorm run", () => {
     const h = harness();
     const result = await h.run({ capability: "inspect" });
     expect(result.ok).toBe(true);
-    for (const slot of [1, 2, 3]) expect(h.runner.specs.get(`candidate-${slot}.attempt-1`)?.tools).toEqual(["read", "grep", "find", "ls"]);
+    for (const slot of [1, 2, 3])
+      expect(h.runner.specs.get(`candidate-${slot}.attempt-1`)?.tools).toEqual(["read", "grep", "find", "ls"]);
     expect(h.runner.specs.get("evaluation.attempt-1")?.tools).toEqual([]);
     expect(h.runner.specs.get("merge.attempt-1")?.tools).toEqual([]);
-    if (result.ok) expect(result.value.details.tool_policy).toEqual({ candidate_tools: ["read", "grep", "find", "ls"], evaluation_tools: [], merge_tools: [] });
+    if (result.ok)
+      expect(result.value.details.tool_policy).toEqual({
+        candidate_tools: ["read", "grep", "find", "ls"],
+        evaluation_tools: [],
+        merge_tools: [],
+      });
   });
 
   it("defaults brainstorm candidates to the reason capability (no tools)", async () => {
@@ -170,7 +201,9 @@ describe("runFusion: a full brainstorm run", () => {
       const map = manifest.anonymisation?.letter_to_slot;
       if (map === undefined) throw new Error("no anonymisation map");
       expect(manifest.anonymisation?.shown_order).toEqual(["A", "B", "C"]);
-      const blind = JSON.parse(h.read(dir, "blind-candidates.json") ?? "{}") as { candidates: Array<{ candidate_id: string; answer: string }> };
+      const blind = JSON.parse(h.read(dir, "blind-candidates.json") ?? "{}") as {
+        candidates: Array<{ candidate_id: string; answer: string }>;
+      };
       for (const c of blind.candidates) {
         const slot = map[c.candidate_id as "A" | "B" | "C"];
         expect(c.answer).toBe(happyScripts()[`candidate-${slot}.attempt-1`]?.answer);
@@ -185,7 +218,14 @@ describe("runFusion: a full brainstorm run", () => {
     const h = harness();
     expect((await h.run()).ok).toBe(true);
     const states = h.progress.flatMap((p) => (p.event.type === "state" ? [p.event.state] : []));
-    expect(states).toEqual(["candidates_running", "candidates_complete", "evaluating", "evaluation_complete", "merging", "completed"]);
+    expect(states).toEqual([
+      "candidates_running",
+      "candidates_complete",
+      "evaluating",
+      "evaluation_complete",
+      "merging",
+      "completed",
+    ]);
     const completed = h.progress.flatMap((p) => (p.event.type === "candidate_completed" ? [p.event.completed] : []));
     expect(completed).toEqual([1, 2, 3]);
     expect(h.progress.some((p) => p.event.type === "budget_warning")).toBe(true);

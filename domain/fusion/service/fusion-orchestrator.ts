@@ -8,7 +8,13 @@ import { fusionError, type FusionError, type FusionErrorStage } from "../model/f
 import { newManifest, recordAnonymisation, type ManifestRoutes } from "../model/fusion-manifest.ts";
 import { modelsOf, RESULT_SCHEMA, type FusionResultDetails } from "../model/fusion-result.ts";
 import type { FusionState } from "../model/fusion-state.ts";
-import { candidateTools, runIdFor, STAGE_TOOLS_NONE, withThinking, type CandidateSlot } from "../model/fusion-workflow.ts";
+import {
+  candidateTools,
+  runIdFor,
+  STAGE_TOOLS_NONE,
+  withThinking,
+  type CandidateSlot,
+} from "../model/fusion-workflow.ts";
 import { stagePromptSkeletons } from "../model/stage-skeletons.ts";
 import { blindCandidatesDocument } from "../model/stage-inputs.ts";
 import { resolveCapability } from "../model/workflow-profile.ts";
@@ -29,11 +35,19 @@ const NEVER_ABORTED = new AbortController().signal;
  * merge. Every refusal before the first child launches zero children; every failure after it stops
  * and waits for every child, then leaves a terminal manifest and `error.json`.
  */
-export async function runFusion(ports: FusionPorts, request: FusionRunRequest): Promise<Result<FusionRunOutcome, FusionError>> {
+export async function runFusion(
+  ports: FusionPorts,
+  request: FusionRunRequest,
+): Promise<Result<FusionRunOutcome, FusionError>> {
   const capability = resolveCapability(request.profile, request.capability);
   if (!capability.ok) return err(fusionError(capability.error.code, capability.error.message, { stage: "preflight" }));
   const callerSignal = request.signal ?? NEVER_ABORTED;
-  if (callerSignal.aborted) return err(fusionError("child_cancelled", "the run was cancelled before it started; nothing was written", { stage: "preflight" }));
+  if (callerSignal.aborted)
+    return err(
+      fusionError("child_cancelled", "the run was cancelled before it started; nothing was written", {
+        stage: "preflight",
+      }),
+    );
   const input = request.profile.checkInput(request.canonicalInputJson, request.ledgerJson);
   if (!input.ok) return err(fusionError(input.error.code, input.error.message, { stage: "preflight" }));
   const wiring = checkCandidateWiring(capability.value, request.candidateExtensions, request.candidateEnv);
@@ -47,23 +61,46 @@ export async function runFusion(ports: FusionPorts, request: FusionRunRequest): 
   const routes = routesOf(request);
   const run = linkedController(callerSignal);
   const { sha256, bytes, ledgerSha256 } = input.value;
-  const manifest = new ManifestStore(artifacts, newManifest({
-    run_id: runId,
-    workflow: request.profile.workflow,
-    source: request.source,
-    capability: capability.value,
-    artifact_dir: artifacts.dir,
-    created_at: new Date(ports.clock.now()).toISOString(),
-    input: { schema_version: input.value.schemaVersion, sha256, bytes, ...(ledgerSha256 === undefined ? {} : { ledger_sha256: ledgerSha256 }) },
-    routes,
-    tool_policy: { candidate_tools: candidateTools(capability.value), evaluation_tools: STAGE_TOOLS_NONE, merge_tools: STAGE_TOOLS_NONE },
-  }));
+  const manifest = new ManifestStore(
+    artifacts,
+    newManifest({
+      run_id: runId,
+      workflow: request.profile.workflow,
+      source: request.source,
+      capability: capability.value,
+      artifact_dir: artifacts.dir,
+      created_at: new Date(ports.clock.now()).toISOString(),
+      input: {
+        schema_version: input.value.schemaVersion,
+        sha256,
+        bytes,
+        ...(ledgerSha256 === undefined ? {} : { ledger_sha256: ledgerSha256 }),
+      },
+      routes,
+      tool_policy: {
+        candidate_tools: candidateTools(capability.value),
+        evaluation_tools: STAGE_TOOLS_NONE,
+        merge_tools: STAGE_TOOLS_NONE,
+      },
+    }),
+  );
   const ctx: RunContext = {
-    ports, profile: request.profile, capability: capability.value, runId, routes, inputJson: request.canonicalInputJson,
-    cwd: input.value.cwd, ...(request.candidateEnv === undefined ? {} : { candidateEnv: request.candidateEnv }),
+    ports,
+    profile: request.profile,
+    capability: capability.value,
+    runId,
+    routes,
+    inputJson: request.canonicalInputJson,
+    cwd: input.value.cwd,
+    ...(request.candidateEnv === undefined ? {} : { candidateEnv: request.candidateEnv }),
     ...(request.candidateExtensions === undefined ? {} : { candidateExtensions: request.candidateExtensions }),
-    budget: request.budget, preStart: request.preStartLaterStages ?? true, preStartDelayMs: request.preStartDelayMs ?? 0,
-    artifacts, manifest, pool: new ChildPool(ports.runner), signal: run.signal,
+    budget: request.budget,
+    preStart: request.preStartLaterStages ?? true,
+    preStartDelayMs: request.preStartDelayMs ?? 0,
+    artifacts,
+    manifest,
+    pool: new ChildPool(ports.runner),
+    signal: run.signal,
   };
   try {
     const outcome = await execute(ctx, request, input.value);
@@ -77,7 +114,11 @@ export async function runFusion(ports: FusionPorts, request: FusionRunRequest): 
   }
 }
 
-async function execute(ctx: RunContext, request: FusionRunRequest, input: CheckedInput): Promise<Result<FusionRunOutcome, FusionError>> {
+async function execute(
+  ctx: RunContext,
+  request: FusionRunRequest,
+  input: CheckedInput,
+): Promise<Result<FusionRunOutcome, FusionError>> {
   const opened = await openRun(ctx, request);
   if (!opened.ok) return opened;
   const answers = await stage(ctx, "candidates_running", "candidate", () => runCandidates(ctx));
@@ -87,7 +128,8 @@ async function execute(ctx: RunContext, request: FusionRunRequest, input: Checke
 
   const anonymised = anonymise(answers.value, ctx.ports.random.shuffle<CandidateSlot>([1, 2, 3]));
   const findings = ctx.profile.hostFindings(anonymised.candidates);
-  if (!findings.ok) return err(fusionError(findings.error.code, findings.error.message, { stage: "evaluation", childCreated: true }));
+  if (!findings.ok)
+    return err(fusionError(findings.error.code, findings.error.message, { stage: "evaluation", childCreated: true }));
   const blind = blindCandidatesDocument(anonymised.candidates, findings.value);
   const blindWritten = await ctx.artifacts.writeJson(ARTIFACT.blindCandidates, blind, "evaluation");
   if (!blindWritten.ok) return blindWritten;
@@ -127,7 +169,12 @@ async function openRun(ctx: RunContext, request: FusionRunRequest): Promise<Resu
   const planWritten = await ctx.artifacts.writeText(ARTIFACT.budgetPlan, plan.planJson, "preflight");
   if (!planWritten.ok) return planWritten;
   for (const warning of plan.warnings) {
-    emit(ctx, { type: "budget_warning", code: warning.code, message: warning.message, ...(warning.stage === undefined ? {} : { stage: warning.stage }) });
+    emit(ctx, {
+      type: "budget_warning",
+      code: warning.code,
+      message: warning.message,
+      ...(warning.stage === undefined ? {} : { stage: warning.stage }),
+    });
   }
   if (plan.blocker !== undefined) {
     const { code, message, details, stage } = plan.blocker;
@@ -138,7 +185,12 @@ async function openRun(ctx: RunContext, request: FusionRunRequest): Promise<Resu
 }
 
 /** Enters a stage's running state (unless the run was cancelled), then runs it. */
-async function stage<T>(ctx: RunContext, state: FusionState, where: FusionErrorStage, body: () => Promise<Result<T, FusionError>>): Promise<Result<T, FusionError>> {
+async function stage<T>(
+  ctx: RunContext,
+  state: FusionState,
+  where: FusionErrorStage,
+  body: () => Promise<Result<T, FusionError>>,
+): Promise<Result<T, FusionError>> {
   const entered = await advance(ctx, state, where);
   if (!entered.ok) return entered;
   return body();
@@ -146,7 +198,12 @@ async function stage<T>(ctx: RunContext, state: FusionState, where: FusionErrorS
 
 async function advance(ctx: RunContext, to: FusionState, where: FusionErrorStage): Promise<Result<void, FusionError>> {
   if (ctx.signal.aborted && to !== "completed") {
-    return err(fusionError("child_cancelled", `the run was cancelled before ${to.replace(/_/g, " ")}`, { stage: where, childCreated: ctx.pool.childCreated }));
+    return err(
+      fusionError("child_cancelled", `the run was cancelled before ${to.replace(/_/g, " ")}`, {
+        stage: where,
+        childCreated: ctx.pool.childCreated,
+      }),
+    );
   }
   const moved = await ctx.manifest.transition(to, isoNow(ctx), where);
   if (moved.ok) emit(ctx, { type: "state", state: to });
@@ -159,7 +216,12 @@ function routesOf(request: FusionRunRequest): ManifestRoutes {
   return { candidates: [t(a), t(b), t(c)], evaluator: t(request.routes.evaluator), merger: t(request.routes.merger) };
 }
 
-function detailsOf(ctx: RunContext, request: FusionRunRequest, input: CheckedInput, budget: FusionBudgetSummary): FusionResultDetails {
+function detailsOf(
+  ctx: RunContext,
+  request: FusionRunRequest,
+  input: CheckedInput,
+  budget: FusionBudgetSummary,
+): FusionResultDetails {
   const manifest = ctx.manifest.current;
   return {
     schema_version: RESULT_SCHEMA,

@@ -2,7 +2,13 @@
 export { runFusion } from "./fusion-orchestrator.ts";
 export type { FusionPorts, FusionRunRequest, FusionRunOutcome } from "./fusion-run-request.ts";
 export type { CandidateExtensionPaths } from "../model/candidate-launch.ts";
-export { BRAINSTORM_PROFILE, resolveCapability, type FusionWorkflowProfile, type CapabilityPolicy, type ProfileError } from "../model/workflow-profile.ts";
+export {
+  BRAINSTORM_PROFILE,
+  resolveCapability,
+  type FusionWorkflowProfile,
+  type CapabilityPolicy,
+  type ProfileError,
+} from "../model/workflow-profile.ts";
 export { describeFusionError, type FusionError, type FusionErrorCode } from "../model/fusion-error.ts";
 export type { FusionProgress, FusionProgressEvent } from "../model/fusion-progress.ts";
 export { PROGRESS_SCHEMA } from "../model/fusion-progress.ts";

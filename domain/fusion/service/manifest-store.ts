@@ -24,7 +24,10 @@ export class ManifestStore {
     return this.#current;
   }
 
-  update(change: (manifest: FusionManifest) => FusionManifest, stage: FusionErrorStage): Promise<Result<void, FusionError>> {
+  update(
+    change: (manifest: FusionManifest) => FusionManifest,
+    stage: FusionErrorStage,
+  ): Promise<Result<void, FusionError>> {
     this.#current = change(this.#current);
     const write = this.#chain.then(() => this.artifacts.writeJson(ARTIFACT.manifest, this.#current, stage));
     this.#chain = write;

@@ -8,7 +8,11 @@ import { emit, type RunContext } from "./run-context.ts";
 import { measure, runAttempt, type AttemptPlan, type Rejection } from "./stage-attempt.ts";
 
 /** The no-tool merger on its pre-started child; the profile turns its answer into the final text. */
-export async function runMerge(ctx: RunContext, blind: BlindCandidatesDocument, evaluation: FusionEvaluation): Promise<Result<string, FusionError>> {
+export async function runMerge(
+  ctx: RunContext,
+  blind: BlindCandidatesDocument,
+  evaluation: FusionEvaluation,
+): Promise<Result<string, FusionError>> {
   const plan: AttemptPlan = {
     stage: "merge",
     attempt: 1,
@@ -23,14 +27,30 @@ export async function runMerge(ctx: RunContext, blind: BlindCandidatesDocument, 
   if (!measured.ok) return measured;
   emit(ctx, { type: "merge_started" });
   const accept = (text: string) => acceptMerge(ctx, text, evaluation, blind);
-  const outcome = await runAttempt(ctx, plan, measured.value, ctx.pool.takePreStarted(attemptPrefix("merge", 1)), accept);
+  const outcome = await runAttempt(
+    ctx,
+    plan,
+    measured.value,
+    ctx.pool.takePreStarted(attemptPrefix("merge", 1)),
+    accept,
+  );
   if (outcome.kind === "accepted") return ok(outcome.value);
   return err(outcome.error);
 }
 
-function acceptMerge(ctx: RunContext, text: string, evaluation: FusionEvaluation, blind: BlindCandidatesDocument): Result<string, Rejection> {
+function acceptMerge(
+  ctx: RunContext,
+  text: string,
+  evaluation: FusionEvaluation,
+  blind: BlindCandidatesDocument,
+): Result<string, Rejection> {
   const contract = checkOutputContract("merge", text);
-  if (contract !== undefined) return err({ code: "output_contract_violated", message: `merged answer refused: ${contract.message}`, problems: [contract.message] });
+  if (contract !== undefined)
+    return err({
+      code: "output_contract_violated",
+      message: `merged answer refused: ${contract.message}`,
+      problems: [contract.message],
+    });
   const final = ctx.profile.finalText(text, evaluation, blind);
   if (final.ok) return final;
   return err({ code: final.error.code, message: final.error.message, problems: [final.error.message] });

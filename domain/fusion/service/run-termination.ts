@@ -10,14 +10,26 @@ export const ERROR_SCHEMA = "pi-background-tasks.fusion-error.v1";
  * terminal state and `error.json` made durable, then the progress event. Returns the error the
  * caller sees, naming the run and its artifacts.
  */
-export async function terminate(ctx: RunContext, error: FusionError, stopChildren: () => void, callerCancelled: boolean): Promise<FusionError> {
+export async function terminate(
+  ctx: RunContext,
+  error: FusionError,
+  stopChildren: () => void,
+  callerCancelled: boolean,
+): Promise<FusionError> {
   stopChildren();
   await ctx.pool.close();
   const terminal = callerCancelled || error.terminal === "cancelled" ? "cancelled" : "failed";
   const at = isoNow(ctx);
-  const where = { stage: error.stage, ...(error.slot === undefined ? {} : { slot: error.slot }), ...(error.attempt === undefined ? {} : { attempt: error.attempt }) };
+  const where = {
+    stage: error.stage,
+    ...(error.slot === undefined ? {} : { slot: error.slot }),
+    ...(error.attempt === undefined ? {} : { attempt: error.attempt }),
+  };
   const problems: string[] = [];
-  const noted = await ctx.manifest.update((m) => recordError(m, { code: error.code, message: error.message, ...where }, at), error.stage);
+  const noted = await ctx.manifest.update(
+    (m) => recordError(m, { code: error.code, message: error.message, ...where }, at),
+    error.stage,
+  );
   if (!noted.ok) problems.push(noted.error.message);
   const moved = await ctx.manifest.transition(terminal, at, error.stage);
   if (!moved.ok) problems.push(moved.error.message);
@@ -35,12 +47,30 @@ export async function terminate(ctx: RunContext, error: FusionError, stopChildre
     at,
     usage: manifest.usage,
     usage_unavailable: manifest.usage_unavailable,
-    attempts: manifest.attempts.map((a) => ({ prefix: a.prefix, status: a.status, usage: a.usage, ...(a.error_code === undefined ? {} : { error_code: a.error_code }) })),
+    attempts: manifest.attempts.map((a) => ({
+      prefix: a.prefix,
+      status: a.status,
+      usage: a.usage,
+      ...(a.error_code === undefined ? {} : { error_code: a.error_code }),
+    })),
     ...(error.details === undefined ? {} : { details: error.details }),
   };
   const written = await ctx.artifacts.writeJson(ARTIFACT.error, record, error.stage);
   if (!written.ok) problems.push(written.error.message);
-  emit(ctx, terminal === "cancelled" ? { type: "cancelled" } : { type: "failed", code: error.code, message: error.message });
-  const message = problems.length === 0 ? error.message : `${error.message} (and the failure record is incomplete: ${problems.join("; ")})`;
-  return { ...error, message, terminal, runId: ctx.runId, artifactDir: ctx.artifacts.dir, childCreated: ctx.pool.childCreated };
+  emit(
+    ctx,
+    terminal === "cancelled" ? { type: "cancelled" } : { type: "failed", code: error.code, message: error.message },
+  );
+  const message =
+    problems.length === 0
+      ? error.message
+      : `${error.message} (and the failure record is incomplete: ${problems.join("; ")})`;
+  return {
+    ...error,
+    message,
+    terminal,
+    runId: ctx.runId,
+    artifactDir: ctx.artifacts.dir,
+    childCreated: ctx.pool.childCreated,
+  };
 }

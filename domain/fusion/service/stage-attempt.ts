@@ -39,10 +39,19 @@ export interface Rejection {
 
 export type AttemptOutcome<T> =
   | { readonly kind: "accepted"; readonly value: T; readonly prefix: string }
-  | { readonly kind: "rejected"; readonly text: string; readonly rejection: Rejection; readonly error: FusionError; readonly prefix: string }
+  | {
+      readonly kind: "rejected";
+      readonly text: string;
+      readonly rejection: Rejection;
+      readonly error: FusionError;
+      readonly prefix: string;
+    }
   | { readonly kind: "failed"; readonly error: FusionError };
 
-export function specFor(ctx: RunContext, plan: Omit<AttemptPlan, "prompt" | "signal" | "budgetStage" | "auditLog">): ChildStageSpec {
+export function specFor(
+  ctx: RunContext,
+  plan: Omit<AttemptPlan, "prompt" | "signal" | "budgetStage" | "auditLog">,
+): ChildStageSpec {
   return {
     runDir: ctx.artifacts.dir,
     prefix: attemptPrefix(plan.stage, plan.attempt, plan.slot),
@@ -60,7 +69,13 @@ export function measure(ctx: RunContext, plan: AttemptPlan): Result<MeasuredProm
   const measured = ctx.budget.measure(plan.budgetStage, plan.route, plan.systemPrompt, plan.prompt);
   if (measured.ok) return measured;
   const { code, message, details } = measured.error;
-  return err(fusionError(code, message, { ...where(plan), childCreated: ctx.pool.childCreated, ...(details === undefined ? {} : { details }) }));
+  return err(
+    fusionError(code, message, {
+      ...where(plan),
+      childCreated: ctx.pool.childCreated,
+      ...(details === undefined ? {} : { details }),
+    }),
+  );
 }
 
 /**
@@ -133,14 +148,24 @@ async function settleSuccess<T>(
   };
   const written = await ctx.artifacts.writeText(responseFile(prefix, plan.stage), result.text, plan.stage);
   if (!written.ok) {
-    const end = { ...answered, status: "failed" as const, error_code: written.error.code, error_message: written.error.message };
+    const end = {
+      ...answered,
+      status: "failed" as const,
+      error_code: written.error.code,
+      error_message: written.error.message,
+    };
     await ctx.manifest.update((m) => endAttempt(m, prefix, end), plan.stage);
     return failed(written.error);
   }
   // Every tool call the child made must be in its audit log before its answer counts.
   const audit = await verifyAttemptAudit(ctx, plan, prefix, result);
   if (!audit.ok) {
-    const end = { ...answered, status: "failed" as const, error_code: audit.error.code, error_message: audit.error.message };
+    const end = {
+      ...answered,
+      status: "failed" as const,
+      error_code: audit.error.code,
+      error_message: audit.error.message,
+    };
     const ended = await ctx.manifest.update((m) => endAttempt(m, prefix, end), plan.stage);
     return failed(ended.ok ? audit.error : ended.error);
   }
@@ -160,19 +185,28 @@ async function settleSuccess<T>(
   return { kind: "rejected", text: result.text, rejection: verdict.error, error, prefix };
 }
 
-async function settleFailure<T>(ctx: RunContext, plan: AttemptPlan, prefix: string, error: ChildError): Promise<AttemptOutcome<T>> {
+async function settleFailure<T>(
+  ctx: RunContext,
+  plan: AttemptPlan,
+  prefix: string,
+  error: ChildError,
+): Promise<AttemptOutcome<T>> {
   // The authoritative response stays empty; the runner keeps what it captured as a partial artifact.
   const written = await ctx.artifacts.writeText(responseFile(prefix, plan.stage), "", plan.stage);
   const partial = error.partial;
-  const ended = await ctx.manifest.update((m) => endAttempt(m, prefix, {
-    status: error.code === "child_cancelled" ? "cancelled" : "failed",
-    ended_at: isoNow(ctx),
-    ...(partial === undefined ? {} : { duration_ms: partial.durationMs, exit_code: partial.exitCode }),
-    usage: partial?.usage ?? "unavailable",
-    observed: partial === undefined ? [] : observedOf(partial),
-    error_code: error.code,
-    error_message: error.message,
-  }), plan.stage);
+  const ended = await ctx.manifest.update(
+    (m) =>
+      endAttempt(m, prefix, {
+        status: error.code === "child_cancelled" ? "cancelled" : "failed",
+        ended_at: isoNow(ctx),
+        ...(partial === undefined ? {} : { duration_ms: partial.durationMs, exit_code: partial.exitCode }),
+        usage: partial?.usage ?? "unavailable",
+        observed: partial === undefined ? [] : observedOf(partial),
+        error_code: error.code,
+        error_message: error.message,
+      }),
+    plan.stage,
+  );
   if (!written.ok) return failed({ ...written.error, details: { prefix, child_error: error.code } });
   if (!ended.ok) return failed(ended.error);
   return failed(childFailure(ctx, plan, error));
@@ -181,22 +215,47 @@ async function settleFailure<T>(ctx: RunContext, plan: AttemptPlan, prefix: stri
 /** The run was cancelled between recording the attempt and sending: no model call happened. */
 async function endUnsent(ctx: RunContext, plan: AttemptPlan, prefix: string): Promise<FusionError> {
   const error = cancelledBeforeSend(ctx, plan);
-  const ended = await ctx.manifest.update((m) => endAttempt(m, prefix, {
-    status: "cancelled", ended_at: isoNow(ctx), usage: ZERO_USAGE, observed: [], error_code: error.code, error_message: error.message,
-  }), plan.stage);
+  const ended = await ctx.manifest.update(
+    (m) =>
+      endAttempt(m, prefix, {
+        status: "cancelled",
+        ended_at: isoNow(ctx),
+        usage: ZERO_USAGE,
+        observed: [],
+        error_code: error.code,
+        error_message: error.message,
+      }),
+    plan.stage,
+  );
   return ended.ok ? error : ended.error;
 }
 
 /** Billed input above the forecast means the estimator under-counted: keep the evidence, warn, carry on. */
-async function checkCalibration(ctx: RunContext, plan: AttemptPlan, prefix: string, measured: MeasuredPrompt, usage: Usage): Promise<Result<void, FusionError>> {
+async function checkCalibration(
+  ctx: RunContext,
+  plan: AttemptPlan,
+  prefix: string,
+  measured: MeasuredPrompt,
+  usage: Usage,
+): Promise<Result<void, FusionError>> {
   const billed = usage.input + usage.cacheRead + usage.cacheWrite;
   if (billed <= measured.forecastInputTokens) return ok(undefined);
   const record = {
     schema_version: "pi-background-tasks.fusion-calibration-violation.v1",
-    prefix, stage: plan.budgetStage, route: plan.route, prompt_bytes: utf8Bytes(plan.prompt),
-    forecast_input_tokens: measured.forecastInputTokens, allowed_input_tokens: measured.allowedInputTokens, billed_input_tokens: billed,
+    prefix,
+    stage: plan.budgetStage,
+    route: plan.route,
+    prompt_bytes: utf8Bytes(plan.prompt),
+    forecast_input_tokens: measured.forecastInputTokens,
+    allowed_input_tokens: measured.allowedInputTokens,
+    billed_input_tokens: billed,
   };
-  emit(ctx, { type: "calibration_warning", prefix, forecast_input_tokens: measured.forecastInputTokens, billed_input_tokens: billed });
+  emit(ctx, {
+    type: "calibration_warning",
+    prefix,
+    forecast_input_tokens: measured.forecastInputTokens,
+    billed_input_tokens: billed,
+  });
   return ctx.artifacts.writeJson(calibrationViolationFile(prefix), record, plan.stage);
 }
 
@@ -209,11 +268,18 @@ function where(plan: AttemptPlan): { stage: FusionStage; slot?: CandidateSlot; a
 }
 
 function childFailure(ctx: RunContext, plan: AttemptPlan, error: ChildError): FusionError {
-  return fusionError(error.code, error.message, { ...where(plan), childCreated: ctx.pool.childCreated, details: { prefix: attemptPrefix(plan.stage, plan.attempt, plan.slot) } });
+  return fusionError(error.code, error.message, {
+    ...where(plan),
+    childCreated: ctx.pool.childCreated,
+    details: { prefix: attemptPrefix(plan.stage, plan.attempt, plan.slot) },
+  });
 }
 
 function cancelledBeforeSend(ctx: RunContext, plan: AttemptPlan): FusionError {
-  return fusionError("child_cancelled", "the run was cancelled before this stage's prompt was sent", { ...where(plan), childCreated: ctx.pool.childCreated });
+  return fusionError("child_cancelled", "the run was cancelled before this stage's prompt was sent", {
+    ...where(plan),
+    childCreated: ctx.pool.childCreated,
+  });
 }
 
 function failed<T>(error: FusionError): AttemptOutcome<T> {

@@ -25,22 +25,45 @@ export function reportedToolCalls(result: ChildStageResult): number {
  * fault fails the attempt as `tool_audit_invalid`; a missing log is a fault, never "zero calls".
  * Attempts without an audit log (reason candidates, evaluator, merger) pass with nothing to record.
  */
-export async function verifyAttemptAudit(ctx: RunContext, plan: AttemptPlan, prefix: string, result: ChildStageResult): Promise<Result<ToolAuditSummary | undefined, FusionError>> {
+export async function verifyAttemptAudit(
+  ctx: RunContext,
+  plan: AttemptPlan,
+  prefix: string,
+  result: ChildStageResult,
+): Promise<Result<ToolAuditSummary | undefined, FusionError>> {
   if (plan.auditLog === undefined) return ok(undefined);
-  const where = { stage: plan.stage, ...(plan.slot === undefined ? {} : { slot: plan.slot }), attempt: plan.attempt, childCreated: true };
+  const where = {
+    stage: plan.stage,
+    ...(plan.slot === undefined ? {} : { slot: plan.slot }),
+    attempt: plan.attempt,
+    childCreated: true,
+  };
   const path = ctx.artifacts.path(plan.auditLog);
   const bytes = await readWhole(ctx, path);
   if (!bytes.ok) {
-    return err(fusionError("artifact_error", `could not read the tool-call audit log ${path}: ${bytes.error}`, { ...where, details: { prefix } }));
+    return err(
+      fusionError("artifact_error", `could not read the tool-call audit log ${path}: ${bytes.error}`, {
+        ...where,
+        details: { prefix },
+      }),
+    );
   }
   const expected = reportedToolCalls(result);
   const verified = verifyToolAuditLog(bytes.value, { expectedCalls: expected });
   if (!verified.ok) {
     const { reason, message, line } = verified.error;
-    return err(fusionError("tool_audit_invalid", `${message}; the answer of ${prefix} is not used`, {
-      ...where,
-      details: { prefix, file: plan.auditLog, reason, reported_calls: expected, ...(line === undefined ? {} : { line }) },
-    }));
+    return err(
+      fusionError("tool_audit_invalid", `${message}; the answer of ${prefix} is not used`, {
+        ...where,
+        details: {
+          prefix,
+          file: plan.auditLog,
+          reason,
+          reported_calls: expected,
+          ...(line === undefined ? {} : { line }),
+        },
+      }),
+    );
   }
   const content = bytes.value ?? new Uint8Array();
   return ok({ file: plan.auditLog, calls: verified.value.length, bytes: content.length, sha256: sha256Hex(content) });

@@ -12,7 +12,11 @@ const branch: SourceMessage[] = [
 ];
 
 function project(policy = DELEGATE_POLICY, activeToolCallId?: string) {
-  const projected = projectConversation({ messages: branch, policy, ...(activeToolCallId === undefined ? {} : { activeToolCallId }) });
+  const projected = projectConversation({
+    messages: branch,
+    policy,
+    ...(activeToolCallId === undefined ? {} : { activeToolCallId }),
+  });
   if (!projected.ok) throw new Error(projected.error.message);
   return projected.value;
 }

@@ -47,12 +47,16 @@ export function projectConversation(input: ProjectConversationInput): Result<Pro
     });
   }
   // A command runs between turns: no call of its own is in flight, so nothing is scoped out.
-  const scoped = policy.source === "tool" && input.activeToolCallId !== undefined
-    ? excludeActiveCallMessage(input.messages, input.activeToolCallId)
-    : { messages: input.messages, activeCallMessageExcluded: false };
+  const scoped =
+    policy.source === "tool" && input.activeToolCallId !== undefined
+      ? excludeActiveCallMessage(input.messages, input.activeToolCallId)
+      : { messages: input.messages, activeCallMessageExcluded: false };
   const output = transformConversation(scoped.messages, policy.profile);
   if (!output.ok) return output;
-  const branchFilter = { id: policy.profile.branchFilter, active_tool_call_leaf_excluded: scoped.activeCallMessageExcluded };
+  const branchFilter = {
+    id: policy.profile.branchFilter,
+    active_tool_call_leaf_excluded: scoped.activeCallMessageExcluded,
+  };
   const ledger = buildOmissionLedger(output.value, policy.profile, policy.id, branchFilter);
   const ledgerJson = canonicalJsonOf(ledger);
   return ok({
@@ -61,7 +65,11 @@ export function projectConversation(input: ProjectConversationInput): Result<Pro
       policy_id: policy.id,
       branch_filter: branchFilter,
       entries: output.value.entries,
-      ledger: { schema_version: ledger.schema_version, entry_count: ledger.entries.length, root_sha256: ledger.root_sha256 },
+      ledger: {
+        schema_version: ledger.schema_version,
+        entry_count: ledger.entries.length,
+        root_sha256: ledger.root_sha256,
+      },
       tool_payload_preview_bytes: TOOL_PAYLOAD_PREVIEW_BYTES,
     },
     ledger,

@@ -28,7 +28,13 @@ function conversation(turns: number): SourceMessage[] {
   const out: SourceMessage[] = [];
   for (let i = 0; i < turns; i++) {
     out.push(user(text(`question ${i} \u00e9\u{1F600}`), image("image/png", `img${i}`)));
-    out.push(assistant(think(`why ${i}`), text(`answer ${i}`), call(`c${i}`, i % 2 ? "read" : "bash", { i, s: "x".repeat(i) })));
+    out.push(
+      assistant(
+        think(`why ${i}`),
+        text(`answer ${i}`),
+        call(`c${i}`, i % 2 ? "read" : "bash", { i, s: "x".repeat(i) }),
+      ),
+    );
     out.push(result(`c${i}`, "read", text(`out ${i}`), image("image/jpeg", `shot${i}`)));
   }
   return out;
@@ -37,7 +43,14 @@ function conversation(turns: number): SourceMessage[] {
 describe("byte identity across processes", () => {
   it("a separate node process builds the same bytes for the golden corpus and a generated session", () => {
     const messages = conversation(40);
-    const here = buildFusionInput({ cwd: "/repo", systemPrompt: "sys", policy: FUSION_TOOL_POLICY, requestText: "go", activeToolCallId: "none", messages });
+    const here = buildFusionInput({
+      cwd: "/repo",
+      systemPrompt: "sys",
+      policy: FUSION_TOOL_POLICY,
+      requestText: "go",
+      activeToolCallId: "none",
+      messages,
+    });
     if (!here.ok) throw new Error(here.error.message);
     const out = execFileSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", CHILD, repoRoot], {
       cwd: repoRoot,

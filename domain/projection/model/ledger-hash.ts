@@ -41,5 +41,8 @@ export function ledgerRootHash(rootDomain: string, leaves: readonly Uint8Array[]
 
 export function ledgerRoot(leafDomain: string, rootDomain: string, rows: readonly LedgerRow[]): string {
   const tag = encoder.encode(`${leafDomain}\0`);
-  return ledgerRootHash(rootDomain, rows.map((row) => leafHash(tag, row)));
+  return ledgerRootHash(
+    rootDomain,
+    rows.map((row) => leafHash(tag, row)),
+  );
 }

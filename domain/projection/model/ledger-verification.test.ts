@@ -52,7 +52,12 @@ describe("omission ledger verification", () => {
     const leaves = ledger.entries.map((row) => {
       const keys = Object.keys(row).sort();
       const json = Buffer.from(`{${keys.map((k) => `${JSON.stringify(k)}:${JSON.stringify(row[k])}`).join(",")}}`);
-      return createHash("sha256").update("pi-fusion-ledger-leaf-v1\0").update(u64(row.index)).update(u64(json.length)).update(json).digest();
+      return createHash("sha256")
+        .update("pi-fusion-ledger-leaf-v1\0")
+        .update(u64(row.index))
+        .update(u64(json.length))
+        .update(json)
+        .digest();
     });
     const root = createHash("sha256").update("pi-fusion-ledger-root-v1\0").update(u64(leaves.length));
     for (const leaf of leaves) root.update(leaf);

@@ -29,13 +29,19 @@ const MAP_KIND_ROWS: Readonly<Record<ProjectionMapEntry["kind"], (kind: string) 
 export function verifyLedger(projection: unknown, ledger: unknown): Result<void, LedgerInvalidError> {
   const problems = [
     ...[...Value.Errors(OmissionLedgerSchema, ledger)].slice(0, 8).map((e) => `ledger${e.instancePath}: ${e.message}`),
-    ...[...Value.Errors(ConversationProjectionSchema, projection)].slice(0, 8).map((e) => `projection${e.instancePath}: ${e.message}`),
+    ...[...Value.Errors(ConversationProjectionSchema, projection)]
+      .slice(0, 8)
+      .map((e) => `projection${e.instancePath}: ${e.message}`),
   ];
   if (problems.length === 0) {
     problems.push(...semanticProblems(projection as ConversationProjection, ledger as OmissionLedger));
   }
   if (problems.length === 0) return ok(undefined);
-  return err({ code: "context_ledger_invalid", message: `omission ledger failed verification: ${problems[0]}`, problems });
+  return err({
+    code: "context_ledger_invalid",
+    message: `omission ledger failed verification: ${problems[0]}`,
+    problems,
+  });
 }
 
 function semanticProblems(projection: ConversationProjection, ledger: OmissionLedger): string[] {
@@ -46,7 +52,8 @@ function semanticProblems(projection: ConversationProjection, ledger: OmissionLe
   });
   const root = ledgerRoot(ledger.hashing.leaf_domain, ledger.hashing.root_domain, rows);
   const claimed = [ledger.root_sha256, ledger.accounting.root_sha256, projection.ledger.root_sha256];
-  if (claimed.some((c) => c !== root)) problems.push(`root hash mismatch: recomputed ${root}, claimed ${claimed.join(", ")}`);
+  if (claimed.some((c) => c !== root))
+    problems.push(`root hash mismatch: recomputed ${root}, claimed ${claimed.join(", ")}`);
   if (ledger.accounting.ledger_entry_count !== rows.length || projection.ledger.entry_count !== rows.length) {
     problems.push(`entry count mismatch: ${rows.length} rows`);
   }
@@ -66,13 +73,15 @@ function coverageProblems(projection: ConversationProjection, ledger: OmissionLe
     }
     const present = rows as LedgerRow[];
     present.forEach((r) => (seen[r.index] = (seen[r.index] ?? 0) + 1));
-    if (!present.every((r) => MAP_KIND_ROWS[entry.kind](r.kind))) problems.push(`${entry.kind} maps a row of the wrong kind`);
+    if (!present.every((r) => MAP_KIND_ROWS[entry.kind](r.kind)))
+      problems.push(`${entry.kind} maps a row of the wrong kind`);
     if (entry.kind === "omission_receipt") {
       receiptsSeen.add(entry.projection_index);
       problems.push(...receiptProblems(projection, entry.projection_index, present));
     } else if (entry.kind === "image_marker") {
       const target = projection.entries[entry.projection_index];
-      if (target?.[0] !== "t" || target[1] !== "u" || present.length !== 1) problems.push(`image marker ${entry.projection_index} is not one user text entry`);
+      if (target?.[0] !== "t" || target[1] !== "u" || present.length !== 1)
+        problems.push(`image marker ${entry.projection_index} is not one user text entry`);
     }
   }
   seen.forEach((n, i) => {
@@ -97,10 +106,12 @@ function receiptProblems(projection: ConversationProjection, index: number, rows
   }
   const problems: string[] = [];
   if (bytes !== expectedBytes) problems.push(`receipt ${index} claims ${bytes} bytes, rows hold ${expectedBytes}`);
-  if (counts.join(",") !== expectedCounts.join(",")) problems.push(`receipt ${index} counts ${counts.join(",")} != rows ${expectedCounts.join(",")}`);
+  if (counts.join(",") !== expectedCounts.join(","))
+    problems.push(`receipt ${index} counts ${counts.join(",")} != rows ${expectedCounts.join(",")}`);
   const ordinals = rows.map((r) => r.source_ordinal);
   const lowest = ordinals.reduce((a, b) => Math.min(a, b), Infinity);
   const highest = ordinals.reduce((a, b) => Math.max(a, b), -Infinity);
-  if (first !== lowest || last !== highest) problems.push(`receipt ${index} span [${first},${last}] does not match its rows`);
+  if (first !== lowest || last !== highest)
+    problems.push(`receipt ${index} span [${first},${last}] does not match its rows`);
   return problems;
 }

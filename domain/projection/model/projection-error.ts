@@ -41,7 +41,11 @@ export function unsupportedBlock(at: BlockLocation, role: string, blockType: str
   };
 }
 
-export function textEncodingInvalid(at: BlockLocation, field: string, why = "contains a lone UTF-16 surrogate, which has no UTF-8 form"): TextEncodingError {
+export function textEncodingInvalid(
+  at: BlockLocation,
+  field: string,
+  why = "contains a lone UTF-16 surrogate, which has no UTF-8 form",
+): TextEncodingError {
   return {
     code: "context_text_encoding_invalid",
     message: `message ${at.sourceOrdinal} block ${at.blockOrdinal}: ${field} ${why}; nothing was projected`,

@@ -16,15 +16,32 @@ const mime = fc.constantFrom("image/png", "image/jpeg", "image/webp");
 const toolName = fc.constantFrom("read", "bash", "grep", "fusion_brainstorm", "bg_delegate");
 
 type Skel =
-  | { role: "user"; asString: boolean; blocks: Array<{ k: "text"; t: string } | { k: "image"; mime: string; f: string }> }
-  | { role: "assistant"; blocks: Array<{ k: "text"; t: string } | { k: "thinking"; f: string } | { k: "call"; name: string; f: string }> }
-  | { role: "toolResult"; name: string; blocks: Array<{ k: "text"; f: string } | { k: "image"; mime: string; f: string }> };
+  | {
+      role: "user";
+      asString: boolean;
+      blocks: Array<{ k: "text"; t: string } | { k: "image"; mime: string; f: string }>;
+    }
+  | {
+      role: "assistant";
+      blocks: Array<{ k: "text"; t: string } | { k: "thinking"; f: string } | { k: "call"; name: string; f: string }>;
+    }
+  | {
+      role: "toolResult";
+      name: string;
+      blocks: Array<{ k: "text"; f: string } | { k: "image"; mime: string; f: string }>;
+    };
 
 const skeleton: fc.Arbitrary<Skel> = fc.oneof(
   fc.record({
     role: fc.constant("user" as const),
     asString: fc.boolean(),
-    blocks: fc.array(fc.oneof(fc.record({ k: fc.constant("text" as const), t: visible }), fc.record({ k: fc.constant("image" as const), mime, f: filler })), { maxLength: 3 }),
+    blocks: fc.array(
+      fc.oneof(
+        fc.record({ k: fc.constant("text" as const), t: visible }),
+        fc.record({ k: fc.constant("image" as const), mime, f: filler }),
+      ),
+      { maxLength: 3 },
+    ),
   }),
   fc.record({
     role: fc.constant("assistant" as const),
@@ -40,7 +57,13 @@ const skeleton: fc.Arbitrary<Skel> = fc.oneof(
   fc.record({
     role: fc.constant("toolResult" as const),
     name: toolName,
-    blocks: fc.array(fc.oneof(fc.record({ k: fc.constant("text" as const), f: filler }), fc.record({ k: fc.constant("image" as const), mime, f: filler })), { maxLength: 3 }),
+    blocks: fc.array(
+      fc.oneof(
+        fc.record({ k: fc.constant("text" as const), f: filler }),
+        fc.record({ k: fc.constant("image" as const), mime, f: filler }),
+      ),
+      { maxLength: 3 },
+    ),
   }),
 );
 
@@ -61,7 +84,10 @@ function plant(skels: readonly Skel[]): Planted {
   };
   const messages = skels.map((s, i): SourceMessage => {
     if (s.role === "user") {
-      const blocks = s.blocks.map((b): SourceBlock => (b.k === "text" ? { type: "text", text: b.t } : { type: "image", mimeType: b.mime, data: canary(b.f) }));
+      const blocks = s.blocks.map(
+        (b): SourceBlock =>
+          b.k === "text" ? { type: "text", text: b.t } : { type: "image", mimeType: b.mime, data: canary(b.f) },
+      );
       const only = blocks[0];
       return { role: "user", content: s.asString && blocks.length === 1 && only?.type === "text" ? only.text : blocks };
     }
@@ -73,11 +99,19 @@ function plant(skels: readonly Skel[]): Planted {
           if (b.k === "thinking") return { type: "thinking", thinking: canary(b.f) };
           const id = `call-${i}-${j}`;
           callIds.push(id);
-          return { type: "toolCall", id, name: b.name, arguments: { z: canary(b.f), a: { n: j, deep: [canary(b.f)] } } };
+          return {
+            type: "toolCall",
+            id,
+            name: b.name,
+            arguments: { z: canary(b.f), a: { n: j, deep: [canary(b.f)] } },
+          };
         }),
       };
     }
-    const content = s.blocks.map((b): SourceBlock => (b.k === "text" ? { type: "text", text: canary(b.f) } : { type: "image", mimeType: b.mime, data: canary(b.f) }));
+    const content = s.blocks.map(
+      (b): SourceBlock =>
+        b.k === "text" ? { type: "text", text: canary(b.f) } : { type: "image", mimeType: b.mime, data: canary(b.f) },
+    );
     return { role: "toolResult", toolCallId: `result-${i}`, toolName: s.name, content };
   });
   return { messages, canaries, callIds };
@@ -105,8 +139,9 @@ function expectedVisibleText(messages: readonly SourceMessage[]): Array<[string,
   return messages.flatMap((m, src) =>
     m.role === "toolResult"
       ? []
-      : blocksOf(m).flatMap((b, blk): Array<[string, number, number, string]> =>
-          b.type === "text" && b.text.length > 0 ? [[m.role === "user" ? "u" : "a", src, blk, b.text]] : [],
+      : blocksOf(m).flatMap(
+          (b, blk): Array<[string, number, number, string]> =>
+            b.type === "text" && b.text.length > 0 ? [[m.role === "user" ? "u" : "a", src, blk, b.text]] : [],
         ),
   );
 }
@@ -128,7 +163,8 @@ describe("projection properties", () => {
       fc.property(conversation, ({ messages }) => {
         const built = build(source(messages));
         const hits = new Array<number>(built.ledger.entries.length).fill(0);
-        for (const entry of built.ledger.projection_map) for (const i of entry.ledger_indices) hits[i] = (hits[i] ?? 0) + 1;
+        for (const entry of built.ledger.projection_map)
+          for (const i of entry.ledger_indices) hits[i] = (hits[i] ?? 0) + 1;
         expect(hits.every((n) => n === 1)).toBe(true);
         expect(verifyLedger(built.input.conversation_projection, JSON.parse(built.ledgerJson)).ok).toBe(true);
       }),
@@ -148,9 +184,14 @@ describe("projection properties", () => {
     fc.assert(
       fc.property(conversation, ({ messages }) => {
         const built = build(source(messages));
-        const projection = (JSON.parse(built.inputJson) as { conversation_projection: { entries: ProjectionEntry[] } }).conversation_projection;
-        const markers = new Set(built.ledger.projection_map.flatMap((m) => (m.kind === "image_marker" ? [m.projection_index] : [])));
-        const texts = projection.entries.flatMap((e, i) => (e[0] === "t" && !markers.has(i) ? [[e[1], e[2], e[3], e[4]]] : []));
+        const projection = (JSON.parse(built.inputJson) as { conversation_projection: { entries: ProjectionEntry[] } })
+          .conversation_projection;
+        const markers = new Set(
+          built.ledger.projection_map.flatMap((m) => (m.kind === "image_marker" ? [m.projection_index] : [])),
+        );
+        const texts = projection.entries.flatMap((e, i) =>
+          e[0] === "t" && !markers.has(i) ? [[e[1], e[2], e[3], e[4]]] : [],
+        );
         expect(texts).toEqual(expectedVisibleText(messages));
       }),
     );
@@ -168,7 +209,9 @@ describe("projection properties", () => {
             return [];
           }),
         );
-        const rowBytes = built.ledger.entries.filter((r) => r.kind !== "tool_call_arguments").reduce((n, r) => n + r.payload_bytes, 0);
+        const rowBytes = built.ledger.entries
+          .filter((r) => r.kind !== "tool_call_arguments")
+          .reduce((n, r) => n + r.payload_bytes, 0);
         expect(rowBytes).toBe(payloads.reduce((n, p) => n + Buffer.byteLength(p, "utf8"), 0));
       }),
     );
@@ -186,8 +229,12 @@ describe("projection properties", () => {
             { type: "toolCall", id: "active", name: "fusion_brainstorm", arguments: { prompt: "p" } },
           ],
         };
-        const after: SourceMessage[] = siblingFirst ? [{ role: "toolResult", toolCallId: "sib", toolName: "bash", content: [{ type: "text", text: secret }] }] : [];
-        const scoped = build(source([...messages, batch, ...after], { policy: FUSION_TOOL_POLICY, activeToolCallId: "active" }));
+        const after: SourceMessage[] = siblingFirst
+          ? [{ role: "toolResult", toolCallId: "sib", toolName: "bash", content: [{ type: "text", text: secret }] }]
+          : [];
+        const scoped = build(
+          source([...messages, batch, ...after], { policy: FUSION_TOOL_POLICY, activeToolCallId: "active" }),
+        );
         const baseline = projectConversation({ messages, policy: FUSION_COMMAND_POLICY });
         if (!baseline.ok) throw new Error(baseline.error.message);
         expect(scoped.inputJson.includes(secret)).toBe(false);

@@ -72,7 +72,10 @@ export const OmissionLedgerSchema = Type.Object(
     transform: Type.Literal("visible-conversation-ledger-v2"),
     policy_id: Type.String(),
     branch_filter: BranchFilterSchema,
-    hashing: Type.Object({ algorithm: Type.Literal("sha256"), leaf_domain: Type.String(), root_domain: Type.String() }, closed),
+    hashing: Type.Object(
+      { algorithm: Type.Literal("sha256"), leaf_domain: Type.String(), root_domain: Type.String() },
+      closed,
+    ),
     entries: Type.Array(LedgerRowSchema),
     projection_map: Type.Array(MapEntrySchema),
     accounting: AccountingSchema,
@@ -81,8 +84,19 @@ export const OmissionLedgerSchema = Type.Object(
   closed,
 );
 
-const TextTupleSchema = Type.Tuple([Type.Literal("t"), Type.Union([Type.Literal("u"), Type.Literal("a")]), Count, Count, Type.String()]);
-const OmissionTupleSchema = Type.Tuple([Type.Literal("o"), Type.Tuple([Count, Count]), Count, Type.Tuple([Count, Count, Count])]);
+const TextTupleSchema = Type.Tuple([
+  Type.Literal("t"),
+  Type.Union([Type.Literal("u"), Type.Literal("a")]),
+  Count,
+  Count,
+  Type.String(),
+]);
+const OmissionTupleSchema = Type.Tuple([
+  Type.Literal("o"),
+  Type.Tuple([Count, Count]),
+  Count,
+  Type.Tuple([Count, Count, Count]),
+]);
 
 export const ConversationProjectionSchema = Type.Object(
   {

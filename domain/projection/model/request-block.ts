@@ -21,7 +21,10 @@ export function buildRequestBlock(
   text: string,
 ): Result<RequestBlock, RequestTextBlankError | CanonicalJsonError> {
   if (policy.authority === "explicit_text" && text.trim().length === 0) {
-    return err({ code: "request_text_blank", message: `policy ${policy.id} needs a non-blank request text; nothing was built` });
+    return err({
+      code: "request_text_blank",
+      message: `policy ${policy.id} needs a non-blank request text; nothing was built`,
+    });
   }
   const encodable = canonicalJson(text);
   if (!encodable.ok) return err({ ...encodable.error, message: `request text: ${encodable.error.message}` });

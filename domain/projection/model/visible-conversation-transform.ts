@@ -22,7 +22,8 @@ export function transformConversation(
     for (let blockOrdinal = 0; blockOrdinal < blocks.length; blockOrdinal++) {
       const block = blocks[blockOrdinal] as SourceBlock;
       const at = { sourceOrdinal, blockOrdinal };
-      const problem = unencodable(at, textFieldsOf(message, block)) ?? projectBlock(builder, message, block, at, profile);
+      const problem =
+        unencodable(at, textFieldsOf(message, block)) ?? projectBlock(builder, message, block, at, profile);
       if (problem !== undefined) return err(problem);
     }
   }
@@ -30,7 +31,13 @@ export function transformConversation(
 }
 
 /** Adds one block; returns a problem only for a block outside the policy or unencodable arguments. */
-function projectBlock(b: ProjectionBuilder, m: SourceMessage, block: SourceBlock, at: Position, p: ProjectionProfile): ProjectionError | undefined {
+function projectBlock(
+  b: ProjectionBuilder,
+  m: SourceMessage,
+  block: SourceBlock,
+  at: Position,
+  p: ProjectionProfile,
+): ProjectionError | undefined {
   const role: string = m.role;
   if (block.type === "text" && (m.role === "user" || m.role === "assistant")) {
     b.addText(m.role, at, block.text);
@@ -40,7 +47,8 @@ function projectBlock(b: ProjectionBuilder, m: SourceMessage, block: SourceBlock
     b.addOmitted("assistant_thinking", at, digestText(block.thinking), {});
   } else if (block.type === "toolCall" && m.role === "assistant") {
     const args = canonicalJson(block.arguments);
-    if (!args.ok) return textEncodingInvalid(at, "toolCall.arguments", `cannot be canonical JSON (${args.error.message})`);
+    if (!args.ok)
+      return textEncodingInvalid(at, "toolCall.arguments", `cannot be canonical JSON (${args.error.message})`);
     b.addOmitted("tool_call_arguments", at, digestText(args.value), { tool_name: block.name, tool_call_id: block.id });
   } else if (block.type === "text" && m.role === "toolResult") {
     b.addOmitted("tool_result_text", at, digestText(block.text), { tool_name: m.toolName, tool_call_id: m.toolCallId });
@@ -55,7 +63,13 @@ function projectBlock(b: ProjectionBuilder, m: SourceMessage, block: SourceBlock
 
 /** Every string of the block that the projection forwards, hashes or records. */
 function textFieldsOf(m: SourceMessage, block: SourceBlock): Array<[string, string]> {
-  const fields: Array<[string, string]> = m.role === "toolResult" ? [["toolName", m.toolName], ["toolCallId", m.toolCallId]] : [];
+  const fields: Array<[string, string]> =
+    m.role === "toolResult"
+      ? [
+          ["toolName", m.toolName],
+          ["toolCallId", m.toolCallId],
+        ]
+      : [];
   switch (block.type) {
     case "text":
       return [...fields, ["text", block.text]];

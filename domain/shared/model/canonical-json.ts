@@ -63,7 +63,9 @@ function writeArray(items: readonly unknown[], out: string[]): boolean {
 function writeObject(value: object, out: string[]): boolean {
   if (!isPlainObject(value)) return false;
   const record = value as Record<string, unknown>;
-  const keys = Object.keys(record).filter((k) => record[k] !== undefined).sort();
+  const keys = Object.keys(record)
+    .filter((k) => record[k] !== undefined)
+    .sort();
   out.push("{");
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i] as string;
@@ -85,7 +87,8 @@ function isPlainObject(value: object): boolean {
 function locateProblem(value: unknown, path: string): string | undefined {
   if (value === null || typeof value === "boolean") return undefined;
   if (typeof value === "number") return Number.isFinite(value) ? undefined : `${path}: non-finite number`;
-  if (typeof value === "string") return LONE_SURROGATE.test(value) ? `${path}: string contains a lone surrogate` : undefined;
+  if (typeof value === "string")
+    return LONE_SURROGATE.test(value) ? `${path}: string contains a lone surrogate` : undefined;
   if (typeof value !== "object") return `${path}: ${typeof value} is not JSON`;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {

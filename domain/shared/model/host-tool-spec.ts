@@ -35,7 +35,11 @@ export interface HostToolSpec<Args, Details> {
 export type AnyHostToolSpec = HostToolSpec<unknown, unknown>;
 
 /** Normalises raw arguments and runs the tool: nothing runs when the arguments are refused. */
-export async function callToolSpec(spec: AnyHostToolSpec, raw: unknown, context: ToolRunContext): Promise<Result<ToolReply<unknown>, TypedError>> {
+export async function callToolSpec(
+  spec: AnyHostToolSpec,
+  raw: unknown,
+  context: ToolRunContext,
+): Promise<Result<ToolReply<unknown>, TypedError>> {
   const args = spec.normalize(raw);
   return args.ok ? spec.run(args.value, context) : args;
 }

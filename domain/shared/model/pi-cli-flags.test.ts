@@ -7,15 +7,32 @@ const help = (version: string) => readFileSync(new URL(`../fixtures/pi-${version
 
 describe("parsePiHelpFlags", () => {
   it("Pi 0.73.1 offers a session directory but no session id, no denylist and no MCP switch", () => {
-    expect(parsePiHelpFlags(help("0.73.1"))).toEqual({ excludeTools: false, noMcp: false, sessionId: false, sessionDir: true });
+    expect(parsePiHelpFlags(help("0.73.1"))).toEqual({
+      excludeTools: false,
+      noMcp: false,
+      sessionId: false,
+      sessionDir: true,
+    });
   });
 
   it("Pi 1.6.0 offers every isolation flag", () => {
-    expect(parsePiHelpFlags(help("1.6.0"))).toEqual({ excludeTools: true, noMcp: true, sessionId: true, sessionDir: true });
+    expect(parsePiHelpFlags(help("1.6.0"))).toEqual({
+      excludeTools: true,
+      noMcp: true,
+      sessionId: true,
+      sessionDir: true,
+    });
   });
 
   it("reads option lines only, never a flag named in prose or an example", () => {
-    const text = ["Examples:", "  pi --exclude-tools bash", "Env:", "  PI_X - overridden by --no-mcp", "Options:", "  --session-id <id>   Use it"].join("\n");
+    const text = [
+      "Examples:",
+      "  pi --exclude-tools bash",
+      "Env:",
+      "  PI_X - overridden by --no-mcp",
+      "Options:",
+      "  --session-id <id>   Use it",
+    ].join("\n");
     expect(parsePiHelpFlags(text)).toEqual({ excludeTools: false, noMcp: false, sessionId: true, sessionDir: false });
   });
 });

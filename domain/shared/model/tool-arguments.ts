@@ -18,7 +18,12 @@ const MAX_PROBLEMS = 12;
  * Checks raw tool arguments against a closed TypeBox schema and explains every problem.
  * Nothing is coerced here: a string "true" is not a boolean.
  */
-export function checkArguments<T>(tool: string, schema: TSchema, raw: unknown, hints: FieldHints = {}): Result<T, InvalidArguments> {
+export function checkArguments<T>(
+  tool: string,
+  schema: TSchema,
+  raw: unknown,
+  hints: FieldHints = {},
+): Result<T, InvalidArguments> {
   if (Value.Check(schema, raw)) return ok(raw as T);
   const problems = describeProblems(schema, raw, hints);
   return err(invalidArguments(tool, problems));

@@ -7,7 +7,26 @@ import { normalizeRunArguments } from "./run-request.ts";
 const commandText = fc.oneof(
   hostileString,
   fc
-    .array(fc.oneof(fc.constantFrom("--agent", "--no-agent", "--llm-agent", "--script", "--name", "-n", "--name=x", "--", "--weird", '"quoted name"', "'q'", "-x"), hostileString), { maxLength: 6 })
+    .array(
+      fc.oneof(
+        fc.constantFrom(
+          "--agent",
+          "--no-agent",
+          "--llm-agent",
+          "--script",
+          "--name",
+          "-n",
+          "--name=x",
+          "--",
+          "--weird",
+          '"quoted name"',
+          "'q'",
+          "-x",
+        ),
+        hostileString,
+      ),
+      { maxLength: 6 },
+    )
     .map((words) => words.join(" ")),
 );
 
@@ -49,7 +68,11 @@ describe("/bg command text under hostile input", () => {
       fc.property(commandText, (input) => {
         const parsed = parseBgCommandLine(input);
         if (!parsed.ok) return;
-        const request = normalizeRunArguments({ ...parsed.value, notifyOnCompletion: true, triggerOnCompletion: false });
+        const request = normalizeRunArguments({
+          ...parsed.value,
+          notifyOnCompletion: true,
+          triggerOnCompletion: false,
+        });
         if (!request.ok) expect(request.error.code).toBe("invalid_arguments");
         else expect(request.value.command).toBe(parsed.value.command);
       }),

@@ -43,7 +43,12 @@ export function parseBgCommandLine(input: string): Result<BgCommandLine, Invalid
   }
   const command = rest.trim();
   if (command.length === 0) return err(invalidArguments("/bg", [`no command given. ${BG_USAGE}`]));
-  return ok({ command, isAgent, ...(name === undefined || name.trim() === "" ? {} : { name: name.trim() }), ...(surviveReload ? { surviveReload: true as const } : {}) });
+  return ok({
+    command,
+    isAgent,
+    ...(name === undefined || name.trim() === "" ? {} : { name: name.trim() }),
+    ...(surviveReload ? { surviveReload: true as const } : {}),
+  });
 }
 
 function takeValue(text: string): { value: string; rest: string } | undefined {

@@ -46,7 +46,13 @@ const ErrorSchema = Type.Object({ code: Type.String(), message: Type.String() },
 
 export const ResponseFrameSchema = Type.Union([
   Type.Object(
-    { schema_version: Type.Literal(BUS_SCHEMA_IDS.response), request_id: Type.String(), operation: operationSchema, ok: Type.Literal(true), result: Type.Unknown() },
+    {
+      schema_version: Type.Literal(BUS_SCHEMA_IDS.response),
+      request_id: Type.String(),
+      operation: operationSchema,
+      ok: Type.Literal(true),
+      result: Type.Unknown(),
+    },
     { additionalProperties: false },
   ),
   Type.Object(
@@ -65,7 +71,10 @@ export type ResponseFrame = Static<typeof ResponseFrameSchema>;
 export const TerminalFrameSchema = Type.Object(
   {
     schema_version: Type.Literal(BUS_SCHEMA_IDS.terminal),
-    task: Type.Object({ id: Type.String(), status: stringEnum(["completed", "failed", "killed"] as const) }, { additionalProperties: true }),
+    task: Type.Object(
+      { id: Type.String(), status: stringEnum(["completed", "failed", "killed"] as const) },
+      { additionalProperties: true },
+    ),
   },
   { additionalProperties: false },
 );
@@ -95,7 +104,12 @@ export type BusRequest =
   | (RequestBase & { readonly operation: "logs"; readonly taskId: string; readonly read: LogReadRequest })
   | (RequestBase & { readonly operation: "kill"; readonly taskId: string });
 
-export type BusRejectionCode = "frame_invalid" | "payload_invalid" | "duplicate_request_id" | "session_not_started" | "session_shutting_down";
+export type BusRejectionCode =
+  | "frame_invalid"
+  | "payload_invalid"
+  | "duplicate_request_id"
+  | "session_not_started"
+  | "session_shutting_down";
 
 /** Why a frame was refused, with whatever identity could be read from it for the `ok:false` answer. */
 export interface BusRejection extends TypedError<BusRejectionCode> {
@@ -103,7 +117,8 @@ export interface BusRejection extends TypedError<BusRejectionCode> {
   readonly operation: BusOperation | null;
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** The request id and operation of a frame, as far as they are well formed (for answering a bad frame). */
 export function frameIdentity(raw: unknown): { requestId: string | null; operation: BusOperation | null } {
@@ -112,16 +127,19 @@ export function frameIdentity(raw: unknown): { requestId: string | null; operati
   const op = raw.operation;
   return {
     requestId: typeof id === "string" && /\S/.test(id) && id.length <= MAX_REQUEST_ID_CHARS ? id : null,
-    operation: typeof op === "string" && (BUS_OPERATIONS as readonly string[]).includes(op) ? (op as BusOperation) : null,
+    operation:
+      typeof op === "string" && (BUS_OPERATIONS as readonly string[]).includes(op) ? (op as BusOperation) : null,
   };
 }
 
 /** Strictly validates one request frame and its operation's payload. Nothing is coerced. */
 export function parseRequestFrame(raw: unknown): Result<BusRequest, BusRejection> {
   const identity = frameIdentity(raw);
-  const reject = (code: BusRejectionCode, message: string) => err({ code, message: `${message} (${code})`, ...identity });
+  const reject = (code: BusRejectionCode, message: string) =>
+    err({ code, message: `${message} (${code})`, ...identity });
   const envelope = checkArguments<RequestFrame>("request frame", RequestFrameSchema, raw);
-  if (!envelope.ok) return reject("frame_invalid", `Malformed ${BUS_SCHEMA_IDS.request} frame: ${envelope.error.problems.join("; ")}`);
+  if (!envelope.ok)
+    return reject("frame_invalid", `Malformed ${BUS_SCHEMA_IDS.request} frame: ${envelope.error.problems.join("; ")}`);
   const { request_id: requestId, operation, payload } = envelope.value;
   if (!isRecord(payload)) return reject("payload_invalid", `The '${operation}' payload must be a JSON object`);
   const parsed = parsePayload(requestId, operation as BusOperation, payload);
@@ -129,7 +147,11 @@ export function parseRequestFrame(raw: unknown): Result<BusRequest, BusRejection
   return parsed;
 }
 
-function parsePayload(requestId: string, operation: BusOperation, payload: Record<string, unknown>): Result<BusRequest, readonly string[]> {
+function parsePayload(
+  requestId: string,
+  operation: BusOperation,
+  payload: Record<string, unknown>,
+): Result<BusRequest, readonly string[]> {
   switch (operation) {
     case "capabilities": {
       const checked = checkArguments("capabilities", CapabilitiesPayloadSchema, payload);
@@ -160,8 +182,18 @@ export function okResponse(requestId: string, operation: BusOperation, result: u
   return { schema_version: BUS_SCHEMA_IDS.response, request_id: requestId, operation, ok: true, result };
 }
 
-export function errorResponse(requestId: string | null, operation: BusOperation | null, error: TypedError): ResponseFrame {
-  return { schema_version: BUS_SCHEMA_IDS.response, request_id: requestId, operation, ok: false, error: { code: error.code, message: error.message } };
+export function errorResponse(
+  requestId: string | null,
+  operation: BusOperation | null,
+  error: TypedError,
+): ResponseFrame {
+  return {
+    schema_version: BUS_SCHEMA_IDS.response,
+    request_id: requestId,
+    operation,
+    ok: false,
+    error: { code: error.code, message: error.message },
+  };
 }
 
 export function terminalFrame(task: TaskSnapshot): TerminalFrame {

@@ -3,7 +3,15 @@ import { describe, expect, it } from "vitest";
 import { EXIT_RECORD_SCHEMA, MAX_EXIT_RECORD_BYTES, parseExitRecord } from "./exit-record.ts";
 
 const bytes = (value: unknown) => new TextEncoder().encode(typeof value === "string" ? value : JSON.stringify(value));
-const good = { schema_version: EXIT_RECORD_SCHEMA, code: 7, signal: null, endedAt: 1, hostGone: false, spilledBytes: 0, lostOutputBytes: 0 };
+const good = {
+  schema_version: EXIT_RECORD_SCHEMA,
+  code: 7,
+  signal: null,
+  endedAt: 1,
+  hostGone: false,
+  spilledBytes: 0,
+  lostOutputBytes: 0,
+};
 
 describe("parseExitRecord", () => {
   it("reads what the supervisor writes", () => {

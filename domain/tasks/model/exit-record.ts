@@ -39,7 +39,8 @@ export type ExitRecordError = TypedError<"exit_record_invalid">;
 
 /** Reads an exit record back; a damaged one is a typed error naming what was wrong, never an exception. */
 export function parseExitRecord(bytes: Uint8Array): Result<ExitRecord, ExitRecordError> {
-  if (bytes.length > MAX_EXIT_RECORD_BYTES) return invalid(`it is ${bytes.length} bytes, more than an exit record can be`);
+  if (bytes.length > MAX_EXIT_RECORD_BYTES)
+    return invalid(`it is ${bytes.length} bytes, more than an exit record can be`);
   let value: unknown;
   try {
     value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
@@ -47,7 +48,9 @@ export function parseExitRecord(bytes: Uint8Array): Result<ExitRecord, ExitRecor
     return invalid(`it is not complete UTF-8 JSON (${error instanceof Error ? error.message : String(error)})`);
   }
   if (!Value.Check(ExitRecordSchema, value)) {
-    const problems = [...Value.Errors(ExitRecordSchema, value)].slice(0, 4).map((e) => `${e.instancePath || "/"} ${e.message}`);
+    const problems = [...Value.Errors(ExitRecordSchema, value)]
+      .slice(0, 4)
+      .map((e) => `${e.instancePath || "/"} ${e.message}`);
     return invalid(`it does not match ${EXIT_RECORD_SCHEMA}: ${problems.join("; ")}`);
   }
   if (value.code === null && value.signal === null) return invalid("it names neither an exit code nor a signal");

@@ -14,13 +14,19 @@ export function launchReceipt(task: TaskSnapshot, delivery: CompletionDelivery =
     `PID: ${task.pid ?? "none"}`,
     `Output path: ${task.outputPath}`,
     ...(task.isAgent ? [agentTelemetryLine(task)] : []),
-    ...(task.surviveReload === true ? ["Survives reload: yes — it keeps running when this Pi session reloads or exits, and the next session in this project reattaches it; stop it with bg_kill."] : []),
+    ...(task.surviveReload === true
+      ? [
+          "Survives reload: yes — it keeps running when this Pi session reloads or exits, and the next session in this project reattaches it; stop it with bg_kill.",
+        ]
+      : []),
     ...(delivery === "agent_turn" ? agentTurnLines(task) : waitLines(task)),
   ].join("\n");
 }
 
 function agentTurnLines(task: TaskSnapshot): string[] {
-  const notice = task.notifyOnCompletion ? "Terminal notification: enabled." : "Terminal notification: disabled (notifyOnCompletion: false); check with bg_status when needed.";
+  const notice = task.notifyOnCompletion
+    ? "Terminal notification: enabled."
+    : "Terminal notification: disabled (notifyOnCompletion: false); check with bg_status when needed.";
   const wake = !task.notifyOnCompletion
     ? "Automatic follow-up turn: disabled."
     : task.triggerOnCompletion

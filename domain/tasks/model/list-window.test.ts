@@ -21,14 +21,20 @@ describe("list selection", () => {
     expect(windowStart(30, 2, 14, 5)).toBe(2);
     expect(windowStart(10, 9, 14, 3)).toBe(0);
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 200 }), fc.integer({ min: 1, max: 30 }), fc.nat(300), fc.nat(300), (count, page, rawIndex, previous) => {
-        const index = rawIndex % count;
-        const start = windowStart(count, index, page, previous);
-        expect(start).toBeGreaterThanOrEqual(0);
-        expect(index).toBeGreaterThanOrEqual(start);
-        expect(index).toBeLessThan(start + page);
-        expect(start + Math.min(page, count)).toBeLessThanOrEqual(count);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 200 }),
+        fc.integer({ min: 1, max: 30 }),
+        fc.nat(300),
+        fc.nat(300),
+        (count, page, rawIndex, previous) => {
+          const index = rawIndex % count;
+          const start = windowStart(count, index, page, previous);
+          expect(start).toBeGreaterThanOrEqual(0);
+          expect(index).toBeGreaterThanOrEqual(start);
+          expect(index).toBeLessThan(start + page);
+          expect(start + Math.min(page, count)).toBeLessThanOrEqual(count);
+        },
+      ),
     );
   });
 });

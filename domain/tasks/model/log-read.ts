@@ -25,7 +25,12 @@ export interface LogReadPlan {
 
 /** Chooses which logical bytes a bounded read returns: cost follows the slice, never the file. */
 export function planLogRead(layout: OutputLayout, produced: number, request: LogReadRequest): LogReadPlan {
-  const start = request.offset !== undefined ? Math.min(request.offset, produced) : request.tail ? Math.max(0, produced - request.maxBytes) : 0;
+  const start =
+    request.offset !== undefined
+      ? Math.min(request.offset, produced)
+      : request.tail
+        ? Math.max(0, produced - request.maxBytes)
+        : 0;
   const end = Math.min(produced, start + request.maxBytes);
   const pieces: Array<readonly [number, number]> = [];
   let kept = 0;

@@ -9,8 +9,7 @@ export interface TaskNotification {
   readonly triggerTurn: boolean;
 }
 
-const escapeXml = (text: string): string =>
-  text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+const escapeXml = (text: string): string => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
 /** The structured text block the agent reads when a task ends. `tail` is a short excerpt of the output. */
 export function renderNotification(task: TaskSnapshot, tail: string): TaskNotification {
@@ -27,13 +26,19 @@ export function renderNotification(task: TaskSnapshot, tail: string): TaskNotifi
     `<guidance>${escapeXml(guidanceOf(task))}</guidance>`,
     "</background-task-notification>",
   ];
-  return { customType: NOTIFICATION_CUSTOM_TYPE, content: lines.join("\n"), snapshot: task, triggerTurn: task.triggerOnCompletion };
+  return {
+    customType: NOTIFICATION_CUSTOM_TYPE,
+    content: lines.join("\n"),
+    snapshot: task,
+    triggerTurn: task.triggerOnCompletion,
+  };
 }
 
 function summaryOf(task: TaskSnapshot, tail: string): string {
   const { producedBytes, elidedBytes } = task.output;
   const size = `${producedBytes} bytes of output`;
-  const elided = elidedBytes > 0 ? `; ${elidedBytes} bytes were elided from the middle by the output cap (head and tail kept)` : "";
+  const elided =
+    elidedBytes > 0 ? `; ${elidedBytes} bytes were elided from the middle by the output cap (head and tail kept)` : "";
   const excerpt = tail.length > 0 ? `\nLast output lines:\n${tail}` : "\n(no output)";
   return `${size}${elided}.${excerpt}`;
 }

@@ -79,10 +79,18 @@ export function reattachedSnapshot(task: TaskSnapshot, output: RecoveredOutput, 
 }
 
 /** The durable terminal state of a task whose host ended while it ran. */
-export function orphanTerminal(task: TaskSnapshot, ending: OrphanEnding, output: RecoveredOutput, takeOver: TakeOver): TaskSnapshot {
+export function orphanTerminal(
+  task: TaskSnapshot,
+  ending: OrphanEnding,
+  output: RecoveredOutput,
+  takeOver: TakeOver,
+): TaskSnapshot {
   const exit = ending.kind === "recorded" ? ending.exit : undefined;
-  const outcome: TerminalOutcome = takeOver.killedByPolicy === true ? { status: "killed" } : outcomeOf(task, exit, ending.killKind);
-  const notes = [outcome.error, hostNote(task, ending, takeOver), outputNote(output, exit, task)].filter((n): n is string => n !== undefined);
+  const outcome: TerminalOutcome =
+    takeOver.killedByPolicy === true ? { status: "killed" } : outcomeOf(task, exit, ending.killKind);
+  const notes = [outcome.error, hostNote(task, ending, takeOver), outputNote(output, exit, task)].filter(
+    (n): n is string => n !== undefined,
+  );
   return {
     ...task,
     ...accountingOf(task, output, exit),
@@ -105,7 +113,12 @@ function outcomeOf(task: TaskSnapshot, exit: ExitRecord | undefined, killKind: K
     ...(killKind === undefined ? {} : { killKind }),
     ...(task.timeoutSeconds === undefined ? {} : { timeoutSeconds: task.timeoutSeconds }),
     capBytes: task.output.capBytes,
-    ...(exit?.code === 0 && needsVerification(task) ? { runFailure: "it exited 0, but the host ended before it could verify the run (telemetry, attestation or result checks did not run)" } : {}),
+    ...(exit?.code === 0 && needsVerification(task)
+      ? {
+          runFailure:
+            "it exited 0, but the host ended before it could verify the run (telemetry, attestation or result checks did not run)",
+        }
+      : {}),
   });
 }
 
@@ -115,30 +128,44 @@ function needsVerification(task: TaskSnapshot): boolean {
 }
 
 function hostNote(task: TaskSnapshot, ending: OrphanEnding, takeOver: TakeOver): string {
-  const host = task.detachedAt === undefined ? "the Pi host died while this task ran" : "the Pi session that started this task ended and left it running (surviveReload)";
+  const host =
+    task.detachedAt === undefined
+      ? "the Pi host died while this task ran"
+      : "the Pi session that started this task ended and left it running (surviveReload)";
   if (takeOver.killedByPolicy === true) {
     return `${host}; it was still running when the next session started and was stopped (PI_BG_ORPHANS=kill)${ending.kind === "recorded" ? "" : "; its exit status is unknown"}`;
   }
   if (ending.kind === "recorded") return `${host}; its exit status was recorded by the supervisor`;
   const problem = ending.problem === undefined ? "" : ` (${ending.problem})`;
-  return ending.killKind === undefined ? `${host} and the task is gone; exit status unknown${problem}` : `${host}; its exit status is unknown${problem}`;
+  return ending.killKind === undefined
+    ? `${host} and the task is gone; exit status unknown${problem}`
+    : `${host}; its exit status is unknown${problem}`;
 }
 
 function outputNote(output: RecoveredOutput, exit: ExitRecord | undefined, task: TaskSnapshot): string | undefined {
   const parts: string[] = [];
-  if (output.headOnly) parts.push(`the rolling tail of the output file was never put back in order, so only its first ${output.capturedBytes} bytes are shown (the raw file keeps the rest)`);
+  if (output.headOnly)
+    parts.push(
+      `the rolling tail of the output file was never put back in order, so only its first ${output.capturedBytes} bytes are shown (the raw file keeps the rest)`,
+    );
   const spillPath = spillDisplayPath(task);
   if (exit?.hostGone === true) {
     const beyond = exit.lostOutputBytes > 0 ? `; ${exit.lostOutputBytes} bytes beyond the spill cap were not kept` : "";
     parts.push(`output after the host let go: ${exit.spilledBytes} bytes saved in ${spillPath}${beyond}`);
-  } else if (output.spilledBytes > 0) parts.push(`${output.spilledBytes} bytes of later output were saved in ${spillPath}`);
-  else if (exit === undefined && task.detachedAt === undefined) parts.push("output after the host died was not captured");
+  } else if (output.spilledBytes > 0)
+    parts.push(`${output.spilledBytes} bytes of later output were saved in ${spillPath}`);
+  else if (exit === undefined && task.detachedAt === undefined)
+    parts.push("output after the host died was not captured");
   // Bytes the supervisor had handed to the pipe but the host never read cannot be counted by anyone.
   parts.push(`output still in the pipe when the host ${task.detachedAt === undefined ? "died" : "let go"} is lost`);
   return parts.join("; ");
 }
 
-function accountingOf(task: TaskSnapshot, output: RecoveredOutput, exit: ExitRecord | undefined): { readonly bytesWritten: number; readonly output: OutputAccounting } {
+function accountingOf(
+  task: TaskSnapshot,
+  output: RecoveredOutput,
+  exit: ExitRecord | undefined,
+): { readonly bytesWritten: number; readonly output: OutputAccounting } {
   const prior = task.detachedAt === undefined ? undefined : task.output;
   const produced = prior?.producedBytes ?? output.fileBytes;
   const kept = prior?.keptBytes ?? output.capturedBytes;
@@ -148,12 +175,29 @@ function accountingOf(task: TaskSnapshot, output: RecoveredOutput, exit: ExitRec
   const producedBytes = produced + output.spilledBytes + lost;
   return {
     bytesWritten: producedBytes,
-    output: { ...task.output, producedBytes, keptBytes: kept + output.spilledBytes, elidedBytes: elided, ...(unwritten > 0 ? { unwrittenBytes: unwritten } : {}) },
+    output: {
+      ...task.output,
+      producedBytes,
+      keptBytes: kept + output.spilledBytes,
+      elidedBytes: elided,
+      ...(unwritten > 0 ? { unwrittenBytes: unwritten } : {}),
+    },
   };
 }
 
-function recoveryOf(task: TaskSnapshot, output: RecoveredOutput, at: number, lost: number | "unavailable"): NonNullable<TaskSnapshot["recovery"]> {
-  return { at, hostEnded: task.detachedAt === undefined ? "died" : "detached", spillPath: spillDisplayPath(task), spilledBytes: output.spilledBytes, lostOutputBytes: lost };
+function recoveryOf(
+  task: TaskSnapshot,
+  output: RecoveredOutput,
+  at: number,
+  lost: number | "unavailable",
+): NonNullable<TaskSnapshot["recovery"]> {
+  return {
+    at,
+    hostEnded: task.detachedAt === undefined ? "died" : "detached",
+    spillPath: spillDisplayPath(task),
+    spilledBytes: output.spilledBytes,
+    lostOutputBytes: lost,
+  };
 }
 
 function spillDisplayPath(task: TaskSnapshot): string {

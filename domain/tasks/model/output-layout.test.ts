@@ -1,10 +1,23 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { elidedBytes, elisionMarker, keptRanges, locate, MARKER_BYTES, outputLayout, placeWrite, ringIndex, type OutputLayout } from "./output-layout.ts";
+import {
+  elidedBytes,
+  elisionMarker,
+  keptRanges,
+  locate,
+  MARKER_BYTES,
+  outputLayout,
+  placeWrite,
+  ringIndex,
+  type OutputLayout,
+} from "./output-layout.ts";
 import { planLogRead } from "./log-read.ts";
 
 /** Plays chunks into a simulated file using placeWrite, as the sink does. */
-function simulate(layout: OutputLayout, chunks: Uint8Array[]): { file: Uint8Array; produced: number; truth: Uint8Array } {
+function simulate(
+  layout: OutputLayout,
+  chunks: Uint8Array[],
+): { file: Uint8Array; produced: number; truth: Uint8Array } {
   const file = new Uint8Array(layout.cap);
   const truth: number[] = [];
   let produced = 0;
@@ -22,8 +35,17 @@ function simulate(layout: OutputLayout, chunks: Uint8Array[]): { file: Uint8Arra
   return { file, produced, truth: Uint8Array.from(truth) };
 }
 
-function readLogical(layout: OutputLayout, file: Uint8Array, produced: number, settled: boolean, start: number, end: number): number[] {
-  return locate(layout, { produced, settled }, start, end).flatMap((s) => [...file.subarray(s.physical, s.physical + s.length)]);
+function readLogical(
+  layout: OutputLayout,
+  file: Uint8Array,
+  produced: number,
+  settled: boolean,
+  start: number,
+  end: number,
+): number[] {
+  return locate(layout, { produced, settled }, start, end).flatMap((s) => [
+    ...file.subarray(s.physical, s.physical + s.length),
+  ]);
 }
 
 function settle(layout: OutputLayout, file: Uint8Array, produced: number): Uint8Array {
@@ -43,7 +65,8 @@ describe("output layout under the cap", () => {
       fc.property(fc.integer({ min: 4096, max: 9000 }), chunksArb, (cap, chunks) => {
         const layout = outputLayout(cap);
         const { file, produced, truth } = simulate(layout, chunks);
-        for (const chunk of [1, 17, 4096]) for (const s of placeWrite(layout, produced, chunk)) expect(s.physical + s.length).toBeLessThanOrEqual(cap);
+        for (const chunk of [1, 17, 4096])
+          for (const s of placeWrite(layout, produced, chunk)) expect(s.physical + s.length).toBeLessThanOrEqual(cap);
         const kept = keptRanges(layout, produced);
         const got = kept.flatMap(([a, b]) => readLogical(layout, file, produced, false, a, b));
         const want = kept.flatMap(([a, b]) => [...truth.subarray(a, b)]);
@@ -55,16 +78,22 @@ describe("output layout under the cap", () => {
 
   it("settles into head · marker · tail, readable in order", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 4096, max: 6000 }), fc.array(fc.uint8Array({ minLength: 500, maxLength: 5000 }), { minLength: 3, maxLength: 12 }), (cap, chunks) => {
-        const layout = outputLayout(cap);
-        const { file, produced, truth } = simulate(layout, chunks);
-        fc.pre(produced > cap);
-        const settled = settle(layout, file, produced);
-        const tailStart = produced - layout.ringBytes;
-        expect([...settled.subarray(0, layout.headBytes)]).toEqual([...truth.subarray(0, layout.headBytes)]);
-        expect([...settled.subarray(layout.ringStart)]).toEqual([...truth.subarray(tailStart)]);
-        expect(readLogical(layout, settled, produced, true, tailStart + 3, produced)).toEqual([...truth.subarray(tailStart + 3)]);
-      }),
+      fc.property(
+        fc.integer({ min: 4096, max: 6000 }),
+        fc.array(fc.uint8Array({ minLength: 500, maxLength: 5000 }), { minLength: 3, maxLength: 12 }),
+        (cap, chunks) => {
+          const layout = outputLayout(cap);
+          const { file, produced, truth } = simulate(layout, chunks);
+          fc.pre(produced > cap);
+          const settled = settle(layout, file, produced);
+          const tailStart = produced - layout.ringBytes;
+          expect([...settled.subarray(0, layout.headBytes)]).toEqual([...truth.subarray(0, layout.headBytes)]);
+          expect([...settled.subarray(layout.ringStart)]).toEqual([...truth.subarray(tailStart)]);
+          expect(readLogical(layout, settled, produced, true, tailStart + 3, produced)).toEqual([
+            ...truth.subarray(tailStart + 3),
+          ]);
+        },
+      ),
     );
   });
 

@@ -10,9 +10,16 @@ export const KillArgumentsSchema = Type.Object({ taskId }, { additionalPropertie
 export const LogsArgumentsSchema = Type.Object(
   {
     taskId,
-    maxBytes: Type.Optional(Type.Number({ minimum: 1, description: `Bytes to return (default and maximum ${LOG_READ_MAX_BYTES})` })),
+    maxBytes: Type.Optional(
+      Type.Number({ minimum: 1, description: `Bytes to return (default and maximum ${LOG_READ_MAX_BYTES})` }),
+    ),
     tail: Type.Optional(Type.Boolean({ description: "Read the end (default true) or the start (false)" })),
-    offset: Type.Optional(Type.Integer({ minimum: 0, description: "Read from this byte offset (delta reads: pass the previous nextOffset)" })),
+    offset: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        description: "Read from this byte offset (delta reads: pass the previous nextOffset)",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -20,7 +27,12 @@ export const LogsArgumentsSchema = Type.Object(
 const HINTS = { taskId: "pass a task id from bg_run or bg_status" };
 
 export function normalizeStatusArguments(raw: unknown): Result<{ taskId?: string }, InvalidArguments> {
-  const checked = checkArguments<Static<typeof StatusArgumentsSchema>>("bg_status", StatusArgumentsSchema, raw ?? {}, HINTS);
+  const checked = checkArguments<Static<typeof StatusArgumentsSchema>>(
+    "bg_status",
+    StatusArgumentsSchema,
+    raw ?? {},
+    HINTS,
+  );
   return checked.ok ? ok(checked.value.taskId === undefined ? {} : { taskId: checked.value.taskId.trim() }) : checked;
 }
 
@@ -51,7 +63,11 @@ export const WaitArgumentsSchema = Type.Object(
   {
     taskId,
     timeoutSeconds: Type.Optional(
-      Type.Number({ exclusiveMinimum: 0, maximum: MAX_WAIT_SECONDS, description: `Longest time to block, in seconds (default ${DEFAULT_WAIT_SECONDS}, at most ${MAX_WAIT_SECONDS})` }),
+      Type.Number({
+        exclusiveMinimum: 0,
+        maximum: MAX_WAIT_SECONDS,
+        description: `Longest time to block, in seconds (default ${DEFAULT_WAIT_SECONDS}, at most ${MAX_WAIT_SECONDS})`,
+      }),
     ),
   },
   { additionalProperties: false },
@@ -67,5 +83,7 @@ export function normalizeWaitArguments(raw: unknown): Result<WaitRequest, Invali
     ...HINTS,
     timeoutSeconds: `a positive number of seconds up to ${MAX_WAIT_SECONDS}; call bg_wait again to wait longer`,
   });
-  return checked.ok ? ok({ taskId: checked.value.taskId.trim(), timeoutSeconds: checked.value.timeoutSeconds ?? DEFAULT_WAIT_SECONDS }) : checked;
+  return checked.ok
+    ? ok({ taskId: checked.value.taskId.trim(), timeoutSeconds: checked.value.timeoutSeconds ?? DEFAULT_WAIT_SECONDS })
+    : checked;
 }

@@ -11,7 +11,10 @@ describe("surviveReload on bg_run and /bg", () => {
     expect(off.ok && "surviveReload" in off.value).toBe(false);
     const explicitOff = normalizeRunArguments({ ...base, surviveReload: false });
     expect(explicitOff.ok && "surviveReload" in explicitOff.value).toBe(false);
-    expect(normalizeRunArguments({ ...base, surviveReload: true })).toMatchObject({ ok: true, value: { surviveReload: true } });
+    expect(normalizeRunArguments({ ...base, surviveReload: true })).toMatchObject({
+      ok: true,
+      value: { surviveReload: true },
+    });
   });
 
   it("is refused for agent runs with a typed error that says what to do", () => {
@@ -28,7 +31,10 @@ describe("surviveReload on bg_run and /bg", () => {
 
   it("/bg --survive-reload sets it; with --agent the request is refused", () => {
     const line = parseBgCommandLine("--survive-reload --name web -- npm run dev");
-    expect(line).toEqual({ ok: true, value: { command: "npm run dev", isAgent: false, name: "web", surviveReload: true } });
+    expect(line).toEqual({
+      ok: true,
+      value: { command: "npm run dev", isAgent: false, name: "web", surviveReload: true },
+    });
     const agent = parseBgCommandLine("--agent --survive-reload pi -p hi");
     expect(agent.ok && normalizeRunArguments(agent.value).ok).toBe(false);
   });
@@ -44,7 +50,13 @@ describe("surviveReload on bg_run and /bg", () => {
       cwd: "/w",
       startTime: 1,
       bytesWritten: 0,
-      output: { producedBytes: 0, keptBytes: 0, elidedBytes: 0, capBytes: 4096, capAction: "keep_head_and_tail" as const },
+      output: {
+        producedBytes: 0,
+        keptBytes: 0,
+        elidedBytes: 0,
+        capBytes: 4096,
+        capAction: "keep_head_and_tail" as const,
+      },
       isAgent: false,
       notified: false,
       notifyOnCompletion: true,

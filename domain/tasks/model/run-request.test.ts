@@ -9,7 +9,15 @@ describe("normalizeRunArguments", () => {
     const r = normalizeRunArguments({ ...base, command: "  npm test  ", timeoutSeconds: 10.9 });
     expect(r).toEqual({
       ok: true,
-      value: { name: "unit tests", command: "npm test", isAgent: false, timeoutSeconds: 10, notifyOnCompletion: true, triggerOnCompletion: true, onOutputCap: "keep_head_and_tail" },
+      value: {
+        name: "unit tests",
+        command: "npm test",
+        isAgent: false,
+        timeoutSeconds: 10,
+        notifyOnCompletion: true,
+        triggerOnCompletion: true,
+        onOutputCap: "keep_head_and_tail",
+      },
     });
   });
 
@@ -47,12 +55,21 @@ describe("normalizeRunArguments", () => {
 
   it("is idempotent on its own output", () => {
     fc.assert(
-      fc.property(fc.string({ minLength: 1 }).filter((s) => /\S/.test(s)), fc.boolean(), fc.option(fc.double({ min: 0.001, max: 1e5, noNaN: true })), (command, isAgent, timeout) => {
-        const first = normalizeRunArguments({ command, isAgent, ...(timeout === null ? {} : { timeoutSeconds: timeout }) });
-        if (!first.ok) return;
-        const second = normalizeRunArguments(first.value);
-        expect(second).toEqual(first);
-      }),
+      fc.property(
+        fc.string({ minLength: 1 }).filter((s) => /\S/.test(s)),
+        fc.boolean(),
+        fc.option(fc.double({ min: 0.001, max: 1e5, noNaN: true })),
+        (command, isAgent, timeout) => {
+          const first = normalizeRunArguments({
+            command,
+            isAgent,
+            ...(timeout === null ? {} : { timeoutSeconds: timeout }),
+          });
+          if (!first.ok) return;
+          const second = normalizeRunArguments(first.value);
+          expect(second).toEqual(first);
+        },
+      ),
     );
   });
 });

@@ -15,14 +15,21 @@ export const RunArgumentsSchema = Type.Object(
     name: Type.Optional(nonBlank(MAX_NAME_CHARS, "Short name for the task (2-6 words), shown in the task list")),
     command: nonBlank(MAX_COMMAND_BYTES, "Shell command to run in the background"),
     isAgent: Type.Boolean({
-      description: "true only when the command launches an LLM/agent process (e.g. `pi -p ...`); false for scripts, tests, servers, builds, sleeps",
+      description:
+        "true only when the command launches an LLM/agent process (e.g. `pi -p ...`); false for scripts, tests, servers, builds, sleeps",
     }),
     description: Type.Optional(Type.String({ maxLength: 2000, description: "What the task does and why" })),
     timeoutSeconds: Type.Optional(
-      Type.Number({ exclusiveMinimum: 0, maximum: MAX_TIMEOUT_SECONDS, description: "Stop the task after this many seconds (floored). Omit for no timeout" }),
+      Type.Number({
+        exclusiveMinimum: 0,
+        maximum: MAX_TIMEOUT_SECONDS,
+        description: "Stop the task after this many seconds (floored). Omit for no timeout",
+      }),
     ),
     notifyOnCompletion: Type.Optional(Type.Boolean({ description: "Send a completion notification (default true)" })),
-    triggerOnCompletion: Type.Optional(Type.Boolean({ description: "Let the notification start a new agent turn (default true)" })),
+    triggerOnCompletion: Type.Optional(
+      Type.Boolean({ description: "Let the notification start a new agent turn (default true)" }),
+    ),
     onOutputCap: Type.Optional(
       stringEnum(["keep_head_and_tail", "kill"] as const, {
         description: "At the output cap: keep the head and a rolling tail (default) or kill the task",
@@ -30,7 +37,8 @@ export const RunArgumentsSchema = Type.Object(
     ),
     surviveReload: Type.Optional(
       Type.Boolean({
-        description: "Keep the task running across /reload and Pi restarts; the next session reattaches it (default false; only for isAgent: false shell commands such as dev servers)",
+        description:
+          "Keep the task running across /reload and Pi restarts; the next session reattaches it (default false; only for isAgent: false shell commands such as dev servers)",
       }),
     ),
   },
@@ -53,7 +61,8 @@ export interface RunRequest {
 }
 
 const HINTS = {
-  isAgent: "set isAgent: true only when the command launches an LLM/agent process such as `pi -p ...` or `pi --mode json ...`; set false for scripts, tests, builds, dev servers and sleeps",
+  isAgent:
+    "set isAgent: true only when the command launches an LLM/agent process such as `pi -p ...` or `pi --mode json ...`; set false for scripts, tests, builds, dev servers and sleeps",
   command: "pass the shell command to run as a non-empty string",
   timeoutSeconds: `a positive number of seconds up to ${MAX_TIMEOUT_SECONDS}, or omit it for no timeout`,
   name: `a short label of at most ${MAX_NAME_CHARS} characters, or omit it to derive one from the command`,
@@ -68,10 +77,18 @@ export function normalizeRunArguments(raw: unknown): Result<RunRequest, InvalidA
   const args = checked.value;
   const command = args.command.trim();
   if (Buffer.byteLength(command, "utf8") > MAX_COMMAND_BYTES) {
-    return err(invalidArguments("bg_run", [`'command' is longer than ${MAX_COMMAND_BYTES} bytes — write a script file and run that instead`]));
+    return err(
+      invalidArguments("bg_run", [
+        `'command' is longer than ${MAX_COMMAND_BYTES} bytes — write a script file and run that instead`,
+      ]),
+    );
   }
   if (args.surviveReload === true && args.isAgent) {
-    return err(invalidArguments("bg_run", ["'surviveReload' is only for shell tasks (isAgent: false): an agent run cannot be reattached with its telemetry, so leave surviveReload out or set isAgent: false"]));
+    return err(
+      invalidArguments("bg_run", [
+        "'surviveReload' is only for shell tasks (isAgent: false): an agent run cannot be reattached with its telemetry, so leave surviveReload out or set isAgent: false",
+      ]),
+    );
   }
   const description = args.description?.trim() || undefined;
   const name = args.name?.trim() || deriveTaskName(command, description);

@@ -21,7 +21,9 @@ export interface TaskSettings {
 export type SettingsError = TypedError<"pi_bg_config_invalid">;
 
 /** Reads the package's environment variables; a bad value is a loud error, never a silent default. */
-export function taskSettingsFromEnv(env: Readonly<Record<string, string | undefined>>): Result<TaskSettings, SettingsError> {
+export function taskSettingsFromEnv(
+  env: Readonly<Record<string, string | undefined>>,
+): Result<TaskSettings, SettingsError> {
   const rawCap = env.PI_BG_MAX_OUTPUT_BYTES?.trim();
   let outputCapBytes = DEFAULT_OUTPUT_CAP_BYTES;
   if (rawCap !== undefined && rawCap !== "") {
@@ -36,10 +38,19 @@ export function taskSettingsFromEnv(env: Readonly<Record<string, string | undefi
   }
   const rawOrphans = env.PI_BG_ORPHANS?.trim() ?? "";
   if (rawOrphans !== "" && rawOrphans !== "reattach" && rawOrphans !== "kill") {
-    return err({ code: "pi_bg_config_invalid", message: `PI_BG_ORPHANS must be "reattach" or "kill"; got '${rawOrphans}' (pi_bg_config_invalid)` });
+    return err({
+      code: "pi_bg_config_invalid",
+      message: `PI_BG_ORPHANS must be "reattach" or "kill"; got '${rawOrphans}' (pi_bg_config_invalid)`,
+    });
   }
   const orphanPolicy: OrphanPolicy = rawOrphans === "kill" ? "kill" : "reattach";
-  return ok({ outputCapBytes, killGraceMs: KILL_GRACE_MS, retainTasks: RETAINED_TASKS, telemetryDisabled: env.PI_BG_DISABLE_PI_TELEMETRY === "1", orphanPolicy });
+  return ok({
+    outputCapBytes,
+    killGraceMs: KILL_GRACE_MS,
+    retainTasks: RETAINED_TASKS,
+    telemetryDisabled: env.PI_BG_DISABLE_PI_TELEMETRY === "1",
+    orphanPolicy,
+  });
 }
 
 /** Session ids become directory names: keep `[A-Za-z0-9_.-]`, replace the rest. */

@@ -8,7 +8,10 @@ describe("strayFields", () => {
   });
 
   it("counts the strays and names them, after any error of the command itself", () => {
-    expect(strayFields(undefined, [11])).toEqual({ error: "1 descendant process outlived the command and was stopped (pid 11)", strays: 1 });
+    expect(strayFields(undefined, [11])).toEqual({
+      error: "1 descendant process outlived the command and was stopped (pid 11)",
+      strays: 1,
+    });
     expect(strayFields("Exited with code 2", [5, 6])).toEqual({
       error: "Exited with code 2; 2 descendant processes outlived the command and were stopped (pids 5, 6)",
       strays: 2,

@@ -25,15 +25,20 @@ describe("tail viewport", () => {
 
   it("the visible range always lies inside the output and is as tall as it can be", () => {
     fc.assert(
-      fc.property(fc.nat(500), fc.integer({ min: 1, max: 40 }), fc.array(fc.integer({ min: -60, max: 60 }), { maxLength: 12 }), (total, height, moves) => {
-        let viewport = FOLLOWING;
-        for (const delta of moves) viewport = scrollBy(viewport, delta, total, height);
-        const { start, end } = visibleRange(viewport, total, height);
-        expect(start).toBeGreaterThanOrEqual(0);
-        expect(end).toBeLessThanOrEqual(total);
-        expect(end - start).toBe(Math.min(total, height));
-        if (!viewport.following) expect(end).toBeLessThan(total);
-      }),
+      fc.property(
+        fc.nat(500),
+        fc.integer({ min: 1, max: 40 }),
+        fc.array(fc.integer({ min: -60, max: 60 }), { maxLength: 12 }),
+        (total, height, moves) => {
+          let viewport = FOLLOWING;
+          for (const delta of moves) viewport = scrollBy(viewport, delta, total, height);
+          const { start, end } = visibleRange(viewport, total, height);
+          expect(start).toBeGreaterThanOrEqual(0);
+          expect(end).toBeLessThanOrEqual(total);
+          expect(end - start).toBe(Math.min(total, height));
+          if (!viewport.following) expect(end).toBeLessThan(total);
+        },
+      ),
     );
   });
 });

@@ -19,7 +19,9 @@ export interface LineRange {
 const bottomTop = (total: number, height: number): number => Math.max(0, total - height);
 
 export function visibleRange(viewport: TailViewport, total: number, height: number): LineRange {
-  const start = viewport.following ? bottomTop(total, height) : Math.min(Math.max(0, viewport.top), bottomTop(total, height));
+  const start = viewport.following
+    ? bottomTop(total, height)
+    : Math.min(Math.max(0, viewport.top), bottomTop(total, height));
   return { start, end: Math.min(total, start + height) };
 }
 

@@ -25,12 +25,22 @@ const snapshot: fc.Arbitrary<TaskSnapshot> = fc
     capAction: fc.constantFrom("keep_head_and_tail", "kill") as fc.Arbitrary<"keep_head_and_tail" | "kill">,
     isAgent: fc.boolean(),
     error: maybe(fc.string({ maxLength: 300 })),
-    killKind: maybe(fc.constantFrom("user", "timeout", "output_cap", "shutdown") as fc.Arbitrary<"user" | "timeout" | "output_cap" | "shutdown">),
+    killKind: maybe(
+      fc.constantFrom("user", "timeout", "output_cap", "shutdown") as fc.Arbitrary<
+        "user" | "timeout" | "output_cap" | "shutdown"
+      >,
+    ),
     flags: fc.tuple(fc.boolean(), fc.boolean(), fc.boolean()),
     timeoutSeconds: maybe(fc.integer({ min: 1, max: 604_800 })),
     strays: maybe(fc.nat({ max: 100 })),
     contextUsage: maybe(fc.record({ tokens: usage, contextWindow: usage, percent: usage })),
-    toolUsage: maybe(fc.record({ total: count, failed: count, byName: fc.dictionary(fc.string({ maxLength: 20 }), count, { maxKeys: 4 }) })),
+    toolUsage: maybe(
+      fc.record({
+        total: count,
+        failed: count,
+        byName: fc.dictionary(fc.string({ maxLength: 20 }), count, { maxKeys: 4 }),
+      }),
+    ),
     model: maybe(fc.string({ maxLength: 40 })),
   })
   .map((r) => {
@@ -42,7 +52,13 @@ const snapshot: fc.Arbitrary<TaskSnapshot> = fc
       outputPath: `.pi/tasks/s/${r.id}.output`,
       cwd: "/work",
       bytesWritten: produced,
-      output: { producedBytes: produced, keptBytes: Math.min(produced, 1 << 20), elidedBytes: Math.max(0, produced - (1 << 20)), capBytes: 1 << 20, capAction },
+      output: {
+        producedBytes: produced,
+        keptBytes: Math.min(produced, 1 << 20),
+        elidedBytes: Math.max(0, produced - (1 << 20)),
+        capBytes: 1 << 20,
+        capAction,
+      },
       notified: flags[0],
       notifyOnCompletion: flags[1],
       triggerOnCompletion: flags[2],
@@ -79,25 +95,35 @@ describe("parseTaskMetadata", () => {
 
   it("answers every corruption with a snapshot or a typed error, never an exception", () => {
     fc.assert(
-      fc.property(snapshot, fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 8 }), (s, flips) => {
-        const bytes = fileOf(s);
-        for (const [at, value] of flips) bytes[at % bytes.length] = value;
-        const parsed = parseTaskMetadata(bytes);
-        if (!parsed.ok) {
-          expect(TYPED).toContain(parsed.error.code);
-          expect(parsed.error.message.length).toBeGreaterThan(0);
-        }
-      }),
+      fc.property(
+        snapshot,
+        fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 8 }),
+        (s, flips) => {
+          const bytes = fileOf(s);
+          for (const [at, value] of flips) bytes[at % bytes.length] = value;
+          const parsed = parseTaskMetadata(bytes);
+          if (!parsed.ok) {
+            expect(TYPED).toContain(parsed.error.code);
+            expect(parsed.error.message.length).toBeGreaterThan(0);
+          }
+        },
+      ),
       { numRuns: 1_000 },
     );
   });
 
   it("gives a typed error for arbitrary bytes and for JSON of any other shape", () => {
     fc.assert(
-      fc.property(fc.oneof(fc.uint8Array({ maxLength: 300 }), fc.jsonValue().map((v) => new TextEncoder().encode(JSON.stringify(v) ?? "null"))), (bytes) => {
-        const parsed = parseTaskMetadata(bytes);
-        if (!parsed.ok) expect(TYPED).toContain(parsed.error.code);
-      }),
+      fc.property(
+        fc.oneof(
+          fc.uint8Array({ maxLength: 300 }),
+          fc.jsonValue().map((v) => new TextEncoder().encode(JSON.stringify(v) ?? "null")),
+        ),
+        (bytes) => {
+          const parsed = parseTaskMetadata(bytes);
+          if (!parsed.ok) expect(TYPED).toContain(parsed.error.code);
+        },
+      ),
       { numRuns: 1_000 },
     );
     fc.assert(
@@ -117,17 +143,30 @@ describe("parseTaskMetadata", () => {
 
   it("names each failure precisely", () => {
     const good = fileOf(fc.sample(snapshot, { numRuns: 1, seed: 3 })[0] as TaskSnapshot);
-    expect(parseTaskMetadata(new Uint8Array(MAX_TASK_METADATA_BYTES + 1))).toMatchObject({ ok: false, error: { code: "metadata_oversized" } });
-    expect(parseTaskMetadata(new Uint8Array([0x7b, 0xff, 0x7d]))).toMatchObject({ ok: false, error: { code: "metadata_not_utf8" } });
+    expect(parseTaskMetadata(new Uint8Array(MAX_TASK_METADATA_BYTES + 1))).toMatchObject({
+      ok: false,
+      error: { code: "metadata_oversized" },
+    });
+    expect(parseTaskMetadata(new Uint8Array([0x7b, 0xff, 0x7d]))).toMatchObject({
+      ok: false,
+      error: { code: "metadata_not_utf8" },
+    });
     expect(parseTaskMetadata(good.subarray(0, 10))).toMatchObject({ ok: false, error: { code: "metadata_malformed" } });
     const wrong = JSON.parse(new TextDecoder().decode(good)) as Record<string, unknown>;
-    const invalid = (patch: Record<string, unknown>) => parseTaskMetadata(new TextEncoder().encode(JSON.stringify({ ...wrong, ...patch })));
+    const invalid = (patch: Record<string, unknown>) =>
+      parseTaskMetadata(new TextEncoder().encode(JSON.stringify({ ...wrong, ...patch })));
     expect(invalid({ status: "done" })).toMatchObject({ ok: false, error: { code: "metadata_invalid" } });
-    expect(invalid({ schema_version: "pi-background-tasks.task.v2" })).toMatchObject({ ok: false, error: { code: "metadata_invalid" } });
+    expect(invalid({ schema_version: "pi-background-tasks.task.v2" })).toMatchObject({
+      ok: false,
+      error: { code: "metadata_invalid" },
+    });
     expect(invalid({ bytesWritten: -1 })).toMatchObject({ ok: false, error: { code: "metadata_invalid" } });
     expect(invalid({ statuz: "running" })).toMatchObject({ ok: false, error: { code: "metadata_invalid" } });
     const deep = `{"a":${"[".repeat(200_000)}${"]".repeat(200_000)}}`;
-    expect(parseTaskMetadata(new TextEncoder().encode(deep))).toMatchObject({ ok: false, error: { code: "metadata_invalid" } });
+    expect(parseTaskMetadata(new TextEncoder().encode(deep))).toMatchObject({
+      ok: false,
+      error: { code: "metadata_invalid" },
+    });
     const problems = invalid({ pid: 0, notified: "yes" });
     expect(!problems.ok && problems.error.message).toMatch(/\/pid.*\/notified|\/notified.*\/pid/);
   });

@@ -6,11 +6,14 @@ import type { TaskSnapshot } from "./task-snapshot.ts";
 /** A metadata file is a few KiB; anything this large is not one of ours. */
 export const MAX_TASK_METADATA_BYTES = 1024 * 1024;
 
-export type TaskMetadataError = TypedError<"metadata_oversized" | "metadata_not_utf8" | "metadata_malformed" | "metadata_invalid"> & {
+export type TaskMetadataError = TypedError<
+  "metadata_oversized" | "metadata_not_utf8" | "metadata_malformed" | "metadata_invalid"
+> & {
   readonly problems?: readonly string[];
 };
 
-const closed = <T extends Record<string, TSchema>>(properties: T) => Type.Object(properties, { additionalProperties: false });
+const closed = <T extends Record<string, TSchema>>(properties: T) =>
+  Type.Object(properties, { additionalProperties: false });
 const count = Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER });
 const text = (maxLength: number) => Type.String({ maxLength });
 const orUnavailable = Type.Union([Type.Number(), Type.Literal("unavailable")]);
@@ -67,13 +70,25 @@ export const TaskMetadataSchema = closed({
   attestationPath: Type.Optional(text(4096)),
   contextUsage: Type.Optional(closed({ tokens: orUnavailable, contextWindow: orUnavailable, percent: orUnavailable })),
   tokenUsage: Type.Optional(
-    closed({ input: orUnavailable, output: orUnavailable, cacheRead: orUnavailable, cacheWrite: orUnavailable, totalTokens: orUnavailable, costTotal: orUnavailable }),
+    closed({
+      input: orUnavailable,
+      output: orUnavailable,
+      cacheRead: orUnavailable,
+      cacheWrite: orUnavailable,
+      totalTokens: orUnavailable,
+      costTotal: orUnavailable,
+    }),
   ),
   toolUsage: Type.Optional(closed({ total: count, failed: count, byName: Type.Record(Type.String(), count) })),
   model: Type.Optional(text(1000)),
   telemetryUnavailableReason: Type.Optional(text(10_000)),
   fusion: Type.Optional(
-    closed({ runId: text(200), workflow: literals(["validate", "brainstorm"] as const), artifactDir: text(4096), resultSha256: Type.Optional(text(64)) }),
+    closed({
+      runId: text(200),
+      workflow: literals(["validate", "brainstorm"] as const),
+      artifactDir: text(4096),
+      resultSha256: Type.Optional(text(64)),
+    }),
   ),
   delegate: Type.Optional(closed({ artifactDir: text(4096), route: text(10_000), childSessionId: text(200) })),
   hostPid: Type.Optional(Type.Integer({ minimum: 1 })),
@@ -105,7 +120,10 @@ const MAX_PROBLEMS = 8;
  */
 export function parseTaskMetadata(bytes: Uint8Array): Result<TaskSnapshot, TaskMetadataError> {
   if (bytes.length > MAX_TASK_METADATA_BYTES) {
-    return err({ code: "metadata_oversized", message: `task metadata is ${bytes.length} bytes, more than the ${MAX_TASK_METADATA_BYTES} a metadata file can be` });
+    return err({
+      code: "metadata_oversized",
+      message: `task metadata is ${bytes.length} bytes, more than the ${MAX_TASK_METADATA_BYTES} a metadata file can be`,
+    });
   }
   let source: string;
   try {
@@ -118,9 +136,18 @@ export function parseTaskMetadata(bytes: Uint8Array): Result<TaskSnapshot, TaskM
     value = JSON.parse(source);
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
-    return err({ code: "metadata_malformed", message: `task metadata is not complete JSON (truncated or corrupted): ${detail}` });
+    return err({
+      code: "metadata_malformed",
+      message: `task metadata is not complete JSON (truncated or corrupted): ${detail}`,
+    });
   }
   if (Value.Check(TaskMetadataSchema, value)) return ok(value);
-  const problems = [...Value.Errors(TaskMetadataSchema, value)].slice(0, MAX_PROBLEMS).map((e) => `${e.instancePath || "/"} ${e.message}`);
-  return err({ code: "metadata_invalid", message: `task metadata does not match ${"pi-background-tasks.task.v1"}: ${problems.join("; ")}`, problems });
+  const problems = [...Value.Errors(TaskMetadataSchema, value)]
+    .slice(0, MAX_PROBLEMS)
+    .map((e) => `${e.instancePath || "/"} ${e.message}`);
+  return err({
+    code: "metadata_invalid",
+    message: `task metadata does not match ${"pi-background-tasks.task.v1"}: ${problems.join("; ")}`,
+    problems,
+  });
 }

@@ -17,19 +17,38 @@ describe("telemetry text", () => {
       ...base,
       model: "scripted/scripted-a",
       contextUsage: { tokens: 42_000, contextWindow: 200_000, percent: 21 },
-      tokenUsage: { input: 1200, output: 350, cacheRead: 0, cacheWrite: "unavailable", totalTokens: 1550, costTotal: 0.01234 },
+      tokenUsage: {
+        input: 1200,
+        output: 350,
+        cacheRead: 0,
+        cacheWrite: "unavailable",
+        totalTokens: 1550,
+        costTotal: 0.01234,
+      },
       toolUsage: { total: 12, failed: 1, byName: { read: 4, bash: 8 } },
     };
     expect(modelText(task)).toBe("scripted/scripted-a");
     expect(contextText(task)).toBe("21.0% of 200k (42k tokens)");
     expect(tokensText(task)).toBe("in 1.2k · out 350 · cache read 0 · cache write unavailable · total 1.55k · $0.0123");
     expect(toolsText(task)).toBe("12 calls, 1 failed: bash 8, read 4");
-    const unknown = { ...task, contextUsage: { tokens: "unavailable", contextWindow: 200_000, percent: "unavailable" } } as TaskSnapshot;
+    const unknown = {
+      ...task,
+      contextUsage: { tokens: "unavailable", contextWindow: 200_000, percent: "unavailable" },
+    } as TaskSnapshot;
     expect(contextText(unknown)).toBe("unavailable of 200k (unavailable tokens)");
-    expect(tokensText({ ...task, tokenUsage: { ...task.tokenUsage, costTotal: "unavailable" } } as TaskSnapshot)).toContain("cost unavailable");
+    expect(
+      tokensText({ ...task, tokenUsage: { ...task.tokenUsage, costTotal: "unavailable" } } as TaskSnapshot),
+    ).toContain("cost unavailable");
   });
 
   it("compacts counts", () => {
-    expect([950, 1000, 42_500, 200_000, 1_250_000, 12_345_678].map(compactCount)).toEqual(["950", "1k", "42.5k", "200k", "1.25M", "12.3M"]);
+    expect([950, 1000, 42_500, 200_000, 1_250_000, 12_345_678].map(compactCount)).toEqual([
+      "950",
+      "1k",
+      "42.5k",
+      "200k",
+      "1.25M",
+      "12.3M",
+    ]);
   });
 });

@@ -15,7 +15,8 @@ export function compactCount(n: number): string {
   return `${Number(value.toFixed(digits))}${unit}`;
 }
 
-const measure = (value: Measure, render: (n: number) => string = compactCount): string => (value === "unavailable" ? "unavailable" : render(value));
+const measure = (value: Measure, render: (n: number) => string = compactCount): string =>
+  value === "unavailable" ? "unavailable" : render(value);
 
 export function modelText(task: TaskSnapshot): string {
   return task.model ?? NOT_REPORTED;

@@ -29,13 +29,20 @@ export function terminalOutcome(facts: ExitFacts): TerminalOutcome {
     case "shutdown":
       return { status: "killed", error: "Killed during Pi session shutdown/reload" };
     case "timeout":
-      return { status: "failed", error: `Timed out after ${facts.timeoutSeconds ?? "?"} s (timeoutSeconds limit); the process group was stopped` };
+      return {
+        status: "failed",
+        error: `Timed out after ${facts.timeoutSeconds ?? "?"} s (timeoutSeconds limit); the process group was stopped`,
+      };
     case "output_cap":
-      return { status: "failed", error: `Output cap of ${facts.capBytes} bytes reached and onOutputCap is "kill"; the process group was stopped` };
+      return {
+        status: "failed",
+        error: `Output cap of ${facts.capBytes} bytes reached and onOutputCap is "kill"; the process group was stopped`,
+      };
     case undefined:
       break;
   }
-  if (facts.code === 0) return facts.runFailure === undefined ? { status: "completed" } : { status: "failed", error: facts.runFailure };
+  if (facts.code === 0)
+    return facts.runFailure === undefined ? { status: "completed" } : { status: "failed", error: facts.runFailure };
   const also = facts.runFailure === undefined ? "" : `; ${facts.runFailure}`;
   if (facts.code !== null) return { status: "failed", error: `Exited with code ${facts.code}${also}` };
   return { status: "failed", error: `Terminated by signal ${facts.signal ?? "unknown"}${also}` };

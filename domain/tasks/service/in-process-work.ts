@@ -50,7 +50,10 @@ export class InProcessWork implements RunningProcess {
     work: (signal: AbortSignal, log: (line: string) => void) => Promise<WorkOutcome>,
   ) {
     this.exited = work(this.controller.signal, (line) => this.stdout.write(line))
-      .catch((cause: unknown) => ({ ok: false as const, error: { message: `the work threw: ${cause instanceof Error ? cause.message : String(cause)}` } }))
+      .catch((cause: unknown) => ({
+        ok: false as const,
+        error: { message: `the work threw: ${cause instanceof Error ? cause.message : String(cause)}` },
+      }))
       .then((outcome) => {
         this.outcome = outcome;
         if (!outcome.ok) this.stdout.write(`failed: ${outcome.error.message}`);

@@ -14,7 +14,12 @@ export interface OrphanPaths {
 }
 
 export function orphanPaths(dir: string, id: string): OrphanPaths {
-  return { metadata: `${dir}/${id}.json`, output: `${dir}/${id}.output`, exit: `${dir}/${exitRecordFile(id)}`, spill: `${dir}/${spillFile(id)}` };
+  return {
+    metadata: `${dir}/${id}.json`,
+    output: `${dir}/${id}.output`,
+    exit: `${dir}/${exitRecordFile(id)}`,
+    spill: `${dir}/${spillFile(id)}`,
+  };
 }
 
 /** What the exit record says: nothing yet, a usable record, or why the one there is unusable. */
@@ -36,15 +41,27 @@ const MENTIONS_RUNNING = /"status"\s*:\s*"running"/;
  * Reads a task's metadata back. Most files under the task root belong to tasks that ended long ago; a file
  * that does not even mention the running status is skipped (undefined) before the full schema check.
  */
-export async function readRunningTaskMetadata(files: FileCommitter, path: string): Promise<Result<TaskSnapshot, { readonly code: string; readonly message: string }> | undefined> {
+export async function readRunningTaskMetadata(
+  files: FileCommitter,
+  path: string,
+): Promise<Result<TaskSnapshot, { readonly code: string; readonly message: string }> | undefined> {
   const bytes = await readSmallFile(files, path, MAX_TASK_METADATA_BYTES);
   if (!bytes.ok) return bytes;
-  if (!MENTIONS_RUNNING.test(Buffer.from(bytes.value.buffer, bytes.value.byteOffset, bytes.value.byteLength).toString("latin1"))) return undefined;
+  if (
+    !MENTIONS_RUNNING.test(
+      Buffer.from(bytes.value.buffer, bytes.value.byteOffset, bytes.value.byteLength).toString("latin1"),
+    )
+  )
+    return undefined;
   return parseTaskMetadata(bytes.value);
 }
 
 /** The output file and spill file as they are now (a missing one holds nothing). */
-export async function measureOutput(files: FileCommitter, task: TaskSnapshot, paths: OrphanPaths): Promise<RecoveredOutput> {
+export async function measureOutput(
+  files: FileCommitter,
+  task: TaskSnapshot,
+  paths: OrphanPaths,
+): Promise<RecoveredOutput> {
   const [output, spill] = await Promise.all([sizeOrZero(files, paths.output), sizeOrZero(files, paths.spill)]);
   return recoveredOutput(task, output, spill);
 }
@@ -58,7 +75,8 @@ async function sizeOrZero(files: FileCommitter, path: string): Promise<number> {
 async function readSmallFile(files: FileCommitter, path: string, max: number): Promise<Result<Uint8Array, FileError>> {
   const size = await files.size(path);
   if (!size.ok) return size;
-  if (size.value > max) return err({ code: "io_failed", path, message: `${path} is ${size.value} bytes, more than the ${max} it can be` });
+  if (size.value > max)
+    return err({ code: "io_failed", path, message: `${path} is ${size.value} bytes, more than the ${max} it can be` });
   // The file may shrink between the two calls (replaced meanwhile): read what is there then.
   const bytes = await files.readRange(path, 0, size.value);
   if (bytes.ok || bytes.error.code !== "range_out_of_bounds") return bytes;

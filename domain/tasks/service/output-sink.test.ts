@@ -7,7 +7,13 @@ import { OutputSink } from "./output-sink.ts";
 
 const concat = (parts: Uint8Array[]) => Buffer.concat(parts);
 
-async function sinkWith(files: InMemoryFileCommitter, path: string, cap: number, action: "keep_head_and_tail" | "kill", onCap = () => {}) {
+async function sinkWith(
+  files: InMemoryFileCommitter,
+  path: string,
+  cap: number,
+  action: "keep_head_and_tail" | "kill",
+  onCap = () => {},
+) {
   const created = await OutputSink.create(files, path, cap, action, onCap);
   if (!created.ok) throw new Error(created.error.message);
   return created.value;
@@ -16,23 +22,34 @@ async function sinkWith(files: InMemoryFileCommitter, path: string, cap: number,
 describe("OutputSink", () => {
   it("the closed file is the output under the cap, and head · marker · tail over it; size never exceeds the cap", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 4096, max: 7000 }), fc.array(fc.uint8Array({ minLength: 1, maxLength: 2500 }), { maxLength: 30 }), async (cap, chunks) => {
-        const files = new InMemoryFileCommitter();
-        await files.ensureDir("/t");
-        const sink = await sinkWith(files, "/t/x.output", cap, "keep_head_and_tail");
-        await Promise.all(chunks.map((c) => sink.append(c)));
-        expect((await sink.close()).ok).toBe(true);
-        const truth = concat(chunks);
-        const file = Buffer.from(files.contents("/t/x.output") ?? new Uint8Array());
-        expect(file.length).toBeLessThanOrEqual(cap);
-        const layout = outputLayout(cap);
-        if (truth.length <= cap) expect(file.equals(truth)).toBe(true);
-        else {
-          const expected = concat([truth.subarray(0, layout.headBytes), Buffer.from(elisionMarker(elidedBytes(layout, truth.length), cap)), truth.subarray(truth.length - layout.ringBytes)]);
-          expect(file.equals(expected)).toBe(true);
-        }
-        expect(sink.accounting()).toMatchObject({ producedBytes: truth.length, elidedBytes: elidedBytes(layout, truth.length) });
-      }),
+      fc.asyncProperty(
+        fc.integer({ min: 4096, max: 7000 }),
+        fc.array(fc.uint8Array({ minLength: 1, maxLength: 2500 }), { maxLength: 30 }),
+        async (cap, chunks) => {
+          const files = new InMemoryFileCommitter();
+          await files.ensureDir("/t");
+          const sink = await sinkWith(files, "/t/x.output", cap, "keep_head_and_tail");
+          await Promise.all(chunks.map((c) => sink.append(c)));
+          expect((await sink.close()).ok).toBe(true);
+          const truth = concat(chunks);
+          const file = Buffer.from(files.contents("/t/x.output") ?? new Uint8Array());
+          expect(file.length).toBeLessThanOrEqual(cap);
+          const layout = outputLayout(cap);
+          if (truth.length <= cap) expect(file.equals(truth)).toBe(true);
+          else {
+            const expected = concat([
+              truth.subarray(0, layout.headBytes),
+              Buffer.from(elisionMarker(elidedBytes(layout, truth.length), cap)),
+              truth.subarray(truth.length - layout.ringBytes),
+            ]);
+            expect(file.equals(expected)).toBe(true);
+          }
+          expect(sink.accounting()).toMatchObject({
+            producedBytes: truth.length,
+            elidedBytes: elidedBytes(layout, truth.length),
+          });
+        },
+      ),
       { numRuns: 150 },
     );
   });
@@ -49,7 +66,9 @@ describe("OutputSink", () => {
       const read = await sink.read((produced, layout) => planLogRead(layout, produced, { maxBytes: 100, tail: true }));
       if (!read.ok) throw new Error(read.error.message);
       const truth = concat(all);
-      expect(Buffer.concat(read.value.bytes).equals(truth.subarray(truth.length - Math.min(100, truth.length)))).toBe(true);
+      expect(Buffer.concat(read.value.bytes).equals(truth.subarray(truth.length - Math.min(100, truth.length)))).toBe(
+        true,
+      );
     }
   });
 
@@ -76,5 +95,4 @@ describe("OutputSink", () => {
     expect(sink.error?.osCode).toBe("ENOSPC");
     expect(sink.produced).toBe(10_000);
   });
-
 });

@@ -1,6 +1,16 @@
 import type { FileCommitter, FileError, WritableFile } from "../../../ports/file-committer.ts";
 import { err, ok, type Result } from "../../shared/model/result.ts";
-import { elidedBytes, elisionMarker, isCapped, keptBytes, locate, outputLayout, placeWrite, ringIndex, type OutputLayout } from "../model/output-layout.ts";
+import {
+  elidedBytes,
+  elisionMarker,
+  isCapped,
+  keptBytes,
+  locate,
+  outputLayout,
+  placeWrite,
+  ringIndex,
+  type OutputLayout,
+} from "../model/output-layout.ts";
 import type { LogReadPlan } from "../model/log-read.ts";
 import type { OutputAccounting, OutputCapAction } from "../model/task-snapshot.ts";
 
@@ -37,7 +47,13 @@ export class OutputSink {
     this.layout = outputLayout(cap);
   }
 
-  static async create(files: FileCommitter, path: string, cap: number, action: OutputCapAction, onCapReached: () => void): Promise<Result<OutputSink, FileError>> {
+  static async create(
+    files: FileCommitter,
+    path: string,
+    cap: number,
+    action: OutputCapAction,
+    onCapReached: () => void,
+  ): Promise<Result<OutputSink, FileError>> {
     const file = await files.createExclusive(path);
     return file.ok ? ok(new OutputSink(file.value, files, action, cap, onCapReached)) : file;
   }
@@ -63,7 +79,14 @@ export class OutputSink {
     const kept = this.action === "kill" ? Math.min(reached, cap) : keptBytes(this.layout, reached);
     const elided = this.action === "kill" ? Math.max(0, produced - cap) : elidedBytes(this.layout, reached);
     const unwritten = produced - kept - elided;
-    return { producedBytes: produced, keptBytes: kept, elidedBytes: elided, capBytes: cap, capAction: this.action, ...(unwritten > 0 ? { unwrittenBytes: unwritten } : {}) };
+    return {
+      producedBytes: produced,
+      keptBytes: kept,
+      elidedBytes: elided,
+      capBytes: cap,
+      capAction: this.action,
+      ...(unwritten > 0 ? { unwrittenBytes: unwritten } : {}),
+    };
   }
 
   append(chunk: Uint8Array): Promise<void> {
@@ -76,7 +99,9 @@ export class OutputSink {
   }
 
   /** Reads each piece of a plan made against the current `produced`, consistently with writes: one buffer per piece. */
-  read(plan: (produced: number, layout: OutputLayout) => LogReadPlan): Promise<Result<{ plan: LogReadPlan; bytes: Uint8Array[] }, FileError>> {
+  read(
+    plan: (produced: number, layout: OutputLayout) => LogReadPlan,
+  ): Promise<Result<{ plan: LogReadPlan; bytes: Uint8Array[] }, FileError>> {
     return this.enqueue(async () => {
       const stored = this.storedBytes();
       const current = plan(stored, this.activeLayout());
@@ -97,7 +122,11 @@ export class OutputSink {
   /** Puts a capped file in order (head · marker · tail), then fsyncs and closes. */
   close(): Promise<Result<void, FileError>> {
     return this.enqueue(async () => {
-      if (this.failure === undefined && this.action === "keep_head_and_tail" && isCapped(this.layout, this.writtenBytes)) {
+      if (
+        this.failure === undefined &&
+        this.action === "keep_head_and_tail" &&
+        isCapped(this.layout, this.writtenBytes)
+      ) {
         const settled = await this.settleRing();
         if (!settled.ok) this.failure = settled.error;
       }
@@ -166,11 +195,15 @@ export class OutputSink {
    * Latches the failure. A write into the plain prefix of the file (physical = logical) may have
    * stored part of its bytes before failing (disk full); the file size says how many.
    */
-  private async failed(error: FileError, span: { readonly logicalStart: number; readonly physical: number; readonly length: number }): Promise<void> {
+  private async failed(
+    error: FileError,
+    span: { readonly logicalStart: number; readonly physical: number; readonly length: number },
+  ): Promise<void> {
     this.failure = error;
     if (span.physical !== span.logicalStart) return;
     const size = await this.files.size(this.file.path);
-    if (size.ok && size.value > span.logicalStart && size.value <= span.logicalStart + span.length) this.confirmedBytes = size.value;
+    if (size.ok && size.value > span.logicalStart && size.value <= span.logicalStart + span.length)
+      this.confirmedBytes = size.value;
   }
 
   private async settleRing(): Promise<Result<void, FileError>> {

@@ -3,7 +3,12 @@ import type { FileCommitter, FileError } from "../../../ports/file-committer.ts"
 import type { SurvivorProbe } from "../../../ports/task-survival.ts";
 import { ok, type Result } from "../../shared/model/result.ts";
 import type { LogReadPlan } from "../model/log-read.ts";
-import { orphanTerminal, reattachedSnapshot, type OrphanEnding, type RecoveredOutput } from "../model/orphan-recovery.ts";
+import {
+  orphanTerminal,
+  reattachedSnapshot,
+  type OrphanEnding,
+  type RecoveredOutput,
+} from "../model/orphan-recovery.ts";
 import { outputLayout } from "../model/output-layout.ts";
 import type { KillKind, TaskSnapshot } from "../model/task-snapshot.ts";
 import { measureOutput, readExitRecord, type ExitFinding, type OrphanPaths } from "./orphan-files.ts";
@@ -34,7 +39,9 @@ export interface RecoveredTaskSetup {
 type Publish = (snapshot: TaskSnapshot) => Promise<TaskSnapshot>;
 
 const PLAIN = outputLayout(Number.MAX_SAFE_INTEGER);
-const SEPARATOR = new TextEncoder().encode("\n[pi-background-tasks: the host that started this task stopped reading here; what follows was saved by the task's supervisor]\n");
+const SEPARATOR = new TextEncoder().encode(
+  "\n[pi-background-tasks: the host that started this task stopped reading here; what follows was saved by the task's supervisor]\n",
+);
 
 /**
  * A task taken over from a host that ended: either already terminal (finalized when this session started),
@@ -118,7 +125,8 @@ export class RecoveredTask implements TrackedTask {
   /** Only for a task that ended while this host watched it: leftovers of one finalized at takeover were stopped then. */
   async sweepLeftovers(): Promise<readonly number[]> {
     const tag = this.setup.origin.processTag;
-    if (tag === undefined || this.setup.origin.surviveReload === true || this.setup.shown.status !== "running") return [];
+    if (tag === undefined || this.setup.origin.surviveReload === true || this.setup.shown.status !== "running")
+      return [];
     return this.deps.probe.stopTagged(tag, this.deps.killGraceMs);
   }
 
@@ -145,7 +153,11 @@ export class RecoveredTask implements TrackedTask {
     ];
   }
 
-  private async readSpan(segments: readonly Segment[], start: number, end: number): Promise<Result<Uint8Array, FileError>> {
+  private async readSpan(
+    segments: readonly Segment[],
+    start: number,
+    end: number,
+  ): Promise<Result<Uint8Array, FileError>> {
     const parts: Uint8Array[] = [];
     let base = 0;
     for (const segment of segments) {
@@ -196,7 +208,10 @@ export class RecoveredTask implements TrackedTask {
   private async refresh(): Promise<void> {
     const output = await measureOutput(this.deps.files, this.setup.origin, this.setup.paths);
     if (!this.isRunning || output.spilledBytes === this.current.recovery?.spilledBytes) return;
-    this.current = { ...reattachedSnapshot(this.setup.origin, output, this.setup.takenOverAt), notified: this.current.notified };
+    this.current = {
+      ...reattachedSnapshot(this.setup.origin, output, this.setup.takenOverAt),
+      notified: this.current.notified,
+    };
     this.progress(this.current);
   }
 
@@ -213,9 +228,18 @@ export class RecoveredTask implements TrackedTask {
         ? { kind: "recorded", exit: found.exit, ...kill }
         : { kind: "unknown", ...kill, ...(found.problem === undefined ? {} : { problem: found.problem }) };
     const output = await measureOutput(this.deps.files, this.setup.origin, this.setup.paths);
-    const terminal = orphanTerminal(this.setup.origin, ending, output, { at: this.setup.takenOverAt, now: this.deps.clock.now() });
+    const terminal = orphanTerminal(this.setup.origin, ending, output, {
+      at: this.setup.takenOverAt,
+      now: this.deps.clock.now(),
+    });
     const saved = await this.metadata.write(terminal);
-    this.current = saved.ok ? terminal : { ...terminal, status: "failed", error: `${terminal.error ?? "failed"}; terminal metadata could not be written: ${saved.error.message}` };
+    this.current = saved.ok
+      ? terminal
+      : {
+          ...terminal,
+          status: "failed",
+          error: `${terminal.error ?? "failed"}; terminal metadata could not be written: ${saved.error.message}`,
+        };
     const published = await this.publish(this.current);
     this.resolveSettled(published);
     return published;

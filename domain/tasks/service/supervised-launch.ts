@@ -11,12 +11,20 @@ export function supervise(
   id: string,
   launch: { readonly command: LaunchCommand; readonly env?: Readonly<Record<string, string>> },
 ): SupervisedLaunch | undefined {
-  const files = { exitPath: `${config.taskDir}/${exitRecordFile(id)}`, spillPath: `${config.taskDir}/${spillFile(id)}`, spillCapBytes: config.outputCapBytes };
+  const files = {
+    exitPath: `${config.taskDir}/${exitRecordFile(id)}`,
+    spillPath: `${config.taskDir}/${spillFile(id)}`,
+    spillCapBytes: config.outputCapBytes,
+  };
   return supervisor?.wrap(launch.command, launch.env ?? config.env, files);
 }
 
 /** What a later session needs to take the task over if this host ends while it runs. */
-export function survivalFields(host: HostIdentity | undefined, request: RunRequest, supervised: SupervisedLaunch | undefined): Partial<TaskSnapshot> {
+export function survivalFields(
+  host: HostIdentity | undefined,
+  request: RunRequest,
+  supervised: SupervisedLaunch | undefined,
+): Partial<TaskSnapshot> {
   return {
     ...(host === undefined ? {} : { hostPid: host.pid, hostStartedAt: host.startedAt }),
     ...(supervised === undefined ? {} : { processTag: supervised.processTag }),

@@ -57,7 +57,10 @@ export class TaskExecution implements TrackedTask {
     if (initial.timeoutSeconds !== undefined) {
       this.timer = deps.clock.after(initial.timeoutSeconds * 1000, () => void this.stop("timeout"));
     }
-    const pumps = Promise.all([this.pump(child.stdout, hooks.stdoutFilter), this.pump(child.stderr, hooks.stderrFilter)]);
+    const pumps = Promise.all([
+      this.pump(child.stdout, hooks.stdoutFilter),
+      this.pump(child.stderr, hooks.stderrFilter),
+    ]);
     this.terminal = Promise.all([child.exited, pumps]).then(([exit]) => this.finish(exit, undefined));
   }
 
@@ -108,7 +111,9 @@ export class TaskExecution implements TrackedTask {
     return closed.ok ? saved : closed;
   }
 
-  readLog(plan: (produced: number, layout: OutputLayout) => LogReadPlan): Promise<Result<{ plan: LogReadPlan; bytes: Uint8Array[] }, FileError>> {
+  readLog(
+    plan: (produced: number, layout: OutputLayout) => LogReadPlan,
+  ): Promise<Result<{ plan: LogReadPlan; bytes: Uint8Array[] }, FileError>> {
     return this.sink.read(plan);
   }
 
@@ -147,7 +152,10 @@ export class TaskExecution implements TrackedTask {
   }
 
   /** A clean exit can still be a failed run: a filter or the completion judge may say so. */
-  private async judgeRun(exit: ProcessExit, internalError: string | undefined): Promise<{ readonly failure?: string; readonly patch?: Partial<TaskSnapshot> }> {
+  private async judgeRun(
+    exit: ProcessExit,
+    internalError: string | undefined,
+  ): Promise<{ readonly failure?: string; readonly patch?: Partial<TaskSnapshot> }> {
     if (internalError !== undefined || this.killKind !== undefined) return {};
     const filtered = this.hooks.stdoutFilter?.failure?.() ?? this.hooks.stderrFilter?.failure?.();
     if (filtered !== undefined) return { failure: filtered };
@@ -162,7 +170,13 @@ export class TaskExecution implements TrackedTask {
     const sealed = await completion.seal(terminal);
     if (sealed === terminal) return terminal;
     const saved = await this.metadata.write(sealed);
-    return saved.ok ? sealed : { ...sealed, status: "failed", error: `${sealed.error ?? "sealing failed"}; terminal metadata could not be written: ${saved.error.message}` };
+    return saved.ok
+      ? sealed
+      : {
+          ...sealed,
+          status: "failed",
+          error: `${sealed.error ?? "sealing failed"}; terminal metadata could not be written: ${saved.error.message}`,
+        };
   }
 
   private async finish(exit: ProcessExit, spawnError: string | undefined): Promise<TaskSnapshot> {
@@ -172,7 +186,9 @@ export class TaskExecution implements TrackedTask {
     const writeProblem = this.sink.error ?? (closed.ok ? undefined : closed.error);
     const internalError =
       spawnError ??
-      (writeProblem === undefined ? undefined : `Output file could not be written (${writeProblem.osCode ?? writeProblem.code}): ${writeProblem.message}; ${this.sink.produced} bytes were produced`) ??
+      (writeProblem === undefined
+        ? undefined
+        : `Output file could not be written (${writeProblem.osCode ?? writeProblem.code}): ${writeProblem.message}; ${this.sink.produced} bytes were produced`) ??
       this.filterLimit;
     const judged = await this.judgeRun(exit, internalError);
     const outcome = terminalOutcome({
@@ -197,7 +213,11 @@ export class TaskExecution implements TrackedTask {
     const durable = await this.metadata.write(terminal);
     const published = durable.ok
       ? await this.seal(terminal)
-      : { ...terminal, status: "failed" as const, error: `${terminal.error ?? terminal.status}; terminal metadata could not be written: ${durable.error.message}` };
+      : {
+          ...terminal,
+          status: "failed" as const,
+          error: `${terminal.error ?? terminal.status}; terminal metadata could not be written: ${durable.error.message}`,
+        };
     this.current = published;
     return this.onTerminal(published);
   }

@@ -62,13 +62,38 @@ async function world(tasks: readonly TaskSnapshot[], options: { policy?: OrphanP
   for (const t of tasks) await files.replaceAtomic(`${OLD}/${t.id}.json`, encode(JSON.stringify(t)));
   probe.dirs = [{ dir: OLD, metadataFiles: tasks.map((t) => `${OLD}/${t.id}.json`) }];
   const recover = () =>
-    recoverOrphans({ files, probe, clock, warn: (m) => warnings.push(m) }, { root: ROOT, policy: options.policy ?? "reattach", killGraceMs: 3_000, pollMs: 1_000, conversation: options.conversation ?? "conv-b" });
+    recoverOrphans(
+      { files, probe, clock, warn: (m) => warnings.push(m) },
+      {
+        root: ROOT,
+        policy: options.policy ?? "reattach",
+        killGraceMs: 3_000,
+        pollMs: 1_000,
+        conversation: options.conversation ?? "conv-b",
+      },
+    );
   const delivered: TaskNotification[] = [];
   const runtime = new TaskRuntime(
-    { launcher: new FakeProcessLauncher({ clock }), files, clock, random: new SeededRandomSource(1), notifier: { deliver: async (n) => (delivered.push(n), ok(undefined)) }, warn: (m) => warnings.push(m) },
-    { cwd: "/w", taskDir: `${ROOT}/conv-b-99`, displayDir: ".pi/tasks/conv-b-99", env: {}, outputCapBytes: 1 << 20, killGraceMs: 3_000, retainTasks: 100 },
+    {
+      launcher: new FakeProcessLauncher({ clock }),
+      files,
+      clock,
+      random: new SeededRandomSource(1),
+      notifier: { deliver: async (n) => (delivered.push(n), ok(undefined)) },
+      warn: (m) => warnings.push(m),
+    },
+    {
+      cwd: "/w",
+      taskDir: `${ROOT}/conv-b-99`,
+      displayDir: ".pi/tasks/conv-b-99",
+      env: {},
+      outputCapBytes: 1 << 20,
+      killGraceMs: 3_000,
+      retainTasks: 100,
+    },
   );
-  const meta = (id: string): TaskSnapshot => JSON.parse(Buffer.from(files.contents(`${OLD}/${id}.json`) ?? new Uint8Array()).toString()) as TaskSnapshot;
+  const meta = (id: string): TaskSnapshot =>
+    JSON.parse(Buffer.from(files.contents(`${OLD}/${id}.json`) ?? new Uint8Array()).toString()) as TaskSnapshot;
   const write = (path: string, text: string) => files.replaceAtomic(`${OLD}/${path}`, encode(text));
   return { files, probe, clock, warnings, recover, runtime, delivered, meta, write };
 }
@@ -86,7 +111,11 @@ describe("recoverOrphans", () => {
     await w.write("ba.exit.json", JSON.stringify(exitRecord()));
     const recovered = await w.recover();
     expect(recovered.map((t) => t.snapshot.status)).toEqual(["failed"]);
-    expect(w.meta("ba")).toMatchObject({ status: "failed", exitCode: 3, recovery: { hostEnded: "died", spilledBytes: 6 } });
+    expect(w.meta("ba")).toMatchObject({
+      status: "failed",
+      exitCode: 3,
+      recovery: { hostEnded: "died", spilledBytes: 6 },
+    });
     expect(w.meta("ba").error).toContain("its exit status was recorded by the supervisor");
     w.runtime.adopt(recovered);
     const done = await w.runtime.waitForTerminal("ba");
@@ -94,7 +123,9 @@ describe("recoverOrphans", () => {
     expect(w.delivered).toHaveLength(1);
     expect(w.delivered[0]?.triggerTurn).toBe(false); // another conversation started it
     const log = await w.runtime.readLog("ba", { maxBytes: 10_000, tail: false });
-    expect(log.ok && log.value.text).toMatch(/^before\n\n\[pi-background-tasks: the host that started this task stopped reading here[^\n]*\]\nafter\n$/);
+    expect(log.ok && log.value.text).toMatch(
+      /^before\n\n\[pi-background-tasks: the host that started this task stopped reading here[^\n]*\]\nafter\n$/,
+    );
     const tail = await w.runtime.readLog("ba", { maxBytes: 6, tail: true });
     expect(tail.ok && tail.value.text).toBe("after\n");
   });
@@ -140,7 +171,10 @@ describe("recoverOrphans", () => {
     await w.write("ba.after-host.output", "tick\n");
     w.clock.advance(1_000);
     await flush();
-    expect(w.runtime.find("ba")).toMatchObject({ ok: true, value: { status: "running", recovery: { spilledBytes: 5 } } });
+    expect(w.runtime.find("ba")).toMatchObject({
+      ok: true,
+      value: { status: "running", recovery: { spilledBytes: 5 } },
+    });
     await w.write("ba.exit.json", JSON.stringify(exitRecord({ code: 0, spilledBytes: 5 })));
     w.probe.tagged.delete(TAG);
     w.clock.advance(1_000);
@@ -153,7 +187,8 @@ describe("recoverOrphans", () => {
   it("bg_kill of a reattached task stops every tagged process and records it as killed", async () => {
     const w = await world([snapshot("ba")]);
     w.probe.tagged.set(TAG, [78]);
-    w.probe.onStop = async () => void (await w.write("ba.exit.json", JSON.stringify(exitRecord({ code: null, signal: "SIGTERM" }))));
+    w.probe.onStop = async () =>
+      void (await w.write("ba.exit.json", JSON.stringify(exitRecord({ code: null, signal: "SIGTERM" }))));
     w.runtime.adopt(await w.recover());
     const killed = await w.runtime.kill("ba");
     expect(killed.ok && killed.value).toMatchObject({ status: "killed", killKind: "user", signal: "SIGTERM" });
@@ -187,7 +222,10 @@ describe("recoverOrphans", () => {
   });
 
   it("at shutdown a reattached task is stopped, unless it opted into surviveReload", async () => {
-    const w = await world([snapshot("ba"), snapshot("bb", { processTag: OTHER_TAG, surviveReload: true, detachedAt: 5 })]);
+    const w = await world([
+      snapshot("ba"),
+      snapshot("bb", { processTag: OTHER_TAG, surviveReload: true, detachedAt: 5 }),
+    ]);
     w.probe.tagged.set(TAG, [78]);
     w.probe.tagged.set(OTHER_TAG, [80]);
     w.runtime.adopt(await w.recover());

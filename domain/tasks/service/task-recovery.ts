@@ -1,10 +1,23 @@
 import type { Clock } from "../../../ports/clock.ts";
 import type { FileCommitter } from "../../../ports/file-committer.ts";
 import type { SurvivorProbe } from "../../../ports/task-survival.ts";
-import { orphanTerminal, planOrphan, reattachedSnapshot, type OrphanEnding, type TakeOver } from "../model/orphan-recovery.ts";
+import {
+  orphanTerminal,
+  planOrphan,
+  reattachedSnapshot,
+  type OrphanEnding,
+  type TakeOver,
+} from "../model/orphan-recovery.ts";
 import type { OrphanPolicy } from "../model/runtime-settings.ts";
 import type { TaskSnapshot } from "../model/task-snapshot.ts";
-import { measureOutput, orphanPaths, readExitRecord, readRunningTaskMetadata, type ExitFinding, type OrphanPaths } from "./orphan-files.ts";
+import {
+  measureOutput,
+  orphanPaths,
+  readExitRecord,
+  readRunningTaskMetadata,
+  type ExitFinding,
+  type OrphanPaths,
+} from "./orphan-files.ts";
 import { RecoveredTask, type RecoveredTaskDeps } from "./recovered-task.ts";
 import { TaskMetadataWriter } from "./task-metadata-writer.ts";
 
@@ -46,7 +59,12 @@ export async function recoverOrphans(deps: RecoveryDeps, config: RecoveryConfig)
   return recovered;
 }
 
-async function recoverOne(deps: RecoveryDeps, config: RecoveryConfig, dir: string, file: string): Promise<RecoveredTask | undefined> {
+async function recoverOne(
+  deps: RecoveryDeps,
+  config: RecoveryConfig,
+  dir: string,
+  file: string,
+): Promise<RecoveredTask | undefined> {
   const read = await readRunningTaskMetadata(deps.files, file);
   if (read === undefined) return undefined;
   if (!read.ok) {
@@ -64,10 +82,31 @@ async function recoverOne(deps: RecoveryDeps, config: RecoveryConfig, dir: strin
   if (host !== undefined && (await deps.probe.hostAlive(host, dir))) return undefined;
   const found = await readExitRecord(deps.files, paths.exit);
   const live = task.processTag === undefined ? [] : await deps.probe.taggedProcesses(task.processTag);
-  const action = planOrphan(task, { hostAlive: false, exit: found.exit, ...(found.problem === undefined ? {} : { exitProblem: found.problem }), liveProcesses: live.length }, config.policy);
+  const action = planOrphan(
+    task,
+    {
+      hostAlive: false,
+      exit: found.exit,
+      ...(found.problem === undefined ? {} : { exitProblem: found.problem }),
+      liveProcesses: live.length,
+    },
+    config.policy,
+  );
   const at = deps.clock.now();
-  const setup = { origin: task, paths, metadata: new TaskMetadataWriter(deps.files, paths.metadata), takenOverAt: at, wakesAgent: conversationOf(dir) === config.conversation };
-  const taskDeps: RecoveredTaskDeps = { files: deps.files, probe: deps.probe, clock: deps.clock, killGraceMs: config.killGraceMs, pollMs: config.pollMs };
+  const setup = {
+    origin: task,
+    paths,
+    metadata: new TaskMetadataWriter(deps.files, paths.metadata),
+    takenOverAt: at,
+    wakesAgent: conversationOf(dir) === config.conversation,
+  };
+  const taskDeps: RecoveredTaskDeps = {
+    files: deps.files,
+    probe: deps.probe,
+    clock: deps.clock,
+    killGraceMs: config.killGraceMs,
+    pollMs: config.pollMs,
+  };
   switch (action.kind) {
     case "leave":
       return undefined;
@@ -75,12 +114,16 @@ async function recoverOne(deps: RecoveryDeps, config: RecoveryConfig, dir: strin
       // This host owns the task now: a later session sees a live host and leaves it alone.
       const owned: TaskSnapshot = { ...task, hostPid: deps.probe.self.pid, hostStartedAt: deps.probe.self.startedAt };
       const saved = await setup.metadata.write(owned);
-      if (!saved.ok) deps.warn(`Task ${task.id} was reattached, but its new owner could not be recorded (${saved.error.message}); another session may take it over too`);
+      if (!saved.ok)
+        deps.warn(
+          `Task ${task.id} was reattached, but its new owner could not be recorded (${saved.error.message}); another session may take it over too`,
+        );
       const shown = reattachedSnapshot(owned, await measureOutput(deps.files, owned, paths), at);
       return new RecoveredTask({ ...setup, origin: owned, shown }, taskDeps);
     }
     case "finalize": {
-      if (action.stopLeftovers && task.processTag !== undefined) await deps.probe.stopTagged(task.processTag, config.killGraceMs);
+      if (action.stopLeftovers && task.processTag !== undefined)
+        await deps.probe.stopTagged(task.processTag, config.killGraceMs);
       const shown = await finalize(deps, setup, found, { at, now: at });
       return new RecoveredTask({ ...setup, shown }, taskDeps);
     }
@@ -100,17 +143,31 @@ async function finalize(
   found: ExitFinding,
   takeOver: TakeOver,
 ): Promise<TaskSnapshot> {
-  const ending: OrphanEnding = found.exit !== undefined ? { kind: "recorded", exit: found.exit } : { kind: "unknown", ...(found.problem === undefined ? {} : { problem: found.problem }) };
-  const terminal = orphanTerminal(setup.origin, ending, await measureOutput(deps.files, setup.origin, setup.paths), takeOver);
+  const ending: OrphanEnding =
+    found.exit !== undefined
+      ? { kind: "recorded", exit: found.exit }
+      : { kind: "unknown", ...(found.problem === undefined ? {} : { problem: found.problem }) };
+  const terminal = orphanTerminal(
+    setup.origin,
+    ending,
+    await measureOutput(deps.files, setup.origin, setup.paths),
+    takeOver,
+  );
   const saved = await setup.metadata.write(terminal);
   if (saved.ok) return terminal;
-  deps.warn(`Task ${terminal.id}: its recovered terminal state could not be written (${saved.error.message}); the next session will try again`);
-  return { ...terminal, error: `${terminal.error ?? terminal.status}; this terminal state could not be written: ${saved.error.message}` };
+  deps.warn(
+    `Task ${terminal.id}: its recovered terminal state could not be written (${saved.error.message}); the next session will try again`,
+  );
+  return {
+    ...terminal,
+    error: `${terminal.error ?? terminal.status}; this terminal state could not be written: ${saved.error.message}`,
+  };
 }
 
 /** The recorded host, or for older metadata the pid in the directory name (`<session>-<pid>`). */
 function hostOf(task: TaskSnapshot, dir: string): { readonly pid: number; readonly startedAt?: string } | undefined {
-  if (task.hostPid !== undefined) return { pid: task.hostPid, ...(task.hostStartedAt === undefined ? {} : { startedAt: task.hostStartedAt }) };
+  if (task.hostPid !== undefined)
+    return { pid: task.hostPid, ...(task.hostStartedAt === undefined ? {} : { startedAt: task.hostStartedAt }) };
   const pid = Number(/-(\d+)$/.exec(baseName(dir))?.[1]);
   return Number.isSafeInteger(pid) && pid > 0 ? { pid } : undefined;
 }

@@ -13,8 +13,21 @@ import { TaskRuntime, type LaunchPlanner } from "./task-runtime.ts";
 
 const DIR = "/w/.pi/tasks/s-1";
 const frame = (event: unknown) => `${TELEMETRY_FRAME_MARKER}${JSON.stringify(event)}\n`;
-const assistant = (stopReason: string, extra: Record<string, unknown>) => frame({ type: "message_end", message: { role: "assistant", content: [{ type: "text", text: "answer text" }], provider: "p", model: "m", stopReason, ...extra } });
-const USAGE = { usage: { input: 300, output: 100, cacheRead: 0, cacheWrite: 0, totalTokens: 400, cost: { total: 0.25 } } };
+const assistant = (stopReason: string, extra: Record<string, unknown>) =>
+  frame({
+    type: "message_end",
+    message: {
+      role: "assistant",
+      content: [{ type: "text", text: "answer text" }],
+      provider: "p",
+      model: "m",
+      stopReason,
+      ...extra,
+    },
+  });
+const USAGE = {
+  usage: { input: 300, output: 100, cacheRead: 0, cacheWrite: 0, totalTokens: 400, cost: { total: 0.25 } },
+};
 
 function request(overrides: Record<string, unknown> = {}): RunRequest {
   const r = normalizeRunArguments({ name: "agent", command: "pi -p x", isAgent: true, ...overrides });
@@ -27,15 +40,32 @@ function setup(script: FakeScript, planLaunch?: LaunchPlanner) {
   const launcher = new FakeProcessLauncher({ clock, script: () => script });
   const files = new InMemoryFileCommitter();
   const runtime = new TaskRuntime(
-    { launcher, files, clock, random: new SeededRandomSource(3), notifier: { deliver: async () => ok(undefined) }, warn: () => undefined, ...(planLaunch ? { planLaunch } : {}) },
-    { cwd: "/w", taskDir: DIR, displayDir: ".pi/tasks/s-1", env: { FROM: "config" }, outputCapBytes: 1 << 20, killGraceMs: 3000, retainTasks: 100 },
+    {
+      launcher,
+      files,
+      clock,
+      random: new SeededRandomSource(3),
+      notifier: { deliver: async () => ok(undefined) },
+      warn: () => undefined,
+      ...(planLaunch ? { planLaunch } : {}),
+    },
+    {
+      cwd: "/w",
+      taskDir: DIR,
+      displayDir: ".pi/tasks/s-1",
+      env: { FROM: "config" },
+      outputCapBytes: 1 << 20,
+      killGraceMs: 3000,
+      retainTasks: 100,
+    },
   );
   const seen: TaskSnapshot[] = [];
   runtime.subscribe((s) => seen.push(s));
   return { launcher, files, runtime, seen };
 }
 
-const text = (files: InMemoryFileCommitter, path: string) => Buffer.from(files.contents(path) ?? new Uint8Array()).toString("utf8");
+const text = (files: InMemoryFileCommitter, path: string) =>
+  Buffer.from(files.contents(path) ?? new Uint8Array()).toString("utf8");
 const meta = (files: InMemoryFileCommitter, id: string) => JSON.parse(text(files, `${DIR}/${id}.json`)) as TaskSnapshot;
 
 async function runToEnd(runtime: TaskRuntime, r: RunRequest, plan?: Parameters<TaskRuntime["start"]>[1]) {
@@ -47,17 +77,41 @@ async function runToEnd(runtime: TaskRuntime, r: RunRequest, plan?: Parameters<T
 }
 
 describe("TaskRuntime with a telemetry filter", () => {
-  const agentPlanner: LaunchPlanner = (r, shell) => (r.isAgent ? { command: shell, stdoutFilter: new WrappedPiStdoutFilter(new Map([["p/m", 1000]])) } : { command: shell });
+  const agentPlanner: LaunchPlanner = (r, shell) =>
+    r.isAgent
+      ? { command: shell, stdoutFilter: new WrappedPiStdoutFilter(new Map([["p/m", 1000]])) }
+      : { command: shell };
 
   it("publishes telemetry while running, keeps it in the terminal metadata, and writes a transcript", async () => {
-    const stdout = [frame({ type: "session", id: "s" }), frame({ type: "agent_start" }), assistant("stop", USAGE), frame({ type: "agent_end" })];
+    const stdout = [
+      frame({ type: "session", id: "s" }),
+      frame({ type: "agent_start" }),
+      assistant("stop", USAGE),
+      frame({ type: "agent_end" }),
+    ];
     const { runtime, files, seen } = setup({ stdout, exit: { code: 0 } }, agentPlanner);
     const done = await runToEnd(runtime, request());
     const live = seen.filter((s) => s.status === "running" && s.tokenUsage !== undefined);
     expect(live.length).toBeGreaterThan(0);
-    expect(live.at(-1)?.tokenUsage).toEqual({ input: 300, output: 100, cacheRead: 0, cacheWrite: 0, totalTokens: 400, costTotal: 0.25 });
-    expect(done).toMatchObject({ status: "completed", contextUsage: { tokens: 400, contextWindow: 1000, percent: 40 }, model: "p/m", toolUsage: { total: 0 } });
-    expect(meta(files, done.id)).toMatchObject({ status: "completed", tokenUsage: { totalTokens: 400 }, contextUsage: { percent: 40 } });
+    expect(live.at(-1)?.tokenUsage).toEqual({
+      input: 300,
+      output: 100,
+      cacheRead: 0,
+      cacheWrite: 0,
+      totalTokens: 400,
+      costTotal: 0.25,
+    });
+    expect(done).toMatchObject({
+      status: "completed",
+      contextUsage: { tokens: 400, contextWindow: 1000, percent: 40 },
+      model: "p/m",
+      toolUsage: { total: 0 },
+    });
+    expect(meta(files, done.id)).toMatchObject({
+      status: "completed",
+      tokenUsage: { totalTokens: 400 },
+      contextUsage: { percent: 40 },
+    });
     expect(text(files, `${DIR}/${done.id}.output`)).toBe("answer text\n");
     // The terminal snapshot is published once, after the trailing telemetry was folded.
     const firstTerminal = seen.find((s) => s.status !== "running");
@@ -65,7 +119,11 @@ describe("TaskRuntime with a telemetry filter", () => {
   });
 
   it("a run whose model call failed ends failed with the provider's error although the process exited 0", async () => {
-    const stdout = [frame({ type: "agent_start" }), assistant("error", { errorMessage: "400 scripted quota error" }), frame({ type: "agent_end" })];
+    const stdout = [
+      frame({ type: "agent_start" }),
+      assistant("error", { errorMessage: "400 scripted quota error" }),
+      frame({ type: "agent_end" }),
+    ];
     const { runtime, files } = setup({ stdout, exit: { code: 0 } }, agentPlanner);
     const done = await runToEnd(runtime, request());
     expect(done.status).toBe("failed");
@@ -75,15 +133,27 @@ describe("TaskRuntime with a telemetry filter", () => {
   });
 
   it("a non-zero exit keeps the exit code in the error and adds the run's own failure", async () => {
-    const stdout = [frame({ type: "agent_start" }), assistant("error", { errorMessage: "boom" }), frame({ type: "agent_end" })];
+    const stdout = [
+      frame({ type: "agent_start" }),
+      assistant("error", { errorMessage: "boom" }),
+      frame({ type: "agent_end" }),
+    ];
     const { runtime } = setup({ stdout, exit: { code: 1 } }, agentPlanner);
-    expect((await runToEnd(runtime, request())).error).toMatch(/^Exited with code 1; Pi run failed \(pi_model_call_failed\).*boom/);
+    expect((await runToEnd(runtime, request())).error).toMatch(
+      /^Exited with code 1; Pi run failed \(pi_model_call_failed\).*boom/,
+    );
   });
 
   it("the planner's reason is recorded for an agent task it does not wrap, and non-agent tasks get no reason", async () => {
-    const planner: LaunchPlanner = (r, shell) => ({ command: shell, ...(r.isAgent ? { telemetryUnavailableReason: "path-qualified-pi-not-wrapped" } : {}) });
+    const planner: LaunchPlanner = (r, shell) => ({
+      command: shell,
+      ...(r.isAgent ? { telemetryUnavailableReason: "path-qualified-pi-not-wrapped" } : {}),
+    });
     const { runtime } = setup({ exit: { code: 0 } }, planner);
-    expect(await runToEnd(runtime, request())).toMatchObject({ telemetryUnavailableReason: "path-qualified-pi-not-wrapped", status: "completed" });
+    expect(await runToEnd(runtime, request())).toMatchObject({
+      telemetryUnavailableReason: "path-qualified-pi-not-wrapped",
+      status: "completed",
+    });
     expect((await runToEnd(runtime, request({ isAgent: false }))).telemetryUnavailableReason).toBeUndefined();
   });
 });
@@ -93,10 +163,30 @@ describe("TaskRuntime with an explicit launch plan", () => {
 
   it("uses the plan's id, stdin, env and facets, and routes stderr through its filter", async () => {
     const swallowed: string[] = [];
-    const stderrFilter: StreamFilter = { push: async (c) => (swallowed.push(Buffer.from(c).toString()), []), flush: () => [] };
+    const stderrFilter: StreamFilter = {
+      push: async (c) => (swallowed.push(Buffer.from(c).toString()), []),
+      flush: () => [],
+    };
     const { runtime, launcher, files } = setup({ stdout: ["out\n"], stderr: ["secret stderr\n"], exit: { code: 0 } });
     const id = `b${"a".repeat(32)}`;
-    const plan = { id, command: argv, stdin: new TextEncoder().encode("prompt"), env: { ONLY: "this" }, stderrFilter, facets: { attestedPi: { provider: "p", model: "m", authClass: "api-key-or-local", reportPath: "r.md", eventsPath: "e", stderrPath: "s", promptSha256: "0" } } };
+    const plan = {
+      id,
+      command: argv,
+      stdin: new TextEncoder().encode("prompt"),
+      env: { ONLY: "this" },
+      stderrFilter,
+      facets: {
+        attestedPi: {
+          provider: "p",
+          model: "m",
+          authClass: "api-key-or-local",
+          reportPath: "r.md",
+          eventsPath: "e",
+          stderrPath: "s",
+          promptSha256: "0",
+        },
+      },
+    };
     const done = await runToEnd(runtime, request({ notifyOnCompletion: false }), plan);
     expect(done.id).toBe(id);
     expect(done.attestedPi?.reportPath).toBe("r.md");
@@ -116,7 +206,10 @@ describe("TaskRuntime with an explicit launch plan", () => {
       judge: async () => (calls.push("judge"), { failure: "worktree dirty at finish" }),
       seal: async (t) => (calls.push("seal"), t),
     };
-    expect(await runToEnd(runtime, request(), { command: argv, completion: judging })).toMatchObject({ status: "failed", error: "worktree dirty at finish" });
+    expect(await runToEnd(runtime, request(), { command: argv, completion: judging })).toMatchObject({
+      status: "failed",
+      error: "worktree dirty at finish",
+    });
     expect(calls).toEqual(["judge"]);
 
     let metadataAtSeal: TaskSnapshot | undefined;
@@ -136,10 +229,19 @@ describe("TaskRuntime with an explicit launch plan", () => {
   });
 
   it("a filter over its own limit stops the task, which fails with the filter's reason", async () => {
-    const limited: StreamFilter = { push: () => [], flush: () => [], overLimit: () => true, failure: () => "raw evidence over its 10-byte cap" };
+    const limited: StreamFilter = {
+      push: () => [],
+      flush: () => [],
+      overLimit: () => true,
+      failure: () => "raw evidence over its 10-byte cap",
+    };
     const { runtime, launcher } = setup({ stdout: ["12345678901\n"] });
     const done = await runToEnd(runtime, request(), { command: argv, stdoutFilter: limited });
-    expect(done).toMatchObject({ status: "failed", error: "raw evidence over its 10-byte cap", killKind: "output_cap" });
+    expect(done).toMatchObject({
+      status: "failed",
+      error: "raw evidence over its 10-byte cap",
+      killKind: "output_cap",
+    });
     expect(launcher.running()).toEqual([]);
   });
 });

@@ -11,12 +11,24 @@ import { TaskRuntime } from "./task-runtime.ts";
 
 const DIR = "/w/t";
 
-function setup(script: FakeScript, files: InMemoryFileCommitter, cap = 1 << 20, action: "keep_head_and_tail" | "kill" = "keep_head_and_tail") {
+function setup(
+  script: FakeScript,
+  files: InMemoryFileCommitter,
+  cap = 1 << 20,
+  action: "keep_head_and_tail" | "kill" = "keep_head_and_tail",
+) {
   const clock = new FakeClock();
   const launcher = new FakeProcessLauncher({ clock, script: () => script });
   const delivered: TaskNotification[] = [];
   const runtime = new TaskRuntime(
-    { launcher, files, clock, random: new SeededRandomSource(9), notifier: { deliver: async (n) => (delivered.push(n), ok(undefined)) }, warn: () => undefined },
+    {
+      launcher,
+      files,
+      clock,
+      random: new SeededRandomSource(9),
+      notifier: { deliver: async (n) => (delivered.push(n), ok(undefined)) },
+      warn: () => undefined,
+    },
     { cwd: "/w", taskDir: DIR, displayDir: "t", env: {}, outputCapBytes: cap, killGraceMs: 100, retainTasks: 100 },
   );
   const request = normalizeRunArguments({ command: "flood", isAgent: false, onOutputCap: action });
@@ -25,7 +37,8 @@ function setup(script: FakeScript, files: InMemoryFileCommitter, cap = 1 << 20, 
 }
 
 const chunk = (n: number, fill: number) => new Uint8Array(n).fill(fill);
-const sum = (o: { keptBytes: number; elidedBytes: number; unwrittenBytes?: number }) => o.keptBytes + o.elidedBytes + (o.unwrittenBytes ?? 0);
+const sum = (o: { keptBytes: number; elidedBytes: number; unwrittenBytes?: number }) =>
+  o.keptBytes + o.elidedBytes + (o.unwrittenBytes ?? 0);
 
 describe("the runtime when the disk says no", () => {
   it.each([

@@ -13,13 +13,33 @@ const STRAY_GRACE_MS = 3_000;
 
 function setup(script: FakeScript) {
   const clock = new FakeClock();
-  const launcher = new FakeProcessLauncher({ clock, script: () => script, drainGraceMs: DRAIN_MS, strayKillGraceMs: STRAY_GRACE_MS });
+  const launcher = new FakeProcessLauncher({
+    clock,
+    script: () => script,
+    drainGraceMs: DRAIN_MS,
+    strayKillGraceMs: STRAY_GRACE_MS,
+  });
   const files = new InMemoryFileCommitter();
   const delivered: TaskNotification[] = [];
   const warnings: string[] = [];
   const runtime = new TaskRuntime(
-    { launcher, files, clock, random: new SeededRandomSource(3), notifier: { deliver: async (n) => (delivered.push(n), ok(undefined)) }, warn: (m) => warnings.push(m) },
-    { cwd: "/w", taskDir: "/w/t", displayDir: "t", env: {}, outputCapBytes: 1 << 20, killGraceMs: 3_000, retainTasks: 100 },
+    {
+      launcher,
+      files,
+      clock,
+      random: new SeededRandomSource(3),
+      notifier: { deliver: async (n) => (delivered.push(n), ok(undefined)) },
+      warn: (m) => warnings.push(m),
+    },
+    {
+      cwd: "/w",
+      taskDir: "/w/t",
+      displayDir: "t",
+      env: {},
+      outputCapBytes: 1 << 20,
+      killGraceMs: 3_000,
+      retainTasks: 100,
+    },
   );
   return { clock, launcher, files, delivered, warnings, runtime };
 }
@@ -36,7 +56,12 @@ const settle = () => new Promise((resolve) => setImmediate(resolve));
 
 describe("TaskRuntime and descendants that outlive the command", () => {
   it("stops background holders of the output after the drain grace and says so in the terminal state", async () => {
-    const { runtime, clock, launcher, delivered, files } = setup({ stdout: ["hi\n"], exit: { code: 0 }, grandchild: { holdsPipes: true }, escapee: { holdsPipes: true } });
+    const { runtime, clock, launcher, delivered, files } = setup({
+      stdout: ["hi\n"],
+      exit: { code: 0 },
+      grandchild: { holdsPipes: true },
+      escapee: { holdsPipes: true },
+    });
     const task = await start(runtime);
     await settle();
     clock.advance(DRAIN_MS - 1);
@@ -49,12 +74,17 @@ describe("TaskRuntime and descendants that outlive the command", () => {
     expect(launcher.running()).toEqual([]);
     expect(delivered).toHaveLength(1);
     expect(delivered[0]?.content).toContain("outlived the command");
-    const saved = JSON.parse(Buffer.from(files.contents(`/w/t/${task.id}.json`) ?? []).toString()) as { strays?: number };
+    const saved = JSON.parse(Buffer.from(files.contents(`/w/t/${task.id}.json`) ?? []).toString()) as {
+      strays?: number;
+    };
     expect(saved.strays).toBe(2);
   });
 
   it("a holder that shrugs off SIGTERM is SIGKILLed after the stray grace; a failed command keeps its own error first", async () => {
-    const { runtime, clock, launcher } = setup({ exit: { code: 4 }, grandchild: { holdsPipes: true, ignoresSigterm: true } });
+    const { runtime, clock, launcher } = setup({
+      exit: { code: 4 },
+      grandchild: { holdsPipes: true, ignoresSigterm: true },
+    });
     const task = await start(runtime);
     await settle();
     clock.advance(DRAIN_MS);
@@ -63,12 +93,17 @@ describe("TaskRuntime and descendants that outlive the command", () => {
     clock.advance(STRAY_GRACE_MS);
     const done = await runtime.waitForTerminal(task.id);
     expect(done.ok && done.value).toMatchObject({ status: "failed", exitCode: 4, strays: 1 });
-    expect(done.ok && done.value.error).toMatch(/^Exited with code 4; 1 descendant process outlived the command and was stopped/);
+    expect(done.ok && done.value.error).toMatch(
+      /^Exited with code 4; 1 descendant process outlived the command and was stopped/,
+    );
     expect(launcher.processes[0]?.signals).toEqual(["SIGTERM", "SIGKILL"]);
   });
 
   it("a holder that lets go within the grace is no stray", async () => {
-    const { runtime, clock } = setup({ exit: { code: 0 }, grandchild: { stdout: ["late\n"], exitAfterMs: DRAIN_MS - 1 } });
+    const { runtime, clock } = setup({
+      exit: { code: 0 },
+      grandchild: { stdout: ["late\n"], exitAfterMs: DRAIN_MS - 1 },
+    });
     const task = await start(runtime);
     await settle();
     clock.advance(DRAIN_MS - 1);

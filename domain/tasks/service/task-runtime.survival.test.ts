@@ -18,7 +18,11 @@ class RecordingSupervisor implements TaskSupervisor {
   readonly wrapped: Array<{ command: LaunchCommand; files: SupervisionFiles }> = [];
   wrap(command: LaunchCommand, env: Readonly<Record<string, string>>, files: SupervisionFiles) {
     this.wrapped.push({ command, files });
-    return { command: { kind: "argv" as const, file: "/supervisor", args: [files.exitPath] }, env: { ...env, TAGGED: "1" }, processTag: TAG };
+    return {
+      command: { kind: "argv" as const, file: "/supervisor", args: [files.exitPath] },
+      env: { ...env, TAGGED: "1" },
+      processTag: TAG,
+    };
   }
 }
 
@@ -44,9 +48,21 @@ function setup(options: { supervised?: boolean } = {}) {
       warn: (m) => warnings.push(m),
       ...(options.supervised === false ? {} : { supervisor, host: { pid: 4242, startedAt: "boot/4242" } }),
     },
-    { cwd: "/w", taskDir: DIR, displayDir: ".pi/tasks/s-1", env: { PATH: "/bin" }, outputCapBytes: 1 << 20, killGraceMs: 3_000, retainTasks: 100 },
+    {
+      cwd: "/w",
+      taskDir: DIR,
+      displayDir: ".pi/tasks/s-1",
+      env: { PATH: "/bin" },
+      outputCapBytes: 1 << 20,
+      killGraceMs: 3_000,
+      retainTasks: 100,
+    },
   );
-  const meta = (id: string) => JSON.parse(Buffer.from(files.contents(`${DIR}/${id}.json`) ?? new Uint8Array()).toString()) as Record<string, unknown>;
+  const meta = (id: string) =>
+    JSON.parse(Buffer.from(files.contents(`${DIR}/${id}.json`) ?? new Uint8Array()).toString()) as Record<
+      string,
+      unknown
+    >;
   return { clock, launcher, files, supervisor, warnings, runtime, meta };
 }
 
@@ -61,16 +77,29 @@ describe("TaskRuntime with a task supervisor", () => {
     if (!started.ok) throw new Error(started.error.message);
     const id = started.value.id;
     expect(supervisor.wrapped).toEqual([
-      { command: { kind: "shell", command: "serve" }, files: { exitPath: `${DIR}/${id}.exit.json`, spillPath: `${DIR}/${id}.after-host.output`, spillCapBytes: 1 << 20 } },
+      {
+        command: { kind: "shell", command: "serve" },
+        files: {
+          exitPath: `${DIR}/${id}.exit.json`,
+          spillPath: `${DIR}/${id}.after-host.output`,
+          spillCapBytes: 1 << 20,
+        },
+      },
     ]);
-    expect(launcher.launches[0]).toMatchObject({ command: { kind: "argv", file: "/supervisor" }, env: { PATH: "/bin", TAGGED: "1" } });
+    expect(launcher.launches[0]).toMatchObject({
+      command: { kind: "argv", file: "/supervisor" },
+      env: { PATH: "/bin", TAGGED: "1" },
+    });
     expect(meta(id)).toMatchObject({ hostPid: 4242, hostStartedAt: "boot/4242", processTag: TAG, status: "running" });
     await runtime.shutdown();
   });
 
   it("in-process work is not supervised", async () => {
     const { runtime, supervisor } = setup();
-    await runtime.start(request(), { command: { kind: "shell", command: "unused" }, start: () => ok(new InProcessWork(1, async () => ok({}))) });
+    await runtime.start(request(), {
+      command: { kind: "shell", command: "unused" },
+      start: () => ok(new InProcessWork(1, async () => ok({}))),
+    });
     expect(supervisor.wrapped).toEqual([]);
     await runtime.shutdown();
   });
@@ -93,7 +122,12 @@ describe("TaskRuntime with a task supervisor", () => {
     expect(keptProcess?.alive(keptProcess.pid)).toBe(true);
     expect(stoppedProcess?.alive(stoppedProcess.pid)).toBe(false);
     expect(meta(stopped.value.id)).toMatchObject({ status: "killed", killKind: "shutdown" });
-    expect(meta(kept.value.id)).toMatchObject({ status: "running", surviveReload: true, detachedAt: clock.now(), output: { producedBytes: 3, keptBytes: 3 } });
+    expect(meta(kept.value.id)).toMatchObject({
+      status: "running",
+      surviveReload: true,
+      detachedAt: clock.now(),
+      output: { producedBytes: 3, keptBytes: 3 },
+    });
     expect(Buffer.from(files.contents(`${DIR}/${kept.value.id}.output`) ?? []).toString()).toBe("up\n");
     // When the process ends later, this runtime no longer decides its terminal state: the next session does.
     keptProcess?.finish({ code: 0 });

@@ -26,10 +26,23 @@ function setup(script: FakeScript = { exit: { code: 0 } }, options: { failNotify
       files,
       clock,
       random: new SeededRandomSource(7),
-      notifier: { deliver: async (n) => (options.failNotify ? err({ code: "notify_failed", message: "host gone" }) : (delivered.push(n), ok(undefined))) },
+      notifier: {
+        deliver: async (n) =>
+          options.failNotify
+            ? err({ code: "notify_failed", message: "host gone" })
+            : (delivered.push(n), ok(undefined)),
+      },
       warn: (m) => warnings.push(m),
     },
-    { cwd: "/w", taskDir: "/w/.pi/tasks/s-1", displayDir: ".pi/tasks/s-1", env: {}, outputCapBytes: 1 << 20, killGraceMs: 3000, retainTasks: 100 },
+    {
+      cwd: "/w",
+      taskDir: "/w/.pi/tasks/s-1",
+      displayDir: ".pi/tasks/s-1",
+      env: {},
+      outputCapBytes: 1 << 20,
+      killGraceMs: 3000,
+      retainTasks: 100,
+    },
   );
   return { clock, launcher, files, delivered, warnings, runtime };
 }
@@ -40,7 +53,8 @@ async function startOk(runtime: TaskRuntime, r: RunRequest = request()) {
   return started.value;
 }
 
-const meta = (files: InMemoryFileCommitter, id: string) => JSON.parse(Buffer.from(files.contents(`/w/.pi/tasks/s-1/${id}.json`) ?? new Uint8Array()).toString());
+const meta = (files: InMemoryFileCommitter, id: string) =>
+  JSON.parse(Buffer.from(files.contents(`/w/.pi/tasks/s-1/${id}.json`) ?? new Uint8Array()).toString());
 
 describe("TaskRuntime", () => {
   it("completes, writes output and durable metadata, and notifies exactly once", async () => {
@@ -52,18 +66,26 @@ describe("TaskRuntime", () => {
     expect(delivered[0]?.triggerTurn).toBe(true);
     expect(delivered[0]?.content).toContain("hello");
     expect(meta(files, task.id)).toMatchObject({ status: "completed", notified: true });
-    expect(Buffer.from(files.contents(`/w/.pi/tasks/s-1/${task.id}.output`) ?? []).toString()).toMatch(/^(hello\nwarn\n|warn\nhello\n)$/);
+    expect(Buffer.from(files.contents(`/w/.pi/tasks/s-1/${task.id}.output`) ?? []).toString()).toMatch(
+      /^(hello\nwarn\n|warn\nhello\n)$/,
+    );
   });
 
   it("a non-zero exit fails with the code, a signal death names the signal", async () => {
     const failing = setup({ exit: { code: 2 } });
     const t1 = await startOk(failing.runtime);
     expect((await failing.runtime.waitForTerminal(t1.id)).ok).toBe(true);
-    expect(failing.runtime.find(t1.id)).toMatchObject({ ok: true, value: { status: "failed", exitCode: 2, error: "Exited with code 2" } });
+    expect(failing.runtime.find(t1.id)).toMatchObject({
+      ok: true,
+      value: { status: "failed", exitCode: 2, error: "Exited with code 2" },
+    });
     const signalled = setup({ exit: { signal: "SIGSEGV" } });
     const t2 = await startOk(signalled.runtime);
     await signalled.runtime.waitForTerminal(t2.id);
-    expect(signalled.runtime.find(t2.id)).toMatchObject({ ok: true, value: { status: "failed", signal: "SIGSEGV", error: "Terminated by signal SIGSEGV" } });
+    expect(signalled.runtime.find(t2.id)).toMatchObject({
+      ok: true,
+      value: { status: "failed", signal: "SIGSEGV", error: "Terminated by signal SIGSEGV" },
+    });
   });
 
   it("the timeout stops the group and fails the task naming the limit", async () => {

@@ -69,7 +69,9 @@ export interface LaunchPlan {
 /** Plans the launch of a request; `shell` is how the command runs when nothing is wrapped. */
 export type LaunchPlanner = (request: RunRequest, shell: Extract<LaunchCommand, { kind: "shell" }>) => LaunchPlan;
 
-export type StartError = TypedError<"runtime_shutting_down" | "task_dir_unwritable" | "task_id_in_use" | "survive_reload_unavailable">;
+export type StartError = TypedError<
+  "runtime_shutting_down" | "task_dir_unwritable" | "task_id_in_use" | "survive_reload_unavailable"
+>;
 export type KillError = LookupError | TypedError<"task_not_running">;
 export type LogError = LookupError | TypedError<"output_unreadable">;
 
@@ -94,35 +96,73 @@ export class TaskRuntime {
   ) {}
 
   async start(request: RunRequest, plan?: LaunchPlan): Promise<Result<TaskSnapshot, StartError>> {
-    if (this.shuttingDown) return err({ code: "runtime_shutting_down", message: "The Pi session is shutting down; no new background task was started (runtime_shutting_down)." });
+    if (this.shuttingDown)
+      return err({
+        code: "runtime_shutting_down",
+        message: "The Pi session is shutting down; no new background task was started (runtime_shutting_down).",
+      });
     if (request.surviveReload === true && (this.deps.supervisor === undefined || plan?.start !== undefined)) {
-      return err({ code: "survive_reload_unavailable", message: "surviveReload needs the task supervisor, which this host does not run; no task was started (survive_reload_unavailable)." });
+      return err({
+        code: "survive_reload_unavailable",
+        message:
+          "surviveReload needs the task supervisor, which this host does not run; no task was started (survive_reload_unavailable).",
+      });
     }
     const dir = await this.deps.files.ensureDir(this.config.taskDir);
-    if (!dir.ok) return err({ code: "task_dir_unwritable", message: `Task directory ${this.config.taskDir} cannot be created (${dir.error.osCode ?? dir.error.code}); no task was started.` });
-    if (plan?.id !== undefined && this.tasks.has(plan.id)) return err({ code: "task_id_in_use", message: `Task id ${plan.id} is already in use; no task was started.` });
+    if (!dir.ok)
+      return err({
+        code: "task_dir_unwritable",
+        message: `Task directory ${this.config.taskDir} cannot be created (${dir.error.osCode ?? dir.error.code}); no task was started.`,
+      });
+    if (plan?.id !== undefined && this.tasks.has(plan.id))
+      return err({ code: "task_id_in_use", message: `Task id ${plan.id} is already in use; no task was started.` });
     const id = plan?.id ?? this.newId();
-    const shell = { kind: "shell", command: request.command, ...(this.config.shell ? { shell: this.config.shell } : {}) } as const;
+    const shell = {
+      kind: "shell",
+      command: request.command,
+      ...(this.config.shell ? { shell: this.config.shell } : {}),
+    } as const;
     const launch = plan ?? this.deps.planLaunch?.(request, shell) ?? { command: shell };
-    const supervised = launch.start === undefined ? supervise(this.deps.supervisor, this.config, id, launch) : undefined;
+    const supervised =
+      launch.start === undefined ? supervise(this.deps.supervisor, this.config, id, launch) : undefined;
     let current: TaskExecution | undefined;
-    const sink = await OutputSink.create(this.deps.files, `${this.config.taskDir}/${id}.output`, this.config.outputCapBytes, request.onOutputCap, () => current?.onCapReached());
-    if (!sink.ok) return err({ code: "task_dir_unwritable", message: `Output file for ${id} cannot be created (${sink.error.osCode ?? sink.error.code}): ${sink.error.message}; no task was started.` });
+    const sink = await OutputSink.create(
+      this.deps.files,
+      `${this.config.taskDir}/${id}.output`,
+      this.config.outputCapBytes,
+      request.onOutputCap,
+      () => current?.onCapReached(),
+    );
+    if (!sink.ok)
+      return err({
+        code: "task_dir_unwritable",
+        message: `Output file for ${id} cannot be created (${sink.error.osCode ?? sink.error.code}): ${sink.error.message}; no task was started.`,
+      });
     const metadata = new TaskMetadataWriter(this.deps.files, `${this.config.taskDir}/${id}.json`);
-    const before = { ...this.initialSnapshot(id, request, undefined, launch.telemetryUnavailableReason), ...launch.facets, ...survivalFields(this.deps.host, request, supervised) };
+    const before = {
+      ...this.initialSnapshot(id, request, undefined, launch.telemetryUnavailableReason),
+      ...launch.facets,
+      ...survivalFields(this.deps.host, request, supervised),
+    };
     const saved = await metadata.write(before);
     if (!saved.ok) {
       await sink.value.close(); // release its descriptor; the empty output file stays as evidence
-      return err({ code: "task_dir_unwritable", message: `Metadata for ${id} cannot be written (${saved.error.osCode ?? saved.error.code}); no process was started.` });
+      return err({
+        code: "task_dir_unwritable",
+        message: `Metadata for ${id} cannot be written (${saved.error.osCode ?? saved.error.code}); no process was started.`,
+      });
     }
-    const spawned = launch.start?.() ?? this.deps.launcher.launch({
-      command: supervised?.command ?? launch.command,
-      cwd: this.config.cwd,
-      env: supervised?.env ?? launch.env ?? this.config.env,
-      ...(launch.stdin === undefined ? {} : { stdin: launch.stdin }),
-    });
+    const spawned =
+      launch.start?.() ??
+      this.deps.launcher.launch({
+        command: supervised?.command ?? launch.command,
+        cwd: this.config.cwd,
+        env: supervised?.env ?? launch.env ?? this.config.env,
+        ...(launch.stdin === undefined ? {} : { stdin: launch.stdin }),
+      });
     const initial = spawned.ok ? { ...before, pid: spawned.value.pid } : before;
-    if (spawned.ok) void metadata.write(initial).then((r) => r.ok || this.deps.warn(`Task ${id}: pid not saved: ${r.error.message}`));
+    if (spawned.ok)
+      void metadata.write(initial).then((r) => r.ok || this.deps.warn(`Task ${id}: pid not saved: ${r.error.message}`));
     current = new TaskExecution(
       initial,
       spawned.ok ? spawned.value : undefined,
@@ -156,7 +196,10 @@ export class TaskRuntime {
       }
       this.tasks.set(id, task);
       if (task.isRunning) this.emit(task.snapshot);
-      task.begin((terminal) => this.afterTerminal(terminal), (snapshot) => this.emit(snapshot));
+      task.begin(
+        (terminal) => this.afterTerminal(terminal),
+        (snapshot) => this.emit(snapshot),
+      );
     }
   }
 
@@ -175,7 +218,11 @@ export class TaskRuntime {
     if (!id.ok) return id;
     const task = this.execution(id.value);
     const read = await task.readLog((produced, layout) => planLogRead(layout, produced, request));
-    if (!read.ok) return err({ code: "output_unreadable", message: `Output file of ${id.value} cannot be read (${read.error.osCode ?? read.error.code}): ${read.error.message}` });
+    if (!read.ok)
+      return err({
+        code: "output_unreadable",
+        message: `Output file of ${id.value} cannot be read (${read.error.osCode ?? read.error.code}): ${read.error.message}`,
+      });
     const { plan, bytes } = read.value;
     const text = bytes.map((piece, i) => gapBefore(plan, i) + Buffer.from(piece).toString("utf8")).join("");
     return ok({ task: task.snapshot, plan, text, bytesRead: bytes.reduce((n, b) => n + b.length, 0) });
@@ -185,7 +232,11 @@ export class TaskRuntime {
     const id = resolveTaskId(query, [...this.tasks.keys()]);
     if (!id.ok) return id;
     const task = this.execution(id.value);
-    if (!task.isRunning) return err({ code: "task_not_running", message: `Task ${id.value} is ${task.snapshot.status}, not running (task_not_running).` });
+    if (!task.isRunning)
+      return err({
+        code: "task_not_running",
+        message: `Task ${id.value} is ${task.snapshot.status}, not running (task_not_running).`,
+      });
     return ok(await task.stop("user"));
   }
 
@@ -207,20 +258,34 @@ export class TaskRuntime {
   async shutdown(): Promise<void> {
     this.shuttingDown = true;
     const all = [...this.tasks.values()];
-    await Promise.all(all.map((t) => (t.snapshot.surviveReload === true ? this.leaveRunning(t) : t.isRunning ? t.stop("shutdown") : t.whenTerminal().then(() => this.sweepLeftovers(t)))));
+    await Promise.all(
+      all.map((t) =>
+        t.snapshot.surviveReload === true
+          ? this.leaveRunning(t)
+          : t.isRunning
+            ? t.stop("shutdown")
+            : t.whenTerminal().then(() => this.sweepLeftovers(t)),
+      ),
+    );
     this.listeners.clear();
   }
 
   private async leaveRunning(task: TrackedTask): Promise<void> {
     if (!task.isRunning) return;
     const detached = await task.detach();
-    if (!detached.ok) this.deps.warn(`Task ${task.snapshot.id} was left running (surviveReload), but its files could not be completed: ${detached.error.message}`);
+    if (!detached.ok)
+      this.deps.warn(
+        `Task ${task.snapshot.id} was left running (surviveReload), but its files could not be completed: ${detached.error.message}`,
+      );
   }
 
   /** Nothing a task started outlives the session: a finished command's daemons are stopped too. */
   private async sweepLeftovers(task: TrackedTask): Promise<void> {
     const stopped = await task.sweepLeftovers();
-    if (stopped.length > 0) this.deps.warn(`Task ${task.snapshot.id}: ${stopped.length} process(es) it left running were stopped at shutdown (pids ${stopped.join(", ")})`);
+    if (stopped.length > 0)
+      this.deps.warn(
+        `Task ${task.snapshot.id}: ${stopped.length} process(es) it left running were stopped at shutdown (pids ${stopped.join(", ")})`,
+      );
   }
 
   get isShuttingDown(): boolean {
@@ -240,7 +305,12 @@ export class TaskRuntime {
     }
   }
 
-  private initialSnapshot(id: string, request: RunRequest, pid: number | undefined, telemetryUnavailableReason: string | undefined): TaskSnapshot {
+  private initialSnapshot(
+    id: string,
+    request: RunRequest,
+    pid: number | undefined,
+    telemetryUnavailableReason: string | undefined,
+  ): TaskSnapshot {
     return {
       schema_version: "pi-background-tasks.task.v1",
       id,
@@ -253,7 +323,13 @@ export class TaskRuntime {
       startTime: this.deps.clock.now(),
       ...(pid === undefined ? {} : { pid }),
       bytesWritten: 0,
-      output: { producedBytes: 0, keptBytes: 0, elidedBytes: 0, capBytes: this.config.outputCapBytes, capAction: request.onOutputCap },
+      output: {
+        producedBytes: 0,
+        keptBytes: 0,
+        elidedBytes: 0,
+        capBytes: this.config.outputCapBytes,
+        capAction: request.onOutputCap,
+      },
       isAgent: request.isAgent,
       notified: false,
       notifyOnCompletion: request.notifyOnCompletion,
@@ -273,8 +349,12 @@ export class TaskRuntime {
   private async deliverNotice(terminal: TaskSnapshot): Promise<TaskSnapshot> {
     if (!terminal.notifyOnCompletion || this.shuttingDown) return terminal;
     const task = this.execution(terminal.id);
-    const tail = await task.readLog((produced, layout) => planLogRead(layout, produced, { maxBytes: 2048, tail: true }));
-    const excerpt = tail.ok ? shortTail(Buffer.concat(tail.value.bytes).toString("utf8")) : "(output could not be read)";
+    const tail = await task.readLog((produced, layout) =>
+      planLogRead(layout, produced, { maxBytes: 2048, tail: true }),
+    );
+    const excerpt = tail.ok
+      ? shortTail(Buffer.concat(tail.value.bytes).toString("utf8"))
+      : "(output could not be read)";
     const notice = renderNotification(terminal, excerpt);
     // A task another conversation started (taken over after its host ended) is shown, but starts no turn here.
     const delivered = await this.deps.notifier.deliver(task.wakesAgent ? notice : { ...notice, triggerTurn: false });

@@ -12,13 +12,33 @@ import { taskToolSpecs } from "./task-tool-specs.ts";
 
 function setup(delivery: CompletionDelivery) {
   const clock = new FakeClock();
-  const launcher = new FakeProcessLauncher({ clock, script: () => ({ stdout: ["hello\n"], exit: { code: 0 }, runMs: 1000 }) });
+  const launcher = new FakeProcessLauncher({
+    clock,
+    script: () => ({ stdout: ["hello\n"], exit: { code: 0 }, runMs: 1000 }),
+  });
   launcher.on("sleep forever", {});
   const runtime = new TaskRuntime(
-    { launcher, files: new InMemoryFileCommitter(), clock, random: new SeededRandomSource(3), notifier: { deliver: async () => ok(undefined) }, warn: () => undefined },
-    { cwd: "/w", taskDir: "/w/.pi/tasks/x", displayDir: ".pi/tasks/x", env: {}, outputCapBytes: 1 << 20, killGraceMs: 100, retainTasks: 10 },
+    {
+      launcher,
+      files: new InMemoryFileCommitter(),
+      clock,
+      random: new SeededRandomSource(3),
+      notifier: { deliver: async () => ok(undefined) },
+      warn: () => undefined,
+    },
+    {
+      cwd: "/w",
+      taskDir: "/w/.pi/tasks/x",
+      displayDir: ".pi/tasks/x",
+      env: {},
+      outputCapBytes: 1 << 20,
+      killGraceMs: 100,
+      retainTasks: 10,
+    },
   );
-  const specs = new Map(taskToolSpecs({ runtime: () => runtime, now: () => clock.now(), delivery }).map((s) => [s.name, s]));
+  const specs = new Map(
+    taskToolSpecs({ runtime: () => runtime, now: () => clock.now(), delivery }).map((s) => [s.name, s]),
+  );
   const call = (name: string, raw: unknown) => callToolSpec(specs.get(name) as AnyHostToolSpec, raw, {});
   return { clock, launcher, runtime, specs, call };
 }
@@ -30,7 +50,8 @@ describe("task tool specs", () => {
     for (const delivery of ["agent_turn", "notification_and_wait"] as const) {
       const { specs } = setup(delivery);
       expect([...specs.keys()]).toEqual(["bg_run", "bg_status", "bg_logs", "bg_kill"]);
-      for (const spec of specs.values()) expect(spec.parameters).toMatchObject({ type: "object", additionalProperties: false });
+      for (const spec of specs.values())
+        expect(spec.parameters).toMatchObject({ type: "object", additionalProperties: false });
     }
   });
 
@@ -40,7 +61,9 @@ describe("task tool specs", () => {
     for (const [name, spec] of pi) {
       const other = mcp.get(name);
       expect(other?.parameters).toBe(spec.parameters);
-      expect(other?.normalize({ taskId: " b1 ", command: "x", isAgent: false })).toEqual(spec.normalize({ taskId: " b1 ", command: "x", isAgent: false }));
+      expect(other?.normalize({ taskId: " b1 ", command: "x", isAgent: false })).toEqual(
+        spec.normalize({ taskId: " b1 ", command: "x", isAgent: false }),
+      );
     }
     expect(mcp.get("bg_run")?.description).toContain("bg_wait");
     expect(pi.get("bg_run")?.description).not.toContain("bg_wait");
@@ -76,7 +99,10 @@ describe("task tool specs", () => {
     expect(logs.ok && logs.value.text).toContain("hello");
     expect(logs.ok && logs.value.details).toMatchObject({ bytesRead: 6, truncated: false, tail: true });
     const status = await call("bg_status", {});
-    expect(status.ok && (status.value.details as { tasks: TaskSnapshot[] }).tasks.map((t) => t.status).sort()).toEqual(["completed", "running"]);
+    expect(status.ok && (status.value.details as { tasks: TaskSnapshot[] }).tasks.map((t) => t.status).sort()).toEqual([
+      "completed",
+      "running",
+    ]);
     const killing = call("bg_kill", { taskId: slowId });
     clock.advance(200);
     expect(await killing).toMatchObject({ ok: true, value: { details: { task: { status: "killed" } } } });

@@ -3,7 +3,14 @@ import { ok } from "../../shared/model/result.ts";
 import { launchReceipt, type CompletionDelivery } from "../model/launch-receipt.ts";
 import type { LogReadPlan } from "../model/log-read.ts";
 import { renderLogText } from "../model/log-text.ts";
-import { KillArgumentsSchema, LogsArgumentsSchema, normalizeKillArguments, normalizeLogsArguments, normalizeStatusArguments, StatusArgumentsSchema } from "../model/query-arguments.ts";
+import {
+  KillArgumentsSchema,
+  LogsArgumentsSchema,
+  normalizeKillArguments,
+  normalizeLogsArguments,
+  normalizeStatusArguments,
+  StatusArgumentsSchema,
+} from "../model/query-arguments.ts";
 import { normalizeRunArguments, RunArgumentsSchema, type RunRequest } from "../model/run-request.ts";
 import { formatTaskList } from "../model/task-list.ts";
 import type { TaskSnapshot } from "../model/task-snapshot.ts";
@@ -33,14 +40,18 @@ export interface LogsDetails {
 const WORDING: Record<CompletionDelivery, { run: string; runAfter: string; status: string; statusSnippet: string }> = {
   agent_turn: {
     run: "Start a named shell command in the background and return at once. Its output goes to a durable file; when it ends you get a notification (by default it starts a new turn). Never poll or sleep for it.",
-    runAfter: "After bg_run, do not poll with bg_status, bg_logs or sleep: continue with independent work or end your turn; the completion notification wakes you.",
-    status: "Show one background task (id or unambiguous prefix) or all recent tasks. Not a waiting primitive: completion is notified.",
+    runAfter:
+      "After bg_run, do not poll with bg_status, bg_logs or sleep: continue with independent work or end your turn; the completion notification wakes you.",
+    status:
+      "Show one background task (id or unambiguous prefix) or all recent tasks. Not a waiting primitive: completion is notified.",
     statusSnippet: "Inspect background tasks (not for waiting: completions are notified)",
   },
   notification_and_wait: {
     run: "Start a named shell command in the background and return at once. Its output goes to a durable file; when it ends the server sends a notification with its final state, and bg_wait blocks until it ends. Never poll or sleep for it. (triggerOnCompletion has no effect here: no new turn can be started.)",
-    runAfter: "After bg_run, do not poll with bg_status, bg_logs or sleep: continue with independent work, then call bg_wait when you need the result.",
-    status: "Show one background task (id or unambiguous prefix) or all recent tasks. Not a waiting primitive: use bg_wait to block until a task ends.",
+    runAfter:
+      "After bg_run, do not poll with bg_status, bg_logs or sleep: continue with independent work, then call bg_wait when you need the result.",
+    status:
+      "Show one background task (id or unambiguous prefix) or all recent tasks. Not a waiting primitive: use bg_wait to block until a task ends.",
     statusSnippet: "Inspect background tasks (to wait for one, use bg_wait)",
   },
 };
@@ -60,12 +71,18 @@ export function runToolSpec({ runtime, delivery }: TaskToolDeps): HostToolSpec<R
     normalize: normalizeRunArguments,
     run: async (args) => {
       const started = await runtime().start(args);
-      return started.ok ? ok({ text: launchReceipt(started.value, delivery), details: { task: started.value } }) : started;
+      return started.ok
+        ? ok({ text: launchReceipt(started.value, delivery), details: { task: started.value } })
+        : started;
     },
   };
 }
 
-export function statusToolSpec({ runtime, now, delivery }: TaskToolDeps): HostToolSpec<{ taskId?: string }, { tasks: TaskSnapshot[] }> {
+export function statusToolSpec({
+  runtime,
+  now,
+  delivery,
+}: TaskToolDeps): HostToolSpec<{ taskId?: string }, { tasks: TaskSnapshot[] }> {
   return {
     name: "bg_status",
     label: "Background Status",
@@ -85,11 +102,14 @@ export function statusToolSpec({ runtime, now, delivery }: TaskToolDeps): HostTo
   };
 }
 
-export function logsToolSpec({ runtime }: TaskToolDeps): HostToolSpec<{ taskId: string; maxBytes: number; tail: boolean; offset?: number }, LogsDetails> {
+export function logsToolSpec({
+  runtime,
+}: TaskToolDeps): HostToolSpec<{ taskId: string; maxBytes: number; tail: boolean; offset?: number }, LogsDetails> {
   return {
     name: "bg_logs",
     label: "Background Logs",
-    description: "Read a bounded slice of a background task's output: the tail by default, the head with tail:false, or from a byte offset for delta reads (returns the next offset).",
+    description:
+      "Read a bounded slice of a background task's output: the tail by default, the head with tail:false, or from a byte offset for delta reads (returns the next offset).",
     promptSnippet: "Read a bounded slice of a background task's output",
     parameters: LogsArgumentsSchema,
     normalize: normalizeLogsArguments,
@@ -104,14 +124,25 @@ export function logsToolSpec({ runtime }: TaskToolDeps): HostToolSpec<{ taskId: 
 }
 
 function logsDetails(task: TaskSnapshot, plan: LogReadPlan, bytesRead: number, tail: boolean): LogsDetails {
-  return { task, path: task.outputPath, bytesRead, truncated: plan.partial || plan.elidedInWindow > 0, tail, nextOffset: plan.nextOffset, elidedBytes: plan.elidedInWindow };
+  return {
+    task,
+    path: task.outputPath,
+    bytesRead,
+    truncated: plan.partial || plan.elidedInWindow > 0,
+    tail,
+    nextOffset: plan.nextOffset,
+    elidedBytes: plan.elidedInWindow,
+  };
 }
 
-export function killToolSpec({ runtime }: TaskToolDeps): HostToolSpec<{ taskId: string }, { task: TaskSnapshot; message: string }> {
+export function killToolSpec({
+  runtime,
+}: TaskToolDeps): HostToolSpec<{ taskId: string }, { task: TaskSnapshot; message: string }> {
   return {
     name: "bg_kill",
     label: "Background Kill",
-    description: "Stop a running background task and its whole process group (SIGTERM, then SIGKILL after a grace period).",
+    description:
+      "Stop a running background task and its whole process group (SIGTERM, then SIGKILL after a grace period).",
     promptSnippet: "Stop a running background task",
     parameters: KillArgumentsSchema,
     normalize: normalizeKillArguments,

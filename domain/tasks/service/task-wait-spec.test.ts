@@ -11,11 +11,29 @@ import { waitToolSpec } from "./task-wait-spec.ts";
 
 function setup() {
   const clock = new FakeClock();
-  const launcher = new FakeProcessLauncher({ clock, script: () => ({ stdout: ["build ok\n"], exit: { code: 0 }, runMs: 3000 }) });
+  const launcher = new FakeProcessLauncher({
+    clock,
+    script: () => ({ stdout: ["build ok\n"], exit: { code: 0 }, runMs: 3000 }),
+  });
   launcher.on("sleep forever", {});
   const runtime = new TaskRuntime(
-    { launcher, files: new InMemoryFileCommitter(), clock, random: new SeededRandomSource(5), notifier: { deliver: async () => ok(undefined) }, warn: () => undefined },
-    { cwd: "/w", taskDir: "/w/.pi/tasks/x", displayDir: ".pi/tasks/x", env: {}, outputCapBytes: 1 << 20, killGraceMs: 100, retainTasks: 10 },
+    {
+      launcher,
+      files: new InMemoryFileCommitter(),
+      clock,
+      random: new SeededRandomSource(5),
+      notifier: { deliver: async () => ok(undefined) },
+      warn: () => undefined,
+    },
+    {
+      cwd: "/w",
+      taskDir: "/w/.pi/tasks/x",
+      displayDir: ".pi/tasks/x",
+      env: {},
+      outputCapBytes: 1 << 20,
+      killGraceMs: 100,
+      retainTasks: 10,
+    },
   );
   const spec = waitToolSpec({ runtime: () => runtime, clock, progressEveryMs: 10_000 });
   const start = async (command: string) => {
@@ -41,7 +59,10 @@ describe("bg_wait", () => {
     expect(settled).toBe(false);
     clock.advance(1);
     const answer = await waiting;
-    expect(answer).toMatchObject({ ok: true, value: { details: { outcome: "terminal", task: { id, status: "completed", exitCode: 0 } } } });
+    expect(answer).toMatchObject({
+      ok: true,
+      value: { details: { outcome: "terminal", task: { id, status: "completed", exitCode: 0 } } },
+    });
     expect(answer.ok && answer.value.text).toContain("<status>completed</status>");
     expect(answer.ok && answer.value.text).toContain("build ok");
     expect(clock.pendingTimers()).toBe(0);
@@ -53,7 +74,10 @@ describe("bg_wait", () => {
     const waiting = wait({ taskId: id, timeoutSeconds: 5 });
     clock.advance(5000);
     const answer = await waiting;
-    expect(answer).toMatchObject({ ok: true, value: { details: { outcome: "still_running", task: { id, status: "running" }, waitedSeconds: 5 } } });
+    expect(answer).toMatchObject({
+      ok: true,
+      value: { details: { outcome: "still_running", task: { id, status: "running" }, waitedSeconds: 5 } },
+    });
     expect(answer.ok && answer.value.text).toContain("still_running");
     expect(launcher.running()).toHaveLength(1);
     expect(runtime.find(id)).toMatchObject({ ok: true, value: { status: "running" } });
@@ -91,7 +115,14 @@ describe("bg_wait", () => {
   it("refuses bad input with typed errors: out-of-range or non-numeric timeouts, unknown keys, unknown tasks", async () => {
     const { start, wait } = setup();
     const id = await start("sleep forever");
-    for (const raw of [{ taskId: id, timeoutSeconds: 601 }, { taskId: id, timeoutSeconds: 0 }, { taskId: id, timeoutSeconds: "5" }, { taskId: id, poll: true }, {}, { taskId: "  " }]) {
+    for (const raw of [
+      { taskId: id, timeoutSeconds: 601 },
+      { taskId: id, timeoutSeconds: 0 },
+      { taskId: id, timeoutSeconds: "5" },
+      { taskId: id, poll: true },
+      {},
+      { taskId: "  " },
+    ]) {
       expect(await wait(raw)).toMatchObject({ ok: false, error: { code: "invalid_arguments", tool: "bg_wait" } });
     }
     expect(await wait({ taskId: "nope" })).toMatchObject({ ok: false, error: { code: "task_unknown" } });

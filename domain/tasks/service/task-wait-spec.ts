@@ -2,12 +2,20 @@ import type { Clock, TimerHandle } from "../../../ports/clock.ts";
 import type { HostToolSpec, ToolRunContext } from "../../shared/model/host-tool-spec.ts";
 import { err, ok, type TypedError } from "../../shared/model/result.ts";
 import { renderNotification, shortTail } from "../model/notification.ts";
-import { MAX_WAIT_SECONDS, DEFAULT_WAIT_SECONDS, normalizeWaitArguments, WaitArgumentsSchema, type WaitRequest } from "../model/query-arguments.ts";
+import {
+  MAX_WAIT_SECONDS,
+  DEFAULT_WAIT_SECONDS,
+  normalizeWaitArguments,
+  WaitArgumentsSchema,
+  type WaitRequest,
+} from "../model/query-arguments.ts";
 import type { TaskSnapshot } from "../model/task-snapshot.ts";
 import type { RuntimeAccess } from "./task-tool-specs.ts";
 
 /** A typed answer either way: the task ended (final snapshot) or is still running when the wait ran out. */
-export type WaitDetails = { readonly outcome: "terminal"; readonly task: TaskSnapshot } | { readonly outcome: "still_running"; readonly task: TaskSnapshot; readonly waitedSeconds: number };
+export type WaitDetails =
+  | { readonly outcome: "terminal"; readonly task: TaskSnapshot }
+  | { readonly outcome: "still_running"; readonly task: TaskSnapshot; readonly waitedSeconds: number };
 
 export type WaitError = TypedError<"wait_cancelled">;
 
@@ -47,7 +55,10 @@ async function waitFor(deps: WaitToolDeps, { taskId, timeoutSeconds }: WaitReque
   const id = found.value.id;
   const outcome = await raceTerminal(deps, rt.waitForTerminal(id), timeoutSeconds, context, id);
   if (outcome.kind === "cancelled") {
-    return err<WaitError>({ code: "wait_cancelled", message: `bg_wait for ${id} was cancelled by the client; the task was not stopped (wait_cancelled).` });
+    return err<WaitError>({
+      code: "wait_cancelled",
+      message: `bg_wait for ${id} was cancelled by the client; the task was not stopped (wait_cancelled).`,
+    });
   }
   if (outcome.kind === "timeout") {
     const current = rt.find(id);
@@ -64,9 +75,18 @@ async function waitFor(deps: WaitToolDeps, { taskId, timeoutSeconds }: WaitReque
   return ok({ text: renderNotification(task, excerpt).content, details: { outcome: "terminal" as const, task } });
 }
 
-type Race<T> = { readonly kind: "ended"; readonly result: T } | { readonly kind: "timeout" } | { readonly kind: "cancelled" };
+type Race<T> =
+  | { readonly kind: "ended"; readonly result: T }
+  | { readonly kind: "timeout" }
+  | { readonly kind: "cancelled" };
 
-function raceTerminal<T>(deps: WaitToolDeps, terminal: Promise<T>, timeoutSeconds: number, context: ToolRunContext, id: string): Promise<Race<T>> {
+function raceTerminal<T>(
+  deps: WaitToolDeps,
+  terminal: Promise<T>,
+  timeoutSeconds: number,
+  context: ToolRunContext,
+  id: string,
+): Promise<Race<T>> {
   if (context.signal?.aborted === true) return Promise.resolve({ kind: "cancelled" });
   return new Promise((resolve, reject) => {
     const timers: TimerHandle[] = [];
@@ -84,7 +104,11 @@ function raceTerminal<T>(deps: WaitToolDeps, terminal: Promise<T>, timeoutSecond
     if (progress !== undefined) {
       let waited = 0;
       const every = deps.progressEveryMs ?? PROGRESS_EVERY_MS;
-      timers.push(deps.clock.every(every, () => progress(`Waiting for ${id}: ${Math.round((waited += every) / 1000)} s of ${timeoutSeconds} s`)));
+      timers.push(
+        deps.clock.every(every, () =>
+          progress(`Waiting for ${id}: ${Math.round((waited += every) / 1000)} s of ${timeoutSeconds} s`),
+        ),
+      );
     }
     context.signal?.addEventListener("abort", onAbort, { once: true });
     terminal.then(

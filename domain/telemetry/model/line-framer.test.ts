@@ -1,6 +1,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createLineFramer, DEFAULT_MAX_LINE_BYTES, flushFramer, pushBytes, type FramedPiece, type LineFramerState } from "./line-framer.ts";
+import {
+  createLineFramer,
+  DEFAULT_MAX_LINE_BYTES,
+  flushFramer,
+  pushBytes,
+  type FramedPiece,
+  type LineFramerState,
+} from "./line-framer.ts";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 const text = (b: Uint8Array) => new TextDecoder().decode(b);
@@ -56,7 +63,10 @@ describe("line framer", () => {
 
   it("flushes an unterminated last line without inventing an LF", () => {
     const { pieces } = frameAll([bytes("one\ntwo")], 64);
-    expect(pieces.map((p) => [text(p.bytes), p.terminated])).toEqual([["one", true], ["two", false]]);
+    expect(pieces.map((p) => [text(p.bytes), p.terminated])).toEqual([
+      ["one", true],
+      ["two", false],
+    ]);
   });
 
   it("a line of exactly the bound is parsed; one byte more is passed on as an over-long line, never dropped", () => {
@@ -80,16 +90,22 @@ describe("line framer", () => {
     const alphabet = fc.constantFrom(0x0a, 0x61, 0x62, 0x0d, 0xe2, 0x1e);
     const input = fc.array(alphabet, { maxLength: 300 }).map((a) => Uint8Array.from(a));
     fc.assert(
-      fc.property(input, fc.array(fc.nat(300), { maxLength: 12 }), fc.integer({ min: 1, max: 20 }), (data, cuts, max) => {
-        const points = [...new Set(cuts.map((c) => c % (data.length + 1)))].sort((a, b) => a - b);
-        const chunks = [0, ...points].map((from, i) => data.subarray(from, points[i] ?? data.length));
-        const whole = frameAll([data], max);
-        const split = frameAll(chunks, max);
-        expect(logicalLines(split.pieces)).toEqual(logicalLines(whole.pieces));
-        expect(reassemble(split.pieces)).toEqual([...data]);
-        for (const state of split.states) expect(state.carryBytes).toBeLessThanOrEqual(max);
-        for (const piece of split.pieces) if (piece.kind === "line") expect(piece.bytes.length).toBeLessThanOrEqual(max);
-      }),
+      fc.property(
+        input,
+        fc.array(fc.nat(300), { maxLength: 12 }),
+        fc.integer({ min: 1, max: 20 }),
+        (data, cuts, max) => {
+          const points = [...new Set(cuts.map((c) => c % (data.length + 1)))].sort((a, b) => a - b);
+          const chunks = [0, ...points].map((from, i) => data.subarray(from, points[i] ?? data.length));
+          const whole = frameAll([data], max);
+          const split = frameAll(chunks, max);
+          expect(logicalLines(split.pieces)).toEqual(logicalLines(whole.pieces));
+          expect(reassemble(split.pieces)).toEqual([...data]);
+          for (const state of split.states) expect(state.carryBytes).toBeLessThanOrEqual(max);
+          for (const piece of split.pieces)
+            if (piece.kind === "line") expect(piece.bytes.length).toBeLessThanOrEqual(max);
+        },
+      ),
     );
   });
 

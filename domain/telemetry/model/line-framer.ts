@@ -30,7 +30,8 @@ export interface LineFramerState {
 }
 
 export function createLineFramer(maxLineBytes: number = DEFAULT_MAX_LINE_BYTES): LineFramerState {
-  if (!Number.isInteger(maxLineBytes) || maxLineBytes < 1) throw new RangeError(`maxLineBytes must be a positive integer, got ${maxLineBytes}`);
+  if (!Number.isInteger(maxLineBytes) || maxLineBytes < 1)
+    throw new RangeError(`maxLineBytes must be a positive integer, got ${maxLineBytes}`);
   return { maxLineBytes, carry: undefined, carryBytes: 0, inOverlong: false };
 }
 
@@ -73,7 +74,10 @@ export function pushBytes(state: LineFramerState, chunk: Uint8Array): FramingSte
 export function flushFramer(state: LineFramerState): FramingStep {
   const cleared: LineFramerState = { ...state, carry: undefined, carryBytes: 0, inOverlong: false };
   if (state.carry === undefined) return { state: cleared, pieces: [] };
-  return { state: cleared, pieces: [{ kind: "line", bytes: joinLine(state.carry, state.carryBytes, new Uint8Array(0)), terminated: false }] };
+  return {
+    state: cleared,
+    pieces: [{ kind: "line", bytes: joinLine(state.carry, state.carryBytes, new Uint8Array(0)), terminated: false }],
+  };
 }
 
 /** The carried parts in arrival order followed by `last`, copied into one fresh array. */

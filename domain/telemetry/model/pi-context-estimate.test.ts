@@ -6,7 +6,12 @@ const image = { type: "image", mimeType: "image/png", data: "AAAA" };
 
 describe("Pi's context arithmetic, per generation", () => {
   it("counts a system message's content, sections and added tools (Pi 1.x), whatever the rules", () => {
-    const system = { role: "system", content: "abcd", sections: { a: "12345678", gone: null }, toolsAdded: [{ name: "x" }] };
+    const system = {
+      role: "system",
+      content: "abcd",
+      sections: { a: "12345678", gone: null },
+      toolsAdded: [{ name: "x" }],
+    };
     const chars = 4 + 8 + JSON.stringify([{ name: "x" }]).length;
     expect(estimateMessageTokens(system, PI_1_CONTEXT_RULES)).toBe(Math.ceil(chars / 4));
     expect(estimateMessageTokens(system, PI_0_CONTEXT_RULES)).toBe(Math.ceil(chars / 4));

@@ -47,7 +47,10 @@ export const PiToolEndSchema = Type.Object({
 });
 export type PiToolEnd = Static<typeof PiToolEndSchema>;
 
-export const PiCompactionStartSchema = Type.Object({ type: Type.Literal("compaction_start"), reason: Type.Optional(Type.String()) });
+export const PiCompactionStartSchema = Type.Object({
+  type: Type.Literal("compaction_start"),
+  reason: Type.Optional(Type.String()),
+});
 
 export const PiCompactionEndSchema = Type.Object({
   type: Type.Literal("compaction_end"),
@@ -69,7 +72,11 @@ export const PiSessionHeaderSchema = Type.Object({ type: Type.Literal("session")
 
 export const PiTextBlockSchema = Type.Object({ type: Type.Literal("text"), text: Type.String() });
 export const PiThinkingBlockSchema = Type.Object({ type: Type.Literal("thinking"), thinking: Type.String() });
-export const PiToolCallBlockSchema = Type.Object({ type: Type.Literal("toolCall"), name: Type.String(), arguments: Type.Optional(Type.Unknown()) });
+export const PiToolCallBlockSchema = Type.Object({
+  type: Type.Literal("toolCall"),
+  name: Type.String(),
+  arguments: Type.Optional(Type.Unknown()),
+});
 export const PiImageBlockSchema = Type.Object({ type: Type.Literal("image") });
 
 /** An event is any JSON object with a string `type`. */
@@ -79,7 +86,12 @@ export interface PiEvent {
 }
 
 export function isPiEvent(value: unknown): value is PiEvent {
-  return typeof value === "object" && value !== null && !Array.isArray(value) && typeof (value as { type?: unknown }).type === "string";
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    !Array.isArray(value) &&
+    typeof (value as { type?: unknown }).type === "string"
+  );
 }
 
 /** Narrowing check against one of the schemas above. */

@@ -4,7 +4,10 @@ import type { PiEvent } from "./pi-event-shapes.ts";
 import { foldPiEvent, foldPiEvents, initialPiTelemetry, telemetryOf } from "./pi-event-telemetry.ts";
 import { judgePiRun } from "./pi-run-verdict.ts";
 
-const WINDOWS = new Map([["prov/m1", 10_000], ["prov/m2", 200_000]]);
+const WINDOWS = new Map([
+  ["prov/m1", 10_000],
+  ["prov/m2", 200_000],
+]);
 
 interface UsageInput {
   readonly input: number;
@@ -18,9 +21,23 @@ interface UsageInput {
 function assistant(usage: UsageInput, extra: Record<string, unknown> = {}): PiEvent {
   const { cost, cacheRead = 0, cacheWrite = 0, ...rest } = usage;
   const piUsage = { ...rest, cacheRead, cacheWrite, ...(cost === null ? {} : { cost: { total: cost ?? 0 } }) };
-  return { type: "message_end", message: { role: "assistant", content: [], provider: "prov", model: "m1", usage: piUsage, stopReason: "stop", ...extra } };
+  return {
+    type: "message_end",
+    message: {
+      role: "assistant",
+      content: [],
+      provider: "prov",
+      model: "m1",
+      usage: piUsage,
+      stopReason: "stop",
+      ...extra,
+    },
+  };
 }
-const toolResult = (text: string): PiEvent => ({ type: "message_end", message: { role: "toolResult", content: [{ type: "text", text }] } });
+const toolResult = (text: string): PiEvent => ({
+  type: "message_end",
+  message: { role: "toolResult", content: [{ type: "text", text }] },
+});
 const start: PiEvent = { type: "agent_start" };
 const end: PiEvent = { type: "agent_end" };
 
@@ -28,13 +45,24 @@ describe("foldPiEvent / telemetryOf", () => {
   it("before any event everything is unavailable and no tool counts are claimed", () => {
     expect(telemetryOf(initialPiTelemetry, WINDOWS)).toEqual({
       contextUsage: { tokens: "unavailable", contextWindow: "unavailable", percent: "unavailable" },
-      tokenUsage: { input: "unavailable", output: "unavailable", cacheRead: "unavailable", cacheWrite: "unavailable", totalTokens: "unavailable", costTotal: "unavailable" },
+      tokenUsage: {
+        input: "unavailable",
+        output: "unavailable",
+        cacheRead: "unavailable",
+        cacheWrite: "unavailable",
+        totalTokens: "unavailable",
+        costTotal: "unavailable",
+      },
       model: "unavailable",
     });
   });
 
   it("once the run started, zero tools is a fact", () => {
-    expect(telemetryOf(foldPiEvent(initialPiTelemetry, start), WINDOWS).toolUsage).toEqual({ total: 0, failed: 0, byName: {} });
+    expect(telemetryOf(foldPiEvent(initialPiTelemetry, start), WINDOWS).toolUsage).toEqual({
+      total: 0,
+      failed: 0,
+      byName: {},
+    });
   });
 
   it("sums usage and cost over assistant messages; context is the last one against its model's window", () => {
@@ -57,7 +85,11 @@ describe("foldPiEvent / telemetryOf", () => {
   });
 
   it("an all-zero usage (failed call, provider without usage) is not reported, never 0", () => {
-    const state = foldPiEvents(initialPiTelemetry, [start, assistant({ input: 0, output: 0 }, { stopReason: "error", errorMessage: "boom" }), end]);
+    const state = foldPiEvents(initialPiTelemetry, [
+      start,
+      assistant({ input: 0, output: 0 }, { stopReason: "error", errorMessage: "boom" }),
+      end,
+    ]);
     const telemetry = telemetryOf(state, WINDOWS);
     expect(telemetry.tokenUsage?.input).toBe("unavailable");
     expect(telemetry.contextUsage).toEqual({ tokens: "unavailable", contextWindow: 10_000, percent: "unavailable" });
@@ -65,21 +97,35 @@ describe("foldPiEvent / telemetryOf", () => {
   });
 
   it("an error after a good reply keeps the earlier context basis, as Pi does", () => {
-    const state = foldPiEvents(initialPiTelemetry, [assistant({ input: 500, output: 10 }), assistant({ input: 0, output: 0 }, { stopReason: "error" })]);
+    const state = foldPiEvents(initialPiTelemetry, [
+      assistant({ input: 500, output: 10 }),
+      assistant({ input: 0, output: 0 }, { stopReason: "error" }),
+    ]);
     expect(telemetryOf(state, WINDOWS).contextUsage?.tokens).toBe(510);
   });
 
   it("usage without Pi's cost breakdown leaves only the cost unavailable", () => {
-    const state = foldPiEvents(initialPiTelemetry, [assistant({ input: 10, output: 5, cost: 1 }), assistant({ input: 10, output: 5, cost: null })]);
+    const state = foldPiEvents(initialPiTelemetry, [
+      assistant({ input: 10, output: 5, cost: 1 }),
+      assistant({ input: 10, output: 5, cost: null }),
+    ]);
     expect(telemetryOf(state, WINDOWS).tokenUsage).toMatchObject({ input: 20, costTotal: "unavailable" });
   });
 
   it("after a compaction the context size is unknown until the next assistant answer", () => {
-    const compacted = foldPiEvents(initialPiTelemetry, [assistant({ input: 9000, output: 10 }), { type: "compaction_end", reason: "threshold", result: { summary: "s" }, aborted: false }]);
+    const compacted = foldPiEvents(initialPiTelemetry, [
+      assistant({ input: 9000, output: 10 }),
+      { type: "compaction_end", reason: "threshold", result: { summary: "s" }, aborted: false },
+    ]);
     expect(telemetryOf(compacted, WINDOWS).contextUsage?.tokens).toBe("unavailable");
-    const aborted = foldPiEvents(initialPiTelemetry, [assistant({ input: 9000, output: 10 }), { type: "compaction_end", reason: "manual", aborted: true }]);
+    const aborted = foldPiEvents(initialPiTelemetry, [
+      assistant({ input: 9000, output: 10 }),
+      { type: "compaction_end", reason: "manual", aborted: true },
+    ]);
     expect(telemetryOf(aborted, WINDOWS).contextUsage?.tokens).toBe(9010);
-    expect(telemetryOf(foldPiEvent(compacted, assistant({ input: 800, output: 5 })), WINDOWS).contextUsage?.tokens).toBe(805);
+    expect(
+      telemetryOf(foldPiEvent(compacted, assistant({ input: 800, output: 5 })), WINDOWS).contextUsage?.tokens,
+    ).toBe(805);
   });
 
   it("counts tool starts by name and failed ends; malformed tool events are ignored", () => {
@@ -96,37 +142,65 @@ describe("foldPiEvent / telemetryOf", () => {
   });
 
   it("a model id without provider is shown as the id alone", () => {
-    const state = foldPiEvent(initialPiTelemetry, { type: "message_end", message: { role: "assistant", content: [], model: "solo", usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0 } } });
+    const state = foldPiEvent(initialPiTelemetry, {
+      type: "message_end",
+      message: {
+        role: "assistant",
+        content: [],
+        model: "solo",
+        usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0 },
+      },
+    });
     expect(state.model).toBe("solo");
   });
 
   it("events it does not track leave the state object as it was", () => {
     const started = foldPiEvent(initialPiTelemetry, start);
-    for (const event of [{ type: "turn_start" }, { type: "queue_update", steering: [] }, toolResult("before any usage")]) {
+    for (const event of [
+      { type: "turn_start" },
+      { type: "queue_update", steering: [] },
+      toolResult("before any usage"),
+    ]) {
       expect(foldPiEvent(started, event)).toBe(started);
     }
   });
 
   it("property: token fields are sums of reported usage, or unavailable when none was reported; context is never 0", () => {
-    const usage = fc.record({ input: fc.nat(5000), output: fc.nat(5000), cacheRead: fc.nat(500), cacheWrite: fc.nat(500), cost: fc.nat(1000) });
+    const usage = fc.record({
+      input: fc.nat(5000),
+      output: fc.nat(5000),
+      cacheRead: fc.nat(500),
+      cacheWrite: fc.nat(500),
+      cost: fc.nat(1000),
+    });
     const event = fc.oneof(
       usage.map((u) => assistant(u)),
       usage.map((u) => assistant(u, { stopReason: "error" })),
       fc.string({ maxLength: 80 }).map(toolResult),
-      fc.constantFrom<PiEvent>(start, end, { type: "turn_start" }, { type: "tool_execution_start", toolName: "t", args: {} }),
+      fc.constantFrom<PiEvent>(
+        start,
+        end,
+        { type: "turn_start" },
+        { type: "tool_execution_start", toolName: "t", args: {} },
+      ),
     );
     fc.assert(
       fc.property(fc.array(event, { maxLength: 30 }), (events) => {
         const telemetry = telemetryOf(foldPiEvents(initialPiTelemetry, events), WINDOWS);
         const reported = events.flatMap((e) => {
-          const u = (e.message as { usage?: { input: number; output: number; cacheRead: number; cacheWrite: number } } | undefined)?.usage;
+          const u = (
+            e.message as
+              | { usage?: { input: number; output: number; cacheRead: number; cacheWrite: number } }
+              | undefined
+          )?.usage;
           return u !== undefined && u.input + u.output + u.cacheRead + u.cacheWrite > 0 ? [u] : [];
         });
         const input = reported.reduce((s, u) => s + u.input, 0);
         expect(telemetry.tokenUsage?.input).toBe(reported.length === 0 ? "unavailable" : input);
         expect(telemetry.contextUsage?.tokens).not.toBe(0);
         const { tokens, contextWindow, percent } = telemetry.contextUsage ?? {};
-        if (typeof tokens === "number" && typeof contextWindow === "number") expect(percent).toBe((tokens / contextWindow) * 100);
+        if (typeof tokens === "number" && typeof contextWindow === "number")
+          expect(percent).toBe((tokens / contextWindow) * 100);
         else expect(percent).toBe("unavailable");
       }),
     );
@@ -144,8 +218,17 @@ describe("judgePiRun", () => {
     expect(codeOf([start, assistant({ input: 1, output: 1 })])).toBe("pi_run_incomplete");
     expect(codeOf([start, end])).toBe("pi_no_assistant_reply");
     expect(codeOf([start, assistant({ input: 1, output: 1 }), end])).toBe("ok:stop");
-    expect(codeOf([start, assistant({ input: 0, output: 0 }, { stopReason: "error" }), end])).toBe("pi_model_call_failed");
+    expect(codeOf([start, assistant({ input: 0, output: 0 }, { stopReason: "error" }), end])).toBe(
+      "pi_model_call_failed",
+    );
     expect(codeOf([start, assistant({ input: 3, output: 1 }, { stopReason: "aborted" }), end])).toBe("pi_run_aborted");
-    expect(codeOf([start, assistant({ input: 0, output: 0 }, { stopReason: "error" }), assistant({ input: 5, output: 1 }), end])).toBe("ok:stop");
+    expect(
+      codeOf([
+        start,
+        assistant({ input: 0, output: 0 }, { stopReason: "error" }),
+        assistant({ input: 5, output: 1 }),
+        end,
+      ]),
+    ).toBe("ok:stop");
   });
 });

@@ -1,5 +1,17 @@
-import type { ContextUsage, TaskTelemetry, TokenUsage, ToolUsage, Unavailable } from "../../tasks/model/task-snapshot.ts";
-import { contextTokensOfUsage, estimateMessageTokens, PI_0_CONTEXT_RULES, PI_1_CONTEXT_RULES, type ContextRules } from "./pi-context-estimate.ts";
+import type {
+  ContextUsage,
+  TaskTelemetry,
+  TokenUsage,
+  ToolUsage,
+  Unavailable,
+} from "../../tasks/model/task-snapshot.ts";
+import {
+  contextTokensOfUsage,
+  estimateMessageTokens,
+  PI_0_CONTEXT_RULES,
+  PI_1_CONTEXT_RULES,
+  type ContextRules,
+} from "./pi-context-estimate.ts";
 import {
   assistantMessageOf,
   matches,
@@ -84,7 +96,9 @@ export function foldPiEvent(state: PiTelemetryState, event: PiEvent): PiTelemetr
     case "tool_execution_start":
       return matches(PiToolStartSchema, event) ? { ...seen, tools: countToolStart(state.tools, event.toolName) } : seen;
     case "tool_execution_end":
-      return matches(PiToolEndSchema, event) && event.isError ? { ...seen, tools: { ...state.tools, failed: state.tools.failed + 1 } } : seen;
+      return matches(PiToolEndSchema, event) && event.isError
+        ? { ...seen, tools: { ...state.tools, failed: state.tools.failed + 1 } }
+        : seen;
     case "compaction_end":
       return compacted(event) ? { ...seen, context: { kind: "after_compaction" } } : seen;
     default:
@@ -102,7 +116,10 @@ function foldMessageEnd(seen: PiTelemetryState, event: PiEvent): PiTelemetryStat
   const assistant = assistantMessageOf(event);
   if (assistant !== undefined) return foldAssistant(seen, assistant);
   if (!matches(PiMessageEndSchema, event)) return seen;
-  const state = event.message.role === "system" && seen.contextRules !== PI_1_CONTEXT_RULES ? { ...seen, contextRules: PI_1_CONTEXT_RULES } : seen;
+  const state =
+    event.message.role === "system" && seen.contextRules !== PI_1_CONTEXT_RULES
+      ? { ...seen, contextRules: PI_1_CONTEXT_RULES }
+      : seen;
   if (state.context.kind !== "usage") return state;
   return { ...state, context: withTrailing(state.context, estimateMessageTokens(event.message, state.contextRules)) };
 }
@@ -145,7 +162,8 @@ function addUsage(totals: UsageTotals | undefined, usage: PiUsage): UsageTotals 
     cacheRead: base.cacheRead + usage.cacheRead,
     cacheWrite: base.cacheWrite + usage.cacheWrite,
     totalTokens: base.totalTokens + contextTokensOfUsage(usage),
-    costTotal: base.costTotal === UNAVAILABLE || usage.cost === undefined ? UNAVAILABLE : base.costTotal + usage.cost.total,
+    costTotal:
+      base.costTotal === UNAVAILABLE || usage.cost === undefined ? UNAVAILABLE : base.costTotal + usage.cost.total,
   };
 }
 
@@ -155,11 +173,20 @@ function modelOf(message: PiAssistantMessage): string | undefined {
 }
 
 function countToolStart(tools: ToolUsage, name: string): ToolUsage {
-  return { total: tools.total + 1, failed: tools.failed, byName: { ...tools.byName, [name]: (tools.byName[name] ?? 0) + 1 } };
+  return {
+    total: tools.total + 1,
+    failed: tools.failed,
+    byName: { ...tools.byName, [name]: (tools.byName[name] ?? 0) + 1 },
+  };
 }
 
 function compacted(event: PiEvent): boolean {
-  return matches(PiCompactionEndSchema, event) && event.aborted !== true && event.result !== undefined && event.result !== null;
+  return (
+    matches(PiCompactionEndSchema, event) &&
+    event.aborted !== true &&
+    event.result !== undefined &&
+    event.result !== null
+  );
 }
 
 /** The snapshot fields. Tool counts appear once the stream has started, since zero tools is then a fact. */
@@ -172,14 +199,25 @@ export function telemetryOf(state: PiTelemetryState, windows: ContextWindowIndex
 function contextUsageOf(state: PiTelemetryState, windows: ContextWindowIndex): ContextUsage {
   const window = state.model === undefined ? undefined : windows.get(state.model);
   const contextWindow = window !== undefined && window > 0 ? window : UNAVAILABLE;
-  const tokens = state.context.kind === "usage" && state.context.usageTokens > 0 ? state.context.usageTokens + state.context.trailingTokens : UNAVAILABLE;
-  const percent = tokens === UNAVAILABLE || contextWindow === UNAVAILABLE ? UNAVAILABLE : (tokens / contextWindow) * 100;
+  const tokens =
+    state.context.kind === "usage" && state.context.usageTokens > 0
+      ? state.context.usageTokens + state.context.trailingTokens
+      : UNAVAILABLE;
+  const percent =
+    tokens === UNAVAILABLE || contextWindow === UNAVAILABLE ? UNAVAILABLE : (tokens / contextWindow) * 100;
   return { tokens, contextWindow, percent };
 }
 
 function tokenUsageOf(usage: UsageTotals | undefined): TokenUsage {
   if (usage === undefined) {
-    return { input: UNAVAILABLE, output: UNAVAILABLE, cacheRead: UNAVAILABLE, cacheWrite: UNAVAILABLE, totalTokens: UNAVAILABLE, costTotal: UNAVAILABLE };
+    return {
+      input: UNAVAILABLE,
+      output: UNAVAILABLE,
+      cacheRead: UNAVAILABLE,
+      cacheWrite: UNAVAILABLE,
+      totalTokens: UNAVAILABLE,
+      costTotal: UNAVAILABLE,
+    };
   }
   return { ...usage };
 }

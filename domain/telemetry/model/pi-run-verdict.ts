@@ -28,7 +28,9 @@ export function judgePiRun(state: PiTelemetryState): Result<{ readonly stopReaso
     return err({ code: "pi_no_assistant_reply", message: "the pi run ended without an assistant message" });
   }
   const detail = state.lastErrorMessage === undefined ? "" : `: ${state.lastErrorMessage}`;
-  if (stopReason === "error") return err({ code: "pi_model_call_failed", stopReason, message: `the model call failed${detail}` });
-  if (stopReason === "aborted") return err({ code: "pi_run_aborted", stopReason, message: `the pi run was aborted${detail}` });
+  if (stopReason === "error")
+    return err({ code: "pi_model_call_failed", stopReason, message: `the model call failed${detail}` });
+  if (stopReason === "aborted")
+    return err({ code: "pi_run_aborted", stopReason, message: `the pi run was aborted${detail}` });
   return ok({ stopReason });
 }

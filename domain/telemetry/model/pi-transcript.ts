@@ -33,13 +33,21 @@ export function renderPiEvent(event: PiEvent, state: PiTelemetryState): readonly
     case "tool_execution_start":
       return matches(PiToolStartSchema, event) ? [`→ ${event.toolName}(${summariseArgs(event.args)})`] : [];
     case "tool_execution_end":
-      return matches(PiToolEndSchema, event) && event.isError ? [`✗ ${event.toolName} failed: ${summariseFailure(event.result)}`] : [];
+      return matches(PiToolEndSchema, event) && event.isError
+        ? [`✗ ${event.toolName} failed: ${summariseFailure(event.result)}`]
+        : [];
     case "auto_retry_start":
-      return matches(PiAutoRetryStartSchema, event) ? [`↻ retry ${event.attempt}/${event.maxAttempts}: ${event.errorMessage ?? "no error message"}`] : [];
+      return matches(PiAutoRetryStartSchema, event)
+        ? [`↻ retry ${event.attempt}/${event.maxAttempts}: ${event.errorMessage ?? "no error message"}`]
+        : [];
     case "compaction_start":
-      return matches(PiCompactionStartSchema, event) ? [`… compacting context (${event.reason ?? "no reason given"})`] : [];
+      return matches(PiCompactionStartSchema, event)
+        ? [`… compacting context (${event.reason ?? "no reason given"})`]
+        : [];
     case "compaction_end":
-      return matches(PiCompactionEndSchema, event) && event.errorMessage !== undefined ? [`✗ compaction failed: ${event.errorMessage}`] : [];
+      return matches(PiCompactionEndSchema, event) && event.errorMessage !== undefined
+        ? [`✗ compaction failed: ${event.errorMessage}`]
+        : [];
     case "agent_end":
       return failedRunLine(state);
     default:
@@ -63,7 +71,8 @@ function assistantLines(message: PiAssistantMessage): readonly string[] {
   const lines: string[] = [];
   for (const block of message.content) {
     if (matches(PiTextBlockSchema, block) && block.text.length > 0) lines.push(block.text.replace(/\n+$/, ""));
-    else if (matches(PiThinkingBlockSchema, block) && block.thinking.trim().length > 0) lines.push(`… ${shorten(oneLine(block.thinking), REASONING_SUMMARY_CHARS)}`);
+    else if (matches(PiThinkingBlockSchema, block) && block.thinking.trim().length > 0)
+      lines.push(`… ${shorten(oneLine(block.thinking), REASONING_SUMMARY_CHARS)}`);
   }
   return lines;
 }
@@ -72,7 +81,9 @@ export function summariseArgs(args: unknown): string {
   if (args === undefined) return "";
   const text =
     typeof args === "object" && args !== null && !Array.isArray(args)
-      ? Object.entries(args).map(([key, value]) => `${key}: ${valueText(value)}`).join(", ")
+      ? Object.entries(args)
+          .map(([key, value]) => `${key}: ${valueText(value)}`)
+          .join(", ")
       : valueText(args);
   return shorten(oneLine(text), ARGS_SUMMARY_CHARS);
 }
@@ -87,7 +98,11 @@ function summariseFailure(result: unknown): string {
 function resultText(result: unknown): string {
   if (typeof result === "string") return result;
   const content = typeof result === "object" && result !== null ? (result as { content?: unknown }).content : undefined;
-  if (Array.isArray(content)) return content.filter((b) => matches(PiTextBlockSchema, b)).map((b) => b.text).join("\n");
+  if (Array.isArray(content))
+    return content
+      .filter((b) => matches(PiTextBlockSchema, b))
+      .map((b) => b.text)
+      .join("\n");
   return valueText(result);
 }
 

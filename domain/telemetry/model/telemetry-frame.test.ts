@@ -12,13 +12,23 @@ describe("telemetry frames", () => {
 
   it("a framed Pi event is returned unchanged; a trailing CR is tolerated", () => {
     const event = { type: "tool_execution_start", toolName: "bash", args: { command: "ls" } };
-    expect(parseTelemetryFrame(`${TELEMETRY_FRAME_MARKER}${JSON.stringify(event)}\r`)).toEqual({ kind: "pi_event", event });
+    expect(parseTelemetryFrame(`${TELEMETRY_FRAME_MARKER}${JSON.stringify(event)}\r`)).toEqual({
+      kind: "pi_event",
+      event,
+    });
   });
 
   it("marker with an unusable payload is malformed and keeps the payload", () => {
-    expect(parseTelemetryFrame(`${TELEMETRY_FRAME_MARKER}Usage: pi [options]`)).toMatchObject({ kind: "malformed", payload: "Usage: pi [options]" });
+    expect(parseTelemetryFrame(`${TELEMETRY_FRAME_MARKER}Usage: pi [options]`)).toMatchObject({
+      kind: "malformed",
+      payload: "Usage: pi [options]",
+    });
     expect(parseTelemetryFrame(`${TELEMETRY_FRAME_MARKER}[1,2]`)).toMatchObject({ kind: "malformed" });
-    expect(parseTelemetryFrame(`${TELEMETRY_FRAME_MARKER}{"type":"background-task-telemetry","contextUsage":{"tokens":"lots"}}`)).toMatchObject({
+    expect(
+      parseTelemetryFrame(
+        `${TELEMETRY_FRAME_MARKER}{"type":"background-task-telemetry","contextUsage":{"tokens":"lots"}}`,
+      ),
+    ).toMatchObject({
       kind: "malformed",
       reason: expect.stringContaining("schema"),
     });
@@ -35,8 +45,19 @@ describe("telemetry frames", () => {
     const telemetry: fc.Arbitrary<TaskTelemetry> = fc.record(
       {
         contextUsage: fc.record({ tokens: count, contextWindow: count, percent: count }),
-        tokenUsage: fc.record({ input: count, output: count, cacheRead: count, cacheWrite: count, totalTokens: count, costTotal: count }),
-        toolUsage: fc.record({ total: fc.nat(), failed: fc.nat(), byName: fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }), fc.nat()) }),
+        tokenUsage: fc.record({
+          input: count,
+          output: count,
+          cacheRead: count,
+          cacheWrite: count,
+          totalTokens: count,
+          costTotal: count,
+        }),
+        toolUsage: fc.record({
+          total: fc.nat(),
+          failed: fc.nat(),
+          byName: fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }), fc.nat()),
+        }),
         model: fc.string(),
         telemetryUnavailableReason: fc.string(),
       },

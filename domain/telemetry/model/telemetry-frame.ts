@@ -17,7 +17,9 @@ const countOrUnavailable = Type.Union([Type.Number(), Type.Literal("unavailable"
 
 export const TelemetryFramePayloadSchema = Type.Object({
   type: Type.Literal(TELEMETRY_FRAME_TYPE),
-  contextUsage: Type.Optional(Type.Object({ tokens: countOrUnavailable, contextWindow: countOrUnavailable, percent: countOrUnavailable })),
+  contextUsage: Type.Optional(
+    Type.Object({ tokens: countOrUnavailable, contextWindow: countOrUnavailable, percent: countOrUnavailable }),
+  ),
   tokenUsage: Type.Optional(
     Type.Object({
       input: countOrUnavailable,
@@ -28,7 +30,9 @@ export const TelemetryFramePayloadSchema = Type.Object({
       costTotal: countOrUnavailable,
     }),
   ),
-  toolUsage: Type.Optional(Type.Object({ total: Type.Number(), failed: Type.Number(), byName: Type.Record(Type.String(), Type.Number()) })),
+  toolUsage: Type.Optional(
+    Type.Object({ total: Type.Number(), failed: Type.Number(), byName: Type.Record(Type.String(), Type.Number()) }),
+  ),
   model: Type.Optional(Type.String()),
   telemetryUnavailableReason: Type.Optional(Type.String()),
 });
@@ -52,9 +56,11 @@ export function parseTelemetryFrame(line: string): ParsedFrame {
   const payload = line.slice(TELEMETRY_FRAME_MARKER.length).replace(/\r$/, "");
   const parsed = parseJson(payload);
   if (!parsed.ok) return { kind: "malformed", payload, reason: "payload is not JSON" };
-  if (!isPiEvent(parsed.value)) return { kind: "malformed", payload, reason: "payload is not an object with a string type" };
+  if (!isPiEvent(parsed.value))
+    return { kind: "malformed", payload, reason: "payload is not an object with a string type" };
   if (parsed.value.type !== TELEMETRY_FRAME_TYPE) return { kind: "pi_event", event: parsed.value };
-  if (!matches(TelemetryFramePayloadSchema, parsed.value)) return { kind: "malformed", payload, reason: `${TELEMETRY_FRAME_TYPE} payload does not match its schema` };
+  if (!matches(TelemetryFramePayloadSchema, parsed.value))
+    return { kind: "malformed", payload, reason: `${TELEMETRY_FRAME_TYPE} payload does not match its schema` };
   const { type: _type, ...telemetry } = parsed.value;
   return { kind: "telemetry", telemetry };
 }

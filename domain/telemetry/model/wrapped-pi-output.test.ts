@@ -17,10 +17,36 @@ const frame = (event: unknown) => `${TELEMETRY_FRAME_MARKER}${JSON.stringify(eve
 const RUN = [
   frame({ type: "session", version: 3, id: "s1" }),
   frame({ type: "agent_start" }),
-  frame({ type: "message_end", message: { role: "assistant", content: [{ type: "text", text: "Let me look." }], provider: "p", model: "m", usage: { input: 90, output: 10, cacheRead: 0, cacheWrite: 0, totalTokens: 100, cost: { total: 0.01 } }, stopReason: "toolUse" } }),
+  frame({
+    type: "message_end",
+    message: {
+      role: "assistant",
+      content: [{ type: "text", text: "Let me look." }],
+      provider: "p",
+      model: "m",
+      usage: { input: 90, output: 10, cacheRead: 0, cacheWrite: 0, totalTokens: 100, cost: { total: 0.01 } },
+      stopReason: "toolUse",
+    },
+  }),
   frame({ type: "tool_execution_start", toolCallId: "1", toolName: "bash", args: { command: "ls" } }),
-  frame({ type: "tool_execution_end", toolCallId: "1", toolName: "bash", isError: true, result: { content: [{ type: "text", text: "ls: denied" }] } }),
-  frame({ type: "message_end", message: { role: "assistant", content: [{ type: "text", text: "Done." }], provider: "p", model: "m", usage: { input: 150, output: 50, cacheRead: 0, cacheWrite: 0, totalTokens: 200, cost: { total: 0.02 } }, stopReason: "stop" } }),
+  frame({
+    type: "tool_execution_end",
+    toolCallId: "1",
+    toolName: "bash",
+    isError: true,
+    result: { content: [{ type: "text", text: "ls: denied" }] },
+  }),
+  frame({
+    type: "message_end",
+    message: {
+      role: "assistant",
+      content: [{ type: "text", text: "Done." }],
+      provider: "p",
+      model: "m",
+      usage: { input: 150, output: 50, cacheRead: 0, cacheWrite: 0, totalTokens: 200, cost: { total: 0.02 } },
+      stopReason: "stop",
+    },
+  }),
   frame({ type: "agent_end", wrapperOmitted: ["messages"] }),
 ].join("");
 
@@ -35,7 +61,12 @@ function ingestAll(chunks: readonly Uint8Array[], state: WrappedPiOutputState = 
   }
   const last = finishWrappedPiOutput(state);
   out.push(...last.output);
-  return { state: last.state, bytes: Uint8Array.from(out), text: new TextDecoder().decode(Uint8Array.from(out)), changes };
+  return {
+    state: last.state,
+    bytes: Uint8Array.from(out),
+    text: new TextDecoder().decode(Uint8Array.from(out)),
+    changes,
+  };
 }
 
 describe("wrapped pi output ingest", () => {
@@ -60,13 +91,23 @@ describe("wrapped pi output ingest", () => {
   });
 
   it("an explicit telemetry frame sets the unavailable reason", () => {
-    const { state, text } = ingestAll([enc(renderTelemetryFrame({ telemetryUnavailableReason: "pi-mode-text-not-intercepted" })), enc("plain answer\n")]);
+    const { state, text } = ingestAll([
+      enc(renderTelemetryFrame({ telemetryUnavailableReason: "pi-mode-text-not-intercepted" })),
+      enc("plain answer\n"),
+    ]);
     expect(text).toBe("plain answer\n");
     expect(wrappedPiTelemetry(state, WINDOWS).telemetryUnavailableReason).toBe("pi-mode-text-not-intercepted");
   });
 
   it("an over-long frame line is kept unparsed after a receipt", () => {
-    const big = frame({ type: "message_end", message: { role: "assistant", content: [{ type: "text", text: "q".repeat(200) }], usage: { input: 5, output: 5, cacheRead: 0, cacheWrite: 0 } } });
+    const big = frame({
+      type: "message_end",
+      message: {
+        role: "assistant",
+        content: [{ type: "text", text: "q".repeat(200) }],
+        usage: { input: 5, output: 5, cacheRead: 0, cacheWrite: 0 },
+      },
+    });
     const { state, text } = ingestAll([enc(big), enc("after\n")], createWrappedPiOutput(100));
     const lines = text.split("\n");
     expect(lines[0]).toMatch(/^\[receipt: a line longer than 100 bytes follows unparsed/);
@@ -78,7 +119,11 @@ describe("wrapped pi output ingest", () => {
 
   it("a run cut off before agent_end says so at the end of the output", () => {
     const cut = RUN.slice(0, RUN.indexOf(frame({ type: "agent_end", wrapperOmitted: ["messages"] })));
-    expect(ingestAll([enc(cut)]).text.endsWith("[pi event stream ended before agent_end: the run did not finish and its telemetry may be incomplete]\n")).toBe(true);
+    expect(
+      ingestAll([enc(cut)]).text.endsWith(
+        "[pi event stream ended before agent_end: the run did not finish and its telemetry may be incomplete]\n",
+      ),
+    ).toBe(true);
   });
 
   it("without any frame the finished telemetry names why it is missing", () => {

@@ -1,6 +1,19 @@
 import type { TaskTelemetry } from "../../tasks/model/task-snapshot.ts";
-import { createLineFramer, DEFAULT_MAX_LINE_BYTES, flushFramer, pushBytes, type FramedPiece, type LineFramerState } from "./line-framer.ts";
-import { foldPiEvent, initialPiTelemetry, telemetryOf, type ContextWindowIndex, type PiTelemetryState } from "./pi-event-telemetry.ts";
+import {
+  createLineFramer,
+  DEFAULT_MAX_LINE_BYTES,
+  flushFramer,
+  pushBytes,
+  type FramedPiece,
+  type LineFramerState,
+} from "./line-framer.ts";
+import {
+  foldPiEvent,
+  initialPiTelemetry,
+  telemetryOf,
+  type ContextWindowIndex,
+  type PiTelemetryState,
+} from "./pi-event-telemetry.ts";
 import { renderPiEvent, renderStreamEnd } from "./pi-transcript.ts";
 import { parseTelemetryFrame, TELEMETRY_FRAME_MARKER_BYTES } from "./telemetry-frame.ts";
 
@@ -28,7 +41,13 @@ export interface WrappedPiStep {
 }
 
 export function createWrappedPiOutput(maxLineBytes: number = DEFAULT_MAX_LINE_BYTES): WrappedPiOutputState {
-  return { framer: createLineFramer(maxLineBytes), telemetry: initialPiTelemetry, reported: {}, overlongLines: 0, finished: false };
+  return {
+    framer: createLineFramer(maxLineBytes),
+    telemetry: initialPiTelemetry,
+    reported: {},
+    overlongLines: 0,
+    finished: false,
+  };
 }
 
 export function ingestWrappedPiChunk(state: WrappedPiOutputState, chunk: Uint8Array): WrappedPiStep {
@@ -67,7 +86,11 @@ function applyPieces(start: WrappedPiOutputState, pieces: readonly FramedPiece[]
   return { state, output: joinBytes(out), telemetryChanged: changed };
 }
 
-function applyPiece(state: WrappedPiOutputState, piece: FramedPiece, out: Uint8Array[]): { readonly state: WrappedPiOutputState } {
+function applyPiece(
+  state: WrappedPiOutputState,
+  piece: FramedPiece,
+  out: Uint8Array[],
+): { readonly state: WrappedPiOutputState } {
   if (piece.kind === "overlong") return passOverlong(state, piece, out);
   if (!startsWithMarker(piece.bytes)) {
     out.push(piece.bytes, ...(piece.terminated ? [LF_BYTES] : []));
@@ -93,10 +116,16 @@ function applyPiece(state: WrappedPiOutputState, piece: FramedPiece, out: Uint8A
   }
 }
 
-function passOverlong(state: WrappedPiOutputState, piece: Extract<FramedPiece, { kind: "overlong" }>, out: Uint8Array[]): { readonly state: WrappedPiOutputState } {
+function passOverlong(
+  state: WrappedPiOutputState,
+  piece: Extract<FramedPiece, { kind: "overlong" }>,
+  out: Uint8Array[],
+): { readonly state: WrappedPiOutputState } {
   if (piece.first) {
     const limit = state.framer.maxLineBytes;
-    out.push(encode(`[receipt: a line longer than ${limit} bytes follows unparsed; telemetry it carried was not read]\n`));
+    out.push(
+      encode(`[receipt: a line longer than ${limit} bytes follows unparsed; telemetry it carried was not read]\n`),
+    );
     out.push(startsWithMarker(piece.bytes) ? piece.bytes.subarray(TELEMETRY_FRAME_MARKER_BYTES.length) : piece.bytes);
   } else {
     out.push(piece.bytes);

@@ -6,9 +6,18 @@ const enc = (s: string) => new TextEncoder().encode(s);
 const frame = (event: unknown) => `${TELEMETRY_FRAME_MARKER}${JSON.stringify(event)}\n`;
 const assistant = (text: string, stopReason: string, extra: Record<string, unknown> = {}) => ({
   type: "message_end",
-  message: { role: "assistant", content: text === "" ? [] : [{ type: "text", text }], provider: "p", model: "m", stopReason, ...extra },
+  message: {
+    role: "assistant",
+    content: text === "" ? [] : [{ type: "text", text }],
+    provider: "p",
+    model: "m",
+    stopReason,
+    ...extra,
+  },
 });
-const usage = (input: number, output: number) => ({ usage: { input, output, cacheRead: 0, cacheWrite: 0, totalTokens: input + output, cost: { total: 0.5 } } });
+const usage = (input: number, output: number) => ({
+  usage: { input, output, cacheRead: 0, cacheWrite: 0, totalTokens: input + output, cost: { total: 0.5 } },
+});
 const text = (chunks: Uint8Array[]) => chunks.map((c) => new TextDecoder().decode(c)).join("");
 
 describe("WrappedPiStdoutFilter", () => {
@@ -24,12 +33,22 @@ describe("WrappedPiStdoutFilter", () => {
     expect(filter.telemetry()).toBe(first);
     expect(text(filter.push(enc(frame(assistant("hi", "stop", usage(80, 20))))))).toBe("hi\n");
     expect(filter.telemetry()).not.toBe(first);
-    expect(filter.telemetry()).toMatchObject({ tokenUsage: { input: 80, output: 20, totalTokens: 100, costTotal: 0.5 }, contextUsage: { tokens: 100, contextWindow: 400, percent: 25 }, model: "p/m" });
+    expect(filter.telemetry()).toMatchObject({
+      tokenUsage: { input: 80, output: 20, totalTokens: 100, costTotal: 0.5 },
+      contextUsage: { tokens: 100, contextWindow: 400, percent: 25 },
+      model: "p/m",
+    });
   });
 
   it("judges the run only after flush: a failed model call is a failure with the provider's message", () => {
     const filter = new WrappedPiStdoutFilter(new Map());
-    filter.push(enc(frame({ type: "agent_start" }) + frame(assistant("", "error", { errorMessage: "400 quota exceeded" })) + frame({ type: "agent_end" })));
+    filter.push(
+      enc(
+        frame({ type: "agent_start" }) +
+          frame(assistant("", "error", { errorMessage: "400 quota exceeded" })) +
+          frame({ type: "agent_end" }),
+      ),
+    );
     expect(filter.failure()).toBeUndefined();
     filter.flush();
     expect(filter.failure()).toMatch(/pi_model_call_failed.*400 quota exceeded/);

@@ -1,7 +1,14 @@
 import type { TaskTelemetry } from "../../tasks/model/task-snapshot.ts";
 import type { ContextWindowIndex } from "./pi-event-telemetry.ts";
 import { judgePiRun } from "./pi-run-verdict.ts";
-import { createWrappedPiOutput, finishWrappedPiOutput, ingestWrappedPiChunk, wrappedPiTelemetry, type WrappedPiOutputState, type WrappedPiStep } from "./wrapped-pi-output.ts";
+import {
+  createWrappedPiOutput,
+  finishWrappedPiOutput,
+  ingestWrappedPiChunk,
+  wrappedPiTelemetry,
+  type WrappedPiOutputState,
+  type WrappedPiStep,
+} from "./wrapped-pi-output.ts";
 
 /**
  * The stdout side of a wrapped `pi` task as the task runtime uses it (a `StreamFilter`): frames out,

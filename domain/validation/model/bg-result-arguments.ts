@@ -9,10 +9,14 @@ export const BG_RESULT_TOOL = "bg_result";
 /** The closed public schema of `bg_result`. */
 export const BgResultParameters = Type.Object(
   {
-    taskId: Type.String({ minLength: 1, description: "The task id from the launch receipt or the completion notification." }),
+    taskId: Type.String({
+      minLength: 1,
+      description: "The task id from the launch receipt or the completion notification.",
+    }),
     delivery: Type.Optional(
       stringEnum(["inline", "artifact"] as const, {
-        description: "Default: inline up to 48 KiB, otherwise an artifact reference. 'inline' for a larger answer is refused, never truncated.",
+        description:
+          "Default: inline up to 48 KiB, otherwise an artifact reference. 'inline' for a larger answer is refused, never truncated.",
       }),
     ),
   },

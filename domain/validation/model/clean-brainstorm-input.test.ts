@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { normalizeBrainstormArguments } from "../../fusion/model/brainstorm-arguments.ts";
-import { buildBrainstormInput, buildValidateInput, checkBrainstormInput, checkValidateInput } from "./clean-task-input.ts";
+import {
+  buildBrainstormInput,
+  buildValidateInput,
+  checkBrainstormInput,
+  checkValidateInput,
+} from "./clean-task-input.ts";
 import { validArguments } from "./validate-fixtures.test-support.ts";
 import { normalizeValidateArguments } from "./validate-arguments.ts";
 
@@ -19,7 +24,15 @@ const rebuilt = (change: (input: Record<string, unknown> & { request: Record<str
   const input = JSON.parse(GOLDEN_JSON) as Record<string, unknown> & { request: Record<string, unknown> };
   change(input);
   const sort = (v: unknown): unknown =>
-    Array.isArray(v) ? v.map(sort) : typeof v === "object" && v !== null ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sort((v as Record<string, unknown>)[k])])) : v;
+    Array.isArray(v)
+      ? v.map(sort)
+      : typeof v === "object" && v !== null
+        ? Object.fromEntries(
+            Object.keys(v)
+              .sort()
+              .map((k) => [k, sort((v as Record<string, unknown>)[k])]),
+          )
+        : v;
   return JSON.stringify(sort(input));
 };
 
@@ -32,7 +45,13 @@ describe("clean brainstorm canonical input", () => {
   });
 
   it("carries the prompt only: no transcript, system prompt, projection or ledger", () => {
-    expect(Object.keys(JSON.parse(GOLDEN_JSON) as object).sort()).toEqual(["context", "cwd", "request", "schema_version", "workflow"]);
+    expect(Object.keys(JSON.parse(GOLDEN_JSON) as object).sort()).toEqual([
+      "context",
+      "cwd",
+      "request",
+      "schema_version",
+      "workflow",
+    ]);
     expect(Object.keys((JSON.parse(GOLDEN_JSON) as { request: object }).request)).toEqual(["text"]);
   });
 

@@ -25,7 +25,11 @@ describe("clean-task canonical input", () => {
 
   it("does not depend on key order or stray whitespace in the call", () => {
     const raw = validArguments();
-    const shuffled = Object.fromEntries(Object.entries(raw).reverse().map(([k, v]) => [k, typeof v === "string" ? `\n ${v}\t` : v]));
+    const shuffled = Object.fromEntries(
+      Object.entries(raw)
+        .reverse()
+        .map(([k, v]) => [k, typeof v === "string" ? `\n ${v}\t` : v]),
+    );
     expect(buildValidateInput(request(shuffled), "/work/project").json).toBe(GOLDEN_JSON);
   });
 
@@ -57,14 +61,27 @@ describe("clean-task canonical input", () => {
   };
   const buildJson = (value: unknown): string => {
     const sort = (v: unknown): unknown =>
-      Array.isArray(v) ? v.map(sort) : typeof v === "object" && v !== null ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sort((v as Record<string, unknown>)[k])])) : v;
+      Array.isArray(v)
+        ? v.map(sort)
+        : typeof v === "object" && v !== null
+          ? Object.fromEntries(
+              Object.keys(v)
+                .sort()
+                .map((k) => [k, sort((v as Record<string, unknown>)[k])]),
+            )
+          : v;
     return JSON.stringify(sort(value));
   };
 
   it.each([
     ["a ledger", GOLDEN_JSON, "{}", "no omission ledger"],
     ["pretty-printed bytes", JSON.stringify(JSON.parse(GOLDEN_JSON), null, 2), undefined, "re-canonicalise"],
-    ["a declared source", edit((i) => i.context.declared_sources.push("https://example.com")), undefined, "declared_sources"],
+    [
+      "a declared source",
+      edit((i) => i.context.declared_sources.push("https://example.com")),
+      undefined,
+      "declared_sources",
+    ],
     ["a system prompt", edit((i) => (i.system_prompt = "You are the parent agent.")), undefined, "does not match"],
     ["an untrimmed request", edit((i) => (i.request.objective = " x ")), undefined, "not in normalised form"],
     ["an invalid request", edit((i) => (i.request.scope = [])), undefined, "not a valid fusion_validate request"],
@@ -85,7 +102,12 @@ function sessionProjectionInput(): string {
     activeToolCallId: "call-active",
     messages: [
       { role: "user", content: "Please review the task store." },
-      { role: "assistant", content: [{ type: "toolCall", id: "call-active", name: "fusion_validate", arguments: { prompt: "Review my change." } }] },
+      {
+        role: "assistant",
+        content: [
+          { type: "toolCall", id: "call-active", name: "fusion_validate", arguments: { prompt: "Review my change." } },
+        ],
+      },
     ],
   });
   if (!built.ok) throw new Error(built.error.message);

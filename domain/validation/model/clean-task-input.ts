@@ -54,7 +54,11 @@ function envelopeSchema(workflow: CleanTaskWorkflow) {
       workflow: Type.Literal(workflow),
       cwd: Type.String({ pattern: "\\S" }),
       context: Type.Object(
-        { kind: Type.Literal("clean_task"), policy_id: Type.Literal(CLEAN_TASK_POLICY_ID), declared_sources: Type.Array(Type.Never(), { maxItems: 0 }) },
+        {
+          kind: Type.Literal("clean_task"),
+          policy_id: Type.Literal(CLEAN_TASK_POLICY_ID),
+          declared_sources: Type.Array(Type.Never(), { maxItems: 0 }),
+        },
         { additionalProperties: false },
       ),
       request: Type.Object({}, { additionalProperties: true }),
@@ -73,12 +77,24 @@ function built<Input>(input: Input): BuiltCleanInput<Input> {
 }
 
 export function buildValidateInput(request: ValidateRequest, cwd: string): BuiltCleanInput {
-  return built<CleanTaskInput>({ schema_version: CLEAN_INPUT_SCHEMA, workflow: "validate", cwd, context: CLEAN_CONTEXT, request });
+  return built<CleanTaskInput>({
+    schema_version: CLEAN_INPUT_SCHEMA,
+    workflow: "validate",
+    cwd,
+    context: CLEAN_CONTEXT,
+    request,
+  });
 }
 
 /** `prompt` as `normalizeBrainstormArguments` returns it (trimmed, non-blank). */
 export function buildBrainstormInput(prompt: string, cwd: string): BuiltCleanInput<CleanBrainstormInput> {
-  return built<CleanBrainstormInput>({ schema_version: CLEAN_INPUT_SCHEMA, workflow: "brainstorm", cwd, context: CLEAN_CONTEXT, request: { text: prompt } });
+  return built<CleanBrainstormInput>({
+    schema_version: CLEAN_INPUT_SCHEMA,
+    workflow: "brainstorm",
+    cwd,
+    context: CLEAN_CONTEXT,
+    request: { text: prompt },
+  });
 }
 
 /**
@@ -86,22 +102,33 @@ export function buildBrainstormInput(prompt: string, cwd: string): BuiltCleanInp
  * is already normalised. A session projection or an omission ledger is refused: validate reviewers
  * never see the parent conversation.
  */
-export function checkValidateInput(json: string, ledgerJson: string | undefined): Result<CheckedInput, CanonicalInputInvalid> {
+export function checkValidateInput(
+  json: string,
+  ledgerJson: string | undefined,
+): Result<CheckedInput, CanonicalInputInvalid> {
   return checkCleanInput("validate", json, ledgerJson, (request) => {
     const normalized = normalizeValidateArguments(request);
-    if (!normalized.ok) return `clean-task request is not a valid fusion_validate request: ${normalized.error.problems.join("; ")}`;
-    return canonicalJsonOf(normalized.value) === canonicalJsonOf(request) ? undefined : "clean-task request is not in normalised form";
+    if (!normalized.ok)
+      return `clean-task request is not a valid fusion_validate request: ${normalized.error.problems.join("; ")}`;
+    return canonicalJsonOf(normalized.value) === canonicalJsonOf(request)
+      ? undefined
+      : "clean-task request is not in normalised form";
   });
 }
 
 /** The clean brainstorm's input check: the same envelope, `request` exactly `{text}` with a normalised prompt. */
-export function checkBrainstormInput(json: string, ledgerJson: string | undefined): Result<CheckedInput, CanonicalInputInvalid> {
+export function checkBrainstormInput(
+  json: string,
+  ledgerJson: string | undefined,
+): Result<CheckedInput, CanonicalInputInvalid> {
   return checkCleanInput("brainstorm", json, ledgerJson, (request) => {
     const keys = Object.keys(request as object);
     const text = (request as { text?: unknown }).text;
-    if (keys.length !== 1 || typeof text !== "string") return "a clean brainstorm request holds exactly one string, text";
+    if (keys.length !== 1 || typeof text !== "string")
+      return "a clean brainstorm request holds exactly one string, text";
     const normalized = normalizeBrainstormArguments({ prompt: text });
-    if (!normalized.ok) return `clean brainstorm request is not a valid fusion_brainstorm prompt: ${normalized.error.problems.join("; ")}`;
+    if (!normalized.ok)
+      return `clean brainstorm request is not a valid fusion_brainstorm prompt: ${normalized.error.problems.join("; ")}`;
     return normalized.value.prompt === text ? undefined : "clean-task request is not in normalised form";
   });
 }
@@ -112,7 +139,10 @@ function checkCleanInput(
   ledgerJson: string | undefined,
   requestProblem: (request: unknown) => string | undefined,
 ): Result<CheckedInput, CanonicalInputInvalid> {
-  if (ledgerJson !== undefined) return invalid(`a clean-task input has no omission ledger; fusion_${workflow} on a clean task never carries the parent conversation`);
+  if (ledgerJson !== undefined)
+    return invalid(
+      `a clean-task input has no omission ledger; fusion_${workflow} on a clean task never carries the parent conversation`,
+    );
   let parsed: unknown;
   try {
     parsed = JSON.parse(json);
@@ -121,11 +151,16 @@ function checkCleanInput(
   }
   const again = canonicalJson(parsed);
   if (!again.ok) return invalid(`clean-task input: ${again.error.message}`);
-  if (again.value !== json) return invalid("clean-task input bytes do not re-canonicalise identically; the input was altered or built without canonical JSON");
+  if (again.value !== json)
+    return invalid(
+      "clean-task input bytes do not re-canonicalise identically; the input was altered or built without canonical JSON",
+    );
   const schema = ENVELOPES[workflow];
   if (!Value.Check(schema, parsed)) {
     const first = [...Value.Errors(schema, parsed)][0];
-    return invalid(`input does not match ${CLEAN_INPUT_SCHEMA} (workflow ${workflow})${first === undefined ? "" : ` at ${first.instancePath || "/"}: ${first.message}`}`);
+    return invalid(
+      `input does not match ${CLEAN_INPUT_SCHEMA} (workflow ${workflow})${first === undefined ? "" : ` at ${first.instancePath || "/"}: ${first.message}`}`,
+    );
   }
   const envelope = parsed as { cwd: string; request: unknown };
   const problem = requestProblem(envelope.request);

@@ -21,7 +21,6 @@ const Count = Type.Integer({ minimum: 0 });
 const FileName = Type.String({ pattern: "^(?!\\.{1,2}$)[A-Za-z0-9._-]+$" });
 const closed = { additionalProperties: false } as const;
 
-
 const FileRef = Type.Object({ path: FileName, bytes: Count, sha256: Sha256 }, closed);
 
 export const RunResultRecordSchema = Type.Object(
@@ -30,7 +29,10 @@ export const RunResultRecordSchema = Type.Object(
     run_id: Type.String({ pattern: "^[fv][0-9a-f]{32}$" }),
     workflow: stringEnum(["brainstorm", "validate"] as const),
     status: Type.Literal("completed"),
-    answer: Type.Object({ path: FileName, media_type: Type.Literal(ANSWER_MEDIA_TYPE), bytes: Count, sha256: Sha256 }, closed),
+    answer: Type.Object(
+      { path: FileName, media_type: Type.Literal(ANSWER_MEDIA_TYPE), bytes: Count, sha256: Sha256 },
+      closed,
+    ),
     manifest: FileRef,
     input_sha256: Sha256,
     usage: UsageSchema,
@@ -59,7 +61,12 @@ export function buildRunResultRecord(init: RunResultInit): FusionRunResultRecord
     run_id: init.runId,
     workflow: init.workflow,
     status: "completed",
-    answer: { path: ARTIFACT.merged, media_type: ANSWER_MEDIA_TYPE, bytes: init.answerBytes.length, sha256: sha256Hex(init.answerBytes) },
+    answer: {
+      path: ARTIFACT.merged,
+      media_type: ANSWER_MEDIA_TYPE,
+      bytes: init.answerBytes.length,
+      sha256: sha256Hex(init.answerBytes),
+    },
     manifest: { path: ARTIFACT.manifest, bytes: init.manifestBytes.length, sha256: sha256Hex(init.manifestBytes) },
     input_sha256: init.inputSha256,
     usage: { ...init.usage, cost: { ...init.usage.cost } },
@@ -69,7 +76,10 @@ export function buildRunResultRecord(init: RunResultInit): FusionRunResultRecord
 }
 
 /** The exact bytes written to `result.json` and their hash. */
-export function encodeRunResultRecord(record: FusionRunResultRecord): { readonly bytes: Uint8Array; readonly sha256: string } {
+export function encodeRunResultRecord(record: FusionRunResultRecord): {
+  readonly bytes: Uint8Array;
+  readonly sha256: string;
+} {
   const bytes = new TextEncoder().encode(canonicalJsonOf(record));
   return { bytes, sha256: sha256Hex(bytes) };
 }

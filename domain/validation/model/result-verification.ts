@@ -1,9 +1,18 @@
 import { Value } from "typebox/value";
 import { canonicalJson, sha256Hex } from "../../shared/model/canonical-json.ts";
 import { err, ok, type Result, type TypedError } from "../../shared/model/result.ts";
-import { RUN_RESULT_FILE, RUN_RESULT_SCHEMA, RunResultRecordSchema, type FusionRunResultRecord } from "./fusion-run-result.ts";
+import {
+  RUN_RESULT_FILE,
+  RUN_RESULT_SCHEMA,
+  RunResultRecordSchema,
+  type FusionRunResultRecord,
+} from "./fusion-run-result.ts";
 
-export type RetrievalErrorCode = "task_unknown" | "result_unavailable" | "answer_hash_mismatch" | "result_too_large_for_inline";
+export type RetrievalErrorCode =
+  | "task_unknown"
+  | "result_unavailable"
+  | "answer_hash_mismatch"
+  | "result_too_large_for_inline";
 
 /** Why `bg_result` returns no answer. Every one names the task; integrity failures name the artifact. */
 export interface RetrievalError extends TypedError<RetrievalErrorCode> {
@@ -30,25 +39,42 @@ export interface RecordExpectation {
 }
 
 /** Step one: `result.json` against the hash the task recorded, then its schema and identity. */
-export function verifyResultRecord(expected: RecordExpectation, resultBytes: Uint8Array): Result<FusionRunResultRecord, RetrievalError> {
+export function verifyResultRecord(
+  expected: RecordExpectation,
+  resultBytes: Uint8Array,
+): Result<FusionRunResultRecord, RetrievalError> {
   const actual = sha256Hex(resultBytes);
-  if (actual !== expected.resultSha256) return err(mismatch(expected.taskId, RUN_RESULT_FILE, expected.resultSha256, actual));
+  if (actual !== expected.resultSha256)
+    return err(mismatch(expected.taskId, RUN_RESULT_FILE, expected.resultSha256, actual));
   const text = decodeUtf8(resultBytes);
   const parsed = text === undefined ? undefined : parseJson(text);
   if (parsed === undefined || !Value.Check(RunResultRecordSchema, parsed)) {
-    return err(unavailable(expected.taskId, `${RUN_RESULT_FILE} matches its recorded hash but is not a ${RUN_RESULT_SCHEMA} record`));
+    return err(
+      unavailable(
+        expected.taskId,
+        `${RUN_RESULT_FILE} matches its recorded hash but is not a ${RUN_RESULT_SCHEMA} record`,
+      ),
+    );
   }
   const again = canonicalJson(parsed);
-  if (!again.ok || again.value !== text) return err(unavailable(expected.taskId, `${RUN_RESULT_FILE} is not canonical JSON`));
+  if (!again.ok || again.value !== text)
+    return err(unavailable(expected.taskId, `${RUN_RESULT_FILE} is not canonical JSON`));
   const record = parsed as FusionRunResultRecord;
   if (record.run_id !== expected.runId) {
-    return err(unavailable(expected.taskId, `${RUN_RESULT_FILE} belongs to run ${record.run_id}, not ${expected.runId}`));
+    return err(
+      unavailable(expected.taskId, `${RUN_RESULT_FILE} belongs to run ${record.run_id}, not ${expected.runId}`),
+    );
   }
   return ok(record);
 }
 
 /** Step two: the manifest and the answer against the record, before a single answer byte is returned. */
-export function verifyRunArtifacts(taskId: string, record: FusionRunResultRecord, manifestBytes: Uint8Array, answerBytes: Uint8Array): Result<VerifiedRunResult, RetrievalError> {
+export function verifyRunArtifacts(
+  taskId: string,
+  record: FusionRunResultRecord,
+  manifestBytes: Uint8Array,
+  answerBytes: Uint8Array,
+): Result<VerifiedRunResult, RetrievalError> {
   const manifestSha = sha256Hex(manifestBytes);
   if (manifestSha !== record.manifest.sha256 || manifestBytes.length !== record.manifest.bytes) {
     return err(mismatch(taskId, record.manifest.path, record.manifest.sha256, manifestSha));

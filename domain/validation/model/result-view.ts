@@ -65,7 +65,11 @@ export function runningView(taskId: string): RunningView {
   };
 }
 
-export function unavailableView(taskId: string, state: "failed" | "cancelled", error?: { code: string; message: string }): UnavailableView {
+export function unavailableView(
+  taskId: string,
+  state: "failed" | "cancelled",
+  error?: { code: string; message: string },
+): UnavailableView {
   const why = error === undefined ? "" : ` (${error.code}: ${error.message})`;
   return {
     schema_version: RESULT_VIEW_SCHEMA,
@@ -107,11 +111,18 @@ export function completedView(input: CompletedViewInput): Result<CompletedView, 
     });
   }
   const delivery: ResultDelivery = input.requested ?? (fits ? "inline" : "artifact");
-  const ref: AnswerRef = { present: true, path: input.answerPath, bytes, sha256: record.answer.sha256, media_type: record.answer.media_type };
+  const ref: AnswerRef = {
+    present: true,
+    path: input.answerPath,
+    bytes,
+    sha256: record.answer.sha256,
+    media_type: record.answer.media_type,
+  };
   const usage = input.usageNote === undefined ? "" : ` ${input.usageNote}`;
-  const message = delivery === "inline"
-    ? `Verified result of task ${input.taskId} (${bytes} bytes, SHA-256 ${record.answer.sha256}).${usage}`
-    : `The verified result of task ${input.taskId} is ${bytes} bytes${fits ? "" : `, over the ${INLINE_ANSWER_LIMIT_BYTES}-byte inline limit`}; read it from ${input.answerPath} (SHA-256 ${record.answer.sha256}). Nothing was truncated.${usage}`;
+  const message =
+    delivery === "inline"
+      ? `Verified result of task ${input.taskId} (${bytes} bytes, SHA-256 ${record.answer.sha256}).${usage}`
+      : `The verified result of task ${input.taskId} is ${bytes} bytes${fits ? "" : `, over the ${INLINE_ANSWER_LIMIT_BYTES}-byte inline limit`}; read it from ${input.answerPath} (SHA-256 ${record.answer.sha256}). Nothing was truncated.${usage}`;
   return ok({
     schema_version: RESULT_VIEW_SCHEMA,
     task_id: input.taskId,
@@ -127,5 +138,9 @@ export function completedView(input: CompletedViewInput): Result<CompletedView, 
 }
 
 export function unknownTask(taskId: string): RetrievalError {
-  return { code: "task_unknown", task_id: taskId, message: `No background task ${taskId} is known in this session. Use the task id from the launch receipt or /jobs.` };
+  return {
+    code: "task_unknown",
+    task_id: taskId,
+    message: `No background task ${taskId} is known in this session. Use the task id from the launch receipt or /jobs.`,
+  };
 }

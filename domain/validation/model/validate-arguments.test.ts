@@ -21,7 +21,12 @@ const CONTRACT_SHAPE = {
         status: { type: "string", enum: ["provided", "not_run"] },
         evidence: {
           type: "array",
-          items: { type: "object", additionalProperties: false, required: ["check", "outcome"], properties: { check: { type: "string", minLength: 1 }, outcome: { type: "string", minLength: 1 } } },
+          items: {
+            type: "object",
+            additionalProperties: false,
+            required: ["check", "outcome"],
+            properties: { check: { type: "string", minLength: 1 }, outcome: { type: "string", minLength: 1 } },
+          },
         },
         reason: { type: "string", minLength: 1 },
       },
@@ -52,7 +57,11 @@ describe("fusion_validate schema", () => {
 
 describe("normalizeValidateArguments", () => {
   it("trims every string and fills the optional lists with []", () => {
-    const result = normalizeValidateArguments({ ...validArguments(), scope: ["  a.ts  ", "b.ts"], verification: { status: "provided", evidence: [{ check: " npm test ", outcome: "ok\n" }] } });
+    const result = normalizeValidateArguments({
+      ...validArguments(),
+      scope: ["  a.ts  ", "b.ts"],
+      verification: { status: "provided", evidence: [{ check: " npm test ", outcome: "ok\n" }] },
+    });
     expect(result.ok && result.value).toEqual({
       objective: "Make the task store survive restarts.",
       background: ["Tasks were lost on restart."],
@@ -66,7 +75,11 @@ describe("normalizeValidateArguments", () => {
   });
 
   it("accepts not_run with a reason, and drops an empty evidence list", () => {
-    const result = normalizeValidateArguments({ ...validArguments(), verification: { status: "not_run", reason: " no test suite yet ", evidence: [] }, exclusions: ["docs/"] });
+    const result = normalizeValidateArguments({
+      ...validArguments(),
+      verification: { status: "not_run", reason: " no test suite yet ", evidence: [] },
+      exclusions: ["docs/"],
+    });
     expect(result.ok && result.value.verification).toEqual({ status: "not_run", reason: "no test suite yet" });
     expect(result.ok && result.value.exclusions).toEqual(["docs/"]);
   });
@@ -87,13 +100,26 @@ describe("normalizeValidateArguments", () => {
 
   it("reports a capability together with the other problems in one answer", () => {
     const result = normalizeValidateArguments({ ...validArguments(), capability: "reason", scope: [] });
-    expect(result.ok ? [] : result.error.problems).toEqual([expect.stringContaining("fixed inspect capability"), expect.stringContaining("'scope'")]);
+    expect(result.ok ? [] : result.error.problems).toEqual([
+      expect.stringContaining("fixed inspect capability"),
+      expect.stringContaining("'scope'"),
+    ]);
   });
 
   it("never mistakes the legacy form for anything but a migration", () => {
     const result = normalizeValidateArguments({ prompt: "x", capability: "inspect" });
     expect(result.ok ? [] : result.error.problems).toHaveLength(1);
-    const text = result.ok ? "" : result.error.problems[0] ?? "";
-    for (const field of ["objective", "background", "changeSummary", "scope", "acceptanceCriteria", "verification", "knownLimitations", "exclusions"]) expect(text).toContain(field);
+    const text = result.ok ? "" : (result.error.problems[0] ?? "");
+    for (const field of [
+      "objective",
+      "background",
+      "changeSummary",
+      "scope",
+      "acceptanceCriteria",
+      "verification",
+      "knownLimitations",
+      "exclusions",
+    ])
+      expect(text).toContain(field);
   });
 });

@@ -1,7 +1,12 @@
 import { Type, type Static } from "typebox";
 import { err, ok, type Result } from "../../shared/model/result.ts";
 import { stringEnum } from "../../shared/model/string-enum.ts";
-import { checkArguments, invalidArguments, type FieldHints, type InvalidArguments } from "../../shared/model/tool-arguments.ts";
+import {
+  checkArguments,
+  invalidArguments,
+  type FieldHints,
+  type InvalidArguments,
+} from "../../shared/model/tool-arguments.ts";
 import { checkVerification, normalizeStrings, checkSizeLimits } from "./validate-normalisation.ts";
 
 export const FUSION_VALIDATE_TOOL = "fusion_validate";
@@ -14,7 +19,10 @@ const textList = (options: { description?: string; minItems?: number } = {}) =>
 
 export const VERIFICATION_STATUSES = ["provided", "not_run"] as const;
 
-const EvidenceSchema = Type.Object({ check: text("The check that was run, e.g. a command or a manual test."), outcome: text("What it showed.") }, { additionalProperties: false });
+const EvidenceSchema = Type.Object(
+  { check: text("The check that was run, e.g. a command or a manual test."), outcome: text("What it showed.") },
+  { additionalProperties: false },
+);
 
 /**
  * The closed public schema of `fusion_validate`, for the Pi and MCP hosts. The host's own validator may
@@ -23,21 +31,36 @@ const EvidenceSchema = Type.Object({ check: text("The check that was run, e.g. a
 export const FusionValidateParameters = Type.Object(
   {
     objective: text("What the completed work was meant to achieve."),
-    background: textList({ description: "Facts the reviewers need that they cannot read in the repository. May be empty." }),
+    background: textList({
+      description: "Facts the reviewers need that they cannot read in the repository. May be empty.",
+    }),
     changeSummary: text("What was changed, in a few sentences."),
     scope: textList({ minItems: 1, description: "Files, modules or areas to review (at least one)." }),
-    acceptanceCriteria: textList({ minItems: 1, description: "What must hold for the work to count as done (at least one)." }),
+    acceptanceCriteria: textList({
+      minItems: 1,
+      description: "What must hold for the work to count as done (at least one).",
+    }),
     verification: Type.Object(
       {
         status: stringEnum(VERIFICATION_STATUSES, {
-          description: "'provided' only together with evidence; 'not_run' only together with reason and without evidence.",
+          description:
+            "'provided' only together with evidence; 'not_run' only together with reason and without evidence.",
         }),
-        evidence: Type.Optional(Type.Array(EvidenceSchema, { description: "Checks actually run and their outcomes; required when status is 'provided'." })),
+        evidence: Type.Optional(
+          Type.Array(EvidenceSchema, {
+            description: "Checks actually run and their outcomes; required when status is 'provided'.",
+          }),
+        ),
         reason: Type.Optional(text("Why nothing was run; required when status is 'not_run'.")),
       },
-      { additionalProperties: false, description: "What was checked before the review: {status:'provided', evidence} or {status:'not_run', reason}." },
+      {
+        additionalProperties: false,
+        description: "What was checked before the review: {status:'provided', evidence} or {status:'not_run', reason}.",
+      },
     ),
-    knownLimitations: Type.Optional(textList({ description: "Limitations already known, so reviewers do not report them as new. Defaults to []." })),
+    knownLimitations: Type.Optional(
+      textList({ description: "Limitations already known, so reviewers do not report them as new. Defaults to []." }),
+    ),
     exclusions: Type.Optional(textList({ description: "What the review must leave out. Defaults to []." })),
   },
   { additionalProperties: false },
@@ -67,10 +90,9 @@ export interface ValidateRequest {
 }
 
 const FIELD_LIST =
-  "objective (string), background (string[]), changeSummary (string), scope (string[], at least one), acceptanceCriteria (string[], at least one), verification ({status:\"provided\", evidence:[{check, outcome}]} or {status:\"not_run\", reason}), and optionally knownLimitations (string[]) and exclusions (string[])";
+  'objective (string), background (string[]), changeSummary (string), scope (string[], at least one), acceptanceCriteria (string[], at least one), verification ({status:"provided", evidence:[{check, outcome}]} or {status:"not_run", reason}), and optionally knownLimitations (string[]) and exclusions (string[])';
 
-export const LEGACY_PROMPT_PROBLEM =
-  `'prompt' is the retired form of fusion_validate: the tool no longer takes a free-text prompt. Call it with ${FIELD_LIST}. Move the task into objective and changeSummary, the files to review into scope, and what "done" means into acceptanceCriteria.`;
+export const LEGACY_PROMPT_PROBLEM = `'prompt' is the retired form of fusion_validate: the tool no longer takes a free-text prompt. Call it with ${FIELD_LIST}. Move the task into objective and changeSummary, the files to review into scope, and what "done" means into acceptanceCriteria.`;
 
 export const CAPABILITY_PROBLEM =
   "'capability' is not a fusion_validate argument: fusion_validate has a fixed inspect capability (reviewers always read the repository with read, grep, find and ls). Remove it.";
@@ -81,7 +103,7 @@ const HINTS: FieldHints = {
   changeSummary: "summarise what was changed",
   scope: "list at least one file, module or area to review",
   acceptanceCriteria: "list at least one criterion the work must meet",
-  verification: "pass {status:\"provided\", evidence:[{check, outcome}]} or {status:\"not_run\", reason}",
+  verification: 'pass {status:"provided", evidence:[{check, outcome}]} or {status:"not_run", reason}',
 };
 
 /**

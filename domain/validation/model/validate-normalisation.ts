@@ -1,6 +1,11 @@
 import { canonicalJsonOf, utf8Bytes } from "../../shared/model/canonical-json.ts";
 import { err, ok, type Result } from "../../shared/model/result.ts";
-import type { FusionValidateArguments, NormalizedVerification, ValidateRequest, VerificationEvidence } from "./validate-arguments.ts";
+import type {
+  FusionValidateArguments,
+  NormalizedVerification,
+  ValidateRequest,
+  VerificationEvidence,
+} from "./validate-arguments.ts";
 
 /**
  * Size limits of one request. The request is embedded in all five stage prompts, so it is bounded
@@ -28,13 +33,19 @@ export function normalizeStrings(args: FusionValidateArguments): Result<TrimmedA
     if (trimmed.length === 0) problems.push(`'${path}' must not be empty or whitespace`);
     return trimmed;
   };
-  const list = (values: readonly string[] | undefined, path: string): string[] => (values ?? []).map((v, i) => one(v, `${path}.${i}`));
+  const list = (values: readonly string[] | undefined, path: string): string[] =>
+    (values ?? []).map((v, i) => one(v, `${path}.${i}`));
   const v = args.verification;
   const verification: TrimmedVerification = {
     status: v.status,
     ...(v.evidence === undefined
       ? {}
-      : { evidence: v.evidence.map((e, i) => ({ check: one(e.check, `verification.evidence.${i}.check`), outcome: one(e.outcome, `verification.evidence.${i}.outcome`) })) }),
+      : {
+          evidence: v.evidence.map((e, i) => ({
+            check: one(e.check, `verification.evidence.${i}.check`),
+            outcome: one(e.outcome, `verification.evidence.${i}.outcome`),
+          })),
+        }),
     ...(v.reason === undefined ? {} : { reason: one(v.reason, "verification.reason") }),
   };
   const trimmed: TrimmedArguments = {
@@ -55,13 +66,23 @@ export function checkVerification(v: TrimmedVerification): Result<NormalizedVeri
   const evidence = v.evidence ?? [];
   if (v.status === "provided") {
     const problems: string[] = [];
-    if (evidence.length === 0) problems.push("'verification.evidence' must list at least one {check, outcome} when status is 'provided'; if nothing was run, use status 'not_run' with a reason");
-    if (v.reason !== undefined) problems.push("'verification.reason' is only for status 'not_run'; with 'provided', remove reason and put what was run in evidence");
+    if (evidence.length === 0)
+      problems.push(
+        "'verification.evidence' must list at least one {check, outcome} when status is 'provided'; if nothing was run, use status 'not_run' with a reason",
+      );
+    if (v.reason !== undefined)
+      problems.push(
+        "'verification.reason' is only for status 'not_run'; with 'provided', remove reason and put what was run in evidence",
+      );
     return problems.length === 0 ? ok({ status: "provided", evidence }) : err(problems);
   }
   const problems: string[] = [];
-  if (v.reason === undefined) problems.push("'verification.reason' is required when status is 'not_run': say why no checks were run");
-  if (evidence.length > 0) problems.push("'verification.evidence' must be empty or absent when status is 'not_run'; if checks were run, use status 'provided'");
+  if (v.reason === undefined)
+    problems.push("'verification.reason' is required when status is 'not_run': say why no checks were run");
+  if (evidence.length > 0)
+    problems.push(
+      "'verification.evidence' must be empty or absent when status is 'not_run'; if checks were run, use status 'provided'",
+    );
   return problems.length === 0 && v.reason !== undefined ? ok({ status: "not_run", reason: v.reason }) : err(problems);
 }
 
@@ -77,28 +98,46 @@ export function checkSizeLimits(request: ValidateRequest): string[] {
   ];
   for (const [path, items] of lists) {
     if (items.length > VALIDATE_LIMITS.maxListItems) {
-      problems.push(`'${path}' has ${items.length} items; at most ${VALIDATE_LIMITS.maxListItems} are accepted — group related items`);
+      problems.push(
+        `'${path}' has ${items.length} items; at most ${VALIDATE_LIMITS.maxListItems} are accepted — group related items`,
+      );
     }
   }
   for (const [path, value] of stringsOf(request)) {
     const bytes = utf8Bytes(value);
     if (bytes > VALIDATE_LIMITS.maxTextBytes) {
-      problems.push(`'${path}' is ${bytes} bytes; each text is limited to ${VALIDATE_LIMITS.maxTextBytes} bytes — summarise it, the reviewers read the repository themselves`);
+      problems.push(
+        `'${path}' is ${bytes} bytes; each text is limited to ${VALIDATE_LIMITS.maxTextBytes} bytes — summarise it, the reviewers read the repository themselves`,
+      );
     }
   }
   const total = utf8Bytes(canonicalJsonOf(request));
   if (problems.length === 0 && total > VALIDATE_LIMITS.maxRequestBytes) {
-    problems.push(`the request is ${total} bytes as canonical JSON; at most ${VALIDATE_LIMITS.maxRequestBytes} are accepted — shorten background and changeSummary`);
+    problems.push(
+      `the request is ${total} bytes as canonical JSON; at most ${VALIDATE_LIMITS.maxRequestBytes} are accepted — shorten background and changeSummary`,
+    );
   }
   return problems;
 }
 
 function stringsOf(request: ValidateRequest): Array<[string, string]> {
-  const out: Array<[string, string]> = [["objective", request.objective], ["changeSummary", request.changeSummary]];
-  const lists = { background: request.background, scope: request.scope, acceptanceCriteria: request.acceptanceCriteria, knownLimitations: request.knownLimitations, exclusions: request.exclusions };
+  const out: Array<[string, string]> = [
+    ["objective", request.objective],
+    ["changeSummary", request.changeSummary],
+  ];
+  const lists = {
+    background: request.background,
+    scope: request.scope,
+    acceptanceCriteria: request.acceptanceCriteria,
+    knownLimitations: request.knownLimitations,
+    exclusions: request.exclusions,
+  };
   for (const [name, items] of Object.entries(lists)) items.forEach((item, i) => out.push([`${name}.${i}`, item]));
   const v = request.verification;
   if (v.status === "not_run") out.push(["verification.reason", v.reason]);
-  else v.evidence.forEach((e, i) => out.push([`verification.evidence.${i}.check`, e.check], [`verification.evidence.${i}.outcome`, e.outcome]));
+  else
+    v.evidence.forEach((e, i) =>
+      out.push([`verification.evidence.${i}.check`, e.check], [`verification.evidence.${i}.outcome`, e.outcome]),
+    );
   return out;
 }

@@ -25,7 +25,10 @@ export const FUSION_VALIDATE_WAIT_GUIDELINES: readonly string[] = [
 ];
 
 /** The tool's self-description on a host with the given completion delivery. */
-export function validateToolWording(delivery: CompletionDelivery): { readonly description: string; readonly guidelines: readonly string[] } {
+export function validateToolWording(delivery: CompletionDelivery): {
+  readonly description: string;
+  readonly guidelines: readonly string[];
+} {
   return delivery === "agent_turn"
     ? { description: FUSION_VALIDATE_DESCRIPTION, guidelines: FUSION_VALIDATE_GUIDELINES }
     : { description: FUSION_VALIDATE_WAIT_DESCRIPTION, guidelines: FUSION_VALIDATE_WAIT_GUIDELINES };
@@ -50,7 +53,13 @@ export function validateLaunchReceipt(
       ? `Continue with independent work or end your turn: the completion notification will wake you. Then call bg_result({"taskId": "${taskId}"}) once.`
       : `Continue with independent work; when you need the report, call bg_wait({"taskId": "${taskId}"}) (it blocks, bounded; a completion notification is also sent), then call bg_result({"taskId": "${taskId}"}) once.`;
   return {
-    details: { schema_version: FUSION_LAUNCH_SCHEMA, task: taskId, run_id: runId, workflow: "validate", artifact_dir: artifactDir },
+    details: {
+      schema_version: FUSION_LAUNCH_SCHEMA,
+      task: taskId,
+      run_id: runId,
+      workflow: "validate",
+      artifact_dir: artifactDir,
+    },
     text: [
       `fusion_validate started as background task ${taskId}; there is no result yet.`,
       next,

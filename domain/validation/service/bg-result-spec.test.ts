@@ -7,8 +7,20 @@ import type { TaskSnapshot } from "../../tasks/model/task-snapshot.ts";
 import { bgResultToolSpec, readTaskResult, type DelegateResults, type ResultView } from "./bg-result-spec.ts";
 
 const base: TaskSnapshot = {
-  schema_version: "pi-background-tasks.task.v1", id: "b1", name: "n", command: "c", status: "completed", outputPath: "o", cwd: "/", startTime: 0, bytesWritten: 0,
-  output: { producedBytes: 0, keptBytes: 0, elidedBytes: 0, capBytes: 1, capAction: "kill" }, isAgent: false, notified: false, notifyOnCompletion: true, triggerOnCompletion: true,
+  schema_version: "pi-background-tasks.task.v1",
+  id: "b1",
+  name: "n",
+  command: "c",
+  status: "completed",
+  outputPath: "o",
+  cwd: "/",
+  startTime: 0,
+  bytesWritten: 0,
+  output: { producedBytes: 0, keptBytes: 0, elidedBytes: 0, capBytes: 1, capAction: "kill" },
+  isAgent: false,
+  notified: false,
+  notifyOnCompletion: true,
+  triggerOnCompletion: true,
 };
 
 function runtimeOf(tasks: readonly TaskSnapshot[]) {
@@ -22,10 +34,17 @@ function runtimeOf(tasks: readonly TaskSnapshot[]) {
 
 const delegateView = { answer: { text: "delegate answer" } } as unknown as DelegateResultView;
 function delegatesOwning(id: string, seen: string[]): DelegateResults {
-  return { owns: (taskId) => taskId === id, result: async (taskId, delivery) => (seen.push(`${taskId}:${delivery ?? "default"}`), ok(delegateView)) };
+  return {
+    owns: (taskId) => taskId === id,
+    result: async (taskId, delivery) => (seen.push(`${taskId}:${delivery ?? "default"}`), ok(delegateView)),
+  };
 }
 
-const fusionFacts = { runId: "v0123456789abcdef0123456789abcdef", workflow: "validate" as const, artifactDir: "/p/.pi/fusion/s-1/v0123456789abcdef0123456789abcdef" };
+const fusionFacts = {
+  runId: "v0123456789abcdef0123456789abcdef",
+  workflow: "validate" as const,
+  artifactDir: "/p/.pi/fusion/s-1/v0123456789abcdef0123456789abcdef",
+};
 
 describe("readTaskResult (bg_result on every host)", () => {
   const files = new InMemoryFileCommitter();
@@ -33,7 +52,10 @@ describe("readTaskResult (bg_result on every host)", () => {
   it("routes a delegate's task to its owner with the requested delivery", async () => {
     const seen: string[] = [];
     const runtime = runtimeOf([{ ...base, id: "d1" }]);
-    const read = await readTaskResult({ files, runtime, delegates: delegatesOwning("d1", seen) }, { taskId: "d1", delivery: "artifact" });
+    const read = await readTaskResult(
+      { files, runtime, delegates: delegatesOwning("d1", seen) },
+      { taskId: "d1", delivery: "artifact" },
+    );
     expect(read.ok && read.value).toBe(delegateView);
     expect(seen).toEqual(["d1:artifact"]);
   });
@@ -52,7 +74,10 @@ describe("readTaskResult (bg_result on every host)", () => {
     const running = await readTaskResult({ files, runtime }, { taskId: "v1" });
     expect(running.ok && running.value).toMatchObject({ state: "running", code: "result_not_ready" });
     const killed = await readTaskResult({ files, runtime }, { taskId: "v2" });
-    expect(killed.ok && killed.value).toMatchObject({ state: "cancelled", error: { code: "run_cancelled", message: "stopped by the user" } });
+    expect(killed.ok && killed.value).toMatchObject({
+      state: "cancelled",
+      error: { code: "run_cancelled", message: "stopped by the user" },
+    });
     const unknown = await readTaskResult({ files, runtime }, { taskId: "v-nope" });
     expect(unknown.ok ? "" : unknown.error.code).toBe("task_unknown");
   });
@@ -78,7 +103,9 @@ describe("bgResultToolSpec", () => {
   });
 
   it("is worded for the host: a notification that wakes the agent on Pi, bg_wait on MCP", () => {
-    expect(bgResultToolSpec("agent_turn", async () => ok(delegateView)).description).toContain("once its completion notification arrived");
+    expect(bgResultToolSpec("agent_turn", async () => ok(delegateView)).description).toContain(
+      "once its completion notification arrived",
+    );
     const mcp = bgResultToolSpec("notification_and_wait", async () => ok(delegateView));
     expect(mcp.description).toContain("bg_wait");
     expect(mcp.description).not.toContain("bg_delegate");

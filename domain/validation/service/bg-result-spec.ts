@@ -5,7 +5,12 @@ import { err, ok, type Result, type TypedError } from "../../shared/model/result
 import type { CompletionDelivery } from "../../tasks/model/launch-receipt.ts";
 import type { TaskSnapshot } from "../../tasks/model/task-snapshot.ts";
 import type { TaskRuntime } from "../../tasks/service/task-runtime.ts";
-import { BG_RESULT_TOOL, BgResultParameters, normalizeBgResultArguments, type BgResultQuery } from "../model/bg-result-arguments.ts";
+import {
+  BG_RESULT_TOOL,
+  BgResultParameters,
+  normalizeBgResultArguments,
+  type BgResultQuery,
+} from "../model/bg-result-arguments.ts";
 import type { FusionResultView, ResultDelivery } from "../model/result-view.ts";
 import { readValidateResult, type FusionTaskLookup } from "./validate-result-store.ts";
 
@@ -38,7 +43,10 @@ function textOf(view: ResultView): string {
 }
 
 /** `bg_result`: the hash-verified answer of a background run; never blocks, never truncates. */
-export function bgResultToolSpec(delivery: CompletionDelivery, read: ResultReader): HostToolSpec<BgResultQuery, ResultView> {
+export function bgResultToolSpec(
+  delivery: CompletionDelivery,
+  read: ResultReader,
+): HostToolSpec<BgResultQuery, ResultView> {
   return {
     name: BG_RESULT_TOOL,
     label: "Background Result",
@@ -55,16 +63,29 @@ export function bgResultToolSpec(delivery: CompletionDelivery, read: ResultReade
 
 /** Reads a task's committed result: a delegate's through its owner, a Fusion run's verified from its files. */
 export async function readTaskResult(
-  deps: { readonly files: FileCommitter; readonly runtime: Pick<TaskRuntime, "find">; readonly delegates?: DelegateResults },
+  deps: {
+    readonly files: FileCommitter;
+    readonly runtime: Pick<TaskRuntime, "find">;
+    readonly delegates?: DelegateResults;
+  },
   query: BgResultQuery,
 ): Promise<Result<ResultView, TypedError>> {
   const found = deps.runtime.find(query.taskId);
   const task = found.ok ? found.value : undefined;
-  if (task !== undefined && deps.delegates?.owns(task.id) === true) return deps.delegates.result(task.id, query.delivery);
+  if (task !== undefined && deps.delegates?.owns(task.id) === true)
+    return deps.delegates.result(task.id, query.delivery);
   if (task !== undefined && task.fusion === undefined) {
-    return err({ code: "result_unavailable", message: `Task ${task.id} is an ordinary background task with no result package; read its output with bg_logs (result_unavailable).` });
+    return err({
+      code: "result_unavailable",
+      message: `Task ${task.id} is an ordinary background task with no result package; read its output with bg_logs (result_unavailable).`,
+    });
   }
-  return readValidateResult(deps.files, { taskId: task?.id ?? query.taskId, task: lookupOf(task), ...(query.delivery ? { delivery: query.delivery } : {}), claimUsage: true });
+  return readValidateResult(deps.files, {
+    taskId: task?.id ?? query.taskId,
+    task: lookupOf(task),
+    ...(query.delivery ? { delivery: query.delivery } : {}),
+    claimUsage: true,
+  });
 }
 
 function lookupOf(task: TaskSnapshot | undefined): FusionTaskLookup {
@@ -74,6 +95,9 @@ function lookupOf(task: TaskSnapshot | undefined): FusionTaskLookup {
   if (task.status === "completed" && facts?.resultSha256 !== undefined) {
     return { state: "completed", runId: facts.runId, runDir: facts.artifactDir, resultSha256: facts.resultSha256 };
   }
-  const error = { code: task.killKind === undefined ? "run_failed" : "run_cancelled", message: task.error ?? `the run ended ${task.status}` };
+  const error = {
+    code: task.killKind === undefined ? "run_failed" : "run_cancelled",
+    message: task.error ?? `the run ended ${task.status}`,
+  };
   return { state: task.status === "killed" ? "cancelled" : "failed", error };
 }

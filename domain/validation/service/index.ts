@@ -1,5 +1,11 @@
 /** What a host (Pi, MCP, fake) needs to offer `fusion_validate` as a background task and `bg_result`. */
-export { startValidateRun, type ValidateRunRequest, type ValidateLaunch, type ValidateCompleted, type ValidateRunError } from "./validate-run.ts";
+export {
+  startValidateRun,
+  type ValidateRunRequest,
+  type ValidateLaunch,
+  type ValidateCompleted,
+  type ValidateRunError,
+} from "./validate-run.ts";
 export {
   commitValidateResult,
   readValidateResult,
@@ -20,9 +26,25 @@ export {
   type ValidateRequest,
 } from "../model/validate-arguments.ts";
 export { VALIDATE_LIMITS } from "../model/validate-normalisation.ts";
-export { buildValidateInput, checkValidateInput, CLEAN_INPUT_SCHEMA, CLEAN_TASK_POLICY_ID, type CleanTaskInput } from "../model/clean-task-input.ts";
-export { BG_RESULT_TOOL, BgResultParameters, normalizeBgResultArguments, type BgResultQuery } from "../model/bg-result-arguments.ts";
-export { RESULT_VIEW_SCHEMA, INLINE_ANSWER_LIMIT_BYTES, type FusionResultView, type ResultDelivery } from "../model/result-view.ts";
+export {
+  buildValidateInput,
+  checkValidateInput,
+  CLEAN_INPUT_SCHEMA,
+  CLEAN_TASK_POLICY_ID,
+  type CleanTaskInput,
+} from "../model/clean-task-input.ts";
+export {
+  BG_RESULT_TOOL,
+  BgResultParameters,
+  normalizeBgResultArguments,
+  type BgResultQuery,
+} from "../model/bg-result-arguments.ts";
+export {
+  RESULT_VIEW_SCHEMA,
+  INLINE_ANSWER_LIMIT_BYTES,
+  type FusionResultView,
+  type ResultDelivery,
+} from "../model/result-view.ts";
 export type { RetrievalError, RetrievalErrorCode } from "../model/result-verification.ts";
 export { RUN_RESULT_SCHEMA, RUN_RESULT_FILE, type FusionRunResultRecord } from "../model/fusion-run-result.ts";
 export {

@@ -6,9 +6,22 @@ import type { FusionEvaluation } from "../../fusion/model/evaluation-schema.ts";
 import type { FusionProgress } from "../../fusion/model/fusion-progress.ts";
 import type { MergeInputDocument } from "../../fusion/model/stage-inputs.ts";
 import type { Usage } from "../../fusion/model/usage.ts";
-import { CANARY_ROUTES, recordingBudgetGate, TEST_CANDIDATE_EXTENSIONS, usageOf, type RecordingBudgetGate } from "../../fusion/service/fusion-fixtures.test-support.ts";
+import {
+  CANARY_ROUTES,
+  recordingBudgetGate,
+  TEST_CANDIDATE_EXTENSIONS,
+  usageOf,
+  type RecordingBudgetGate,
+} from "../../fusion/service/fusion-fixtures.test-support.ts";
 import type { FusionPorts } from "../../fusion/service/fusion-run-request.ts";
-import { evaluation, hostFindingsIn, includeAll, section, validArguments, type Decide } from "../model/validate-fixtures.test-support.ts";
+import {
+  evaluation,
+  hostFindingsIn,
+  includeAll,
+  section,
+  validArguments,
+  type Decide,
+} from "../model/validate-fixtures.test-support.ts";
 import { startValidateRun, type ValidateRunRequest } from "./validate-run.ts";
 
 export const BASE_DIR = "/work/project";
@@ -22,7 +35,10 @@ export interface StageScript {
 
 /** An evaluator script that reads the host findings from its own prompt. */
 export function evaluator(decide: Decide, seed = 4): StageScript {
-  return { answer: (prompt) => JSON.stringify(evaluation(hostFindingsIn(prompt), decide(hostFindingsIn(prompt)))), usage: usageOf(seed) };
+  return {
+    answer: (prompt) => JSON.stringify(evaluation(hostFindingsIn(prompt), decide(hostFindingsIn(prompt)))),
+    usage: usageOf(seed),
+  };
 }
 
 /** A merger that cites exactly the included ids it was given (or what `cite` picks). */
@@ -40,7 +56,11 @@ export function merger(cite?: (included: string[], excluded: string[]) => string
   };
 }
 
-export function scripts(reviews: readonly [string, string, string], evaluate: StageScript = evaluator(includeAll()), merge: StageScript = merger()): Record<string, StageScript> {
+export function scripts(
+  reviews: readonly [string, string, string],
+  evaluate: StageScript = evaluator(includeAll()),
+  merge: StageScript = merger(),
+): Record<string, StageScript> {
   return {
     "candidate-1.attempt-1": { answer: reviews[0], usage: usageOf(1) },
     "candidate-2.attempt-1": { answer: reviews[1], usage: usageOf(2) },
@@ -66,12 +86,19 @@ export interface ValidateHarness<R extends FusionChildRunner, F extends FileComm
   text(path: string): string | undefined;
 }
 
-export function validateHarness<R extends FusionChildRunner, F extends FileCommitter & { contents(path: string): Uint8Array | undefined }>(
-  deps: HarnessDeps<R, F>,
-): ValidateHarness<R, F> {
+export function validateHarness<
+  R extends FusionChildRunner,
+  F extends FileCommitter & { contents(path: string): Uint8Array | undefined },
+>(deps: HarnessDeps<R, F>): ValidateHarness<R, F> {
   const budget = recordingBudgetGate();
   const progress: FusionProgress[] = [];
-  const ports: FusionPorts = { runner: deps.runner, files: deps.files, clock: deps.clock, random: deps.random, onProgress: (p) => progress.push(p) };
+  const ports: FusionPorts = {
+    runner: deps.runner,
+    files: deps.files,
+    clock: deps.clock,
+    random: deps.random,
+    onProgress: (p) => progress.push(p),
+  };
   const decoder = new TextDecoder();
   return {
     ...deps,
@@ -79,7 +106,16 @@ export function validateHarness<R extends FusionChildRunner, F extends FileCommi
     ports,
     progress,
     start: (args = validArguments(), overrides = {}) =>
-      startValidateRun(ports, { arguments: args, cwd: BASE_DIR, routes: CANARY_ROUTES, thinkingLevel: "medium", budget, location: LOCATION, candidateExtensions: TEST_CANDIDATE_EXTENSIONS, ...overrides }),
+      startValidateRun(ports, {
+        arguments: args,
+        cwd: BASE_DIR,
+        routes: CANARY_ROUTES,
+        thinkingLevel: "medium",
+        budget,
+        location: LOCATION,
+        candidateExtensions: TEST_CANDIDATE_EXTENSIONS,
+        ...overrides,
+      }),
     text: (path) => {
       const bytes = deps.files.contents(path);
       return bytes === undefined ? undefined : decoder.decode(bytes);

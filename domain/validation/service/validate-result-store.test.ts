@@ -19,20 +19,45 @@ const encode = (text: string) => new TextEncoder().encode(text);
 async function committedRun(answer = "# Validation report\n\nNo findings stand.\n") {
   const files = new InMemoryFileCommitter();
   await files.ensureDir(DIR);
-  const manifest = canonicalJsonOf({ run_id: RUN_ID, workflow: "validate", state: "completed", input: { sha256: INPUT_SHA } });
+  const manifest = canonicalJsonOf({
+    run_id: RUN_ID,
+    workflow: "validate",
+    state: "completed",
+    input: { sha256: INPUT_SHA },
+  });
   await files.replaceAtomic(`${DIR}/manifest.json`, encode(manifest));
   await files.replaceAtomic(`${DIR}/merged.md`, encode(answer));
   const committed = await commitValidateResult(files, {
-    runDir: DIR, runId: RUN_ID, workflow: "validate", answerText: answer, inputSha256: INPUT_SHA,
-    usage: usageOf(7), usageUnavailable: [], committedAt: "2025-01-01T00:00:00.000Z",
+    runDir: DIR,
+    runId: RUN_ID,
+    workflow: "validate",
+    answerText: answer,
+    inputSha256: INPUT_SHA,
+    usage: usageOf(7),
+    usageUnavailable: [],
+    committedAt: "2025-01-01T00:00:00.000Z",
   });
   if (!committed.ok) throw new Error(committed.error.message);
-  const task: FusionTaskLookup = { state: "completed", runId: RUN_ID, runDir: DIR, resultSha256: committed.value.sha256 };
+  const task: FusionTaskLookup = {
+    state: "completed",
+    runId: RUN_ID,
+    runDir: DIR,
+    resultSha256: committed.value.sha256,
+  };
   return { files, task, committed: committed.value };
 }
 
-const read = (files: InMemoryFileCommitter, task: FusionTaskLookup, extra: { delivery?: "inline" | "artifact"; claimUsage?: boolean } = {}) =>
-  readValidateResult(files, { taskId: RUN_ID, task, claimUsage: extra.claimUsage ?? true, ...(extra.delivery === undefined ? {} : { delivery: extra.delivery }) });
+const read = (
+  files: InMemoryFileCommitter,
+  task: FusionTaskLookup,
+  extra: { delivery?: "inline" | "artifact"; claimUsage?: boolean } = {},
+) =>
+  readValidateResult(files, {
+    taskId: RUN_ID,
+    task,
+    claimUsage: extra.claimUsage ?? true,
+    ...(extra.delivery === undefined ? {} : { delivery: extra.delivery }),
+  });
 
 describe("bg_result for a background validate run", () => {
   it("returns a typed not-ready view for a running task without touching any file", async () => {
@@ -43,8 +68,16 @@ describe("bg_result for a background validate run", () => {
   });
 
   it.each(["failed", "cancelled"] as const)("returns an answer-free view for a %s run", async (state) => {
-    const view = await read(new InMemoryFileCommitter(), { state, error: { code: "child_timeout", message: "candidate 2 timed out" } });
-    expect(view.ok && view.value).toMatchObject({ state, code: "result_unavailable", answer: { present: false, reason: "run_did_not_commit" }, error: { code: "child_timeout" } });
+    const view = await read(new InMemoryFileCommitter(), {
+      state,
+      error: { code: "child_timeout", message: "candidate 2 timed out" },
+    });
+    expect(view.ok && view.value).toMatchObject({
+      state,
+      code: "result_unavailable",
+      answer: { present: false, reason: "run_did_not_commit" },
+      error: { code: "child_timeout" },
+    });
   });
 
   it("refuses an unknown task", async () => {
@@ -75,7 +108,11 @@ describe("bg_result for a background validate run", () => {
     expect(byDefault.value.answer.text).toBeUndefined();
     expect(byDefault.value.answer).toMatchObject({ path: `${DIR}/merged.md`, bytes: Buffer.byteLength(big) });
     const inline = await read(files, task, { delivery: "inline" });
-    expect(inline.ok ? "" : inline.error).toMatchObject({ code: "result_too_large_for_inline", artifact: `${DIR}/merged.md`, inline_limit_bytes: INLINE_ANSWER_LIMIT_BYTES });
+    expect(inline.ok ? "" : inline.error).toMatchObject({
+      code: "result_too_large_for_inline",
+      artifact: `${DIR}/merged.md`,
+      inline_limit_bytes: INLINE_ANSWER_LIMIT_BYTES,
+    });
     const small = await committedRun();
     const asked = await read(small.files, small.task, { delivery: "artifact" });
     expect(asked.ok && asked.value.delivery).toBe("artifact");
@@ -83,7 +120,10 @@ describe("bg_result for a background validate run", () => {
 
   it.each([
     ["merged.md", "# Validation report\n\nAll good.\n"],
-    ["manifest.json", canonicalJsonOf({ run_id: RUN_ID, workflow: "validate", state: "completed", input: { sha256: "d".repeat(64) } })],
+    [
+      "manifest.json",
+      canonicalJsonOf({ run_id: RUN_ID, workflow: "validate", state: "completed", input: { sha256: "d".repeat(64) } }),
+    ],
     ["result.json", "{}"],
   ])("detects a tampered %s and returns nothing from it", async (name, replacement) => {
     const { files, task } = await committedRun();
@@ -97,7 +137,9 @@ describe("bg_result for a background validate run", () => {
     const { files, task } = await committedRun();
     const forged = "# Validation report\n\nForged.\n";
     await files.replaceAtomic(`${DIR}/merged.md`, encode(forged));
-    const original = JSON.parse(new TextDecoder().decode(files.contents(`${DIR}/result.json`))) as { answer: { sha256: string; bytes: number } };
+    const original = JSON.parse(new TextDecoder().decode(files.contents(`${DIR}/result.json`))) as {
+      answer: { sha256: string; bytes: number };
+    };
     original.answer = { ...original.answer, sha256: sha256Hex(forged), bytes: Buffer.byteLength(forged) };
     await files.replaceAtomic(`${DIR}/result.json`, encode(canonicalJsonOf(original)));
     const view = await read(files, task);
@@ -115,7 +157,14 @@ describe("bg_result for a background validate run", () => {
   it("commits exactly once, and only the text that is on disk", async () => {
     const { files } = await committedRun();
     const again = await commitValidateResult(files, {
-      runDir: DIR, runId: RUN_ID, workflow: "validate", answerText: "x", inputSha256: INPUT_SHA, usage: usageOf(1), usageUnavailable: [], committedAt: "t",
+      runDir: DIR,
+      runId: RUN_ID,
+      workflow: "validate",
+      answerText: "x",
+      inputSha256: INPUT_SHA,
+      usage: usageOf(1),
+      usageUnavailable: [],
+      committedAt: "t",
     });
     expect(again.ok ? "" : again.error.code).toBe("result_already_committed");
     const fresh = new InMemoryFileCommitter();
@@ -123,7 +172,14 @@ describe("bg_result for a background validate run", () => {
     await fresh.replaceAtomic(`${DIR}/manifest.json`, encode("{}"));
     await fresh.replaceAtomic(`${DIR}/merged.md`, encode("on disk"));
     const differs = await commitValidateResult(fresh, {
-      runDir: DIR, runId: RUN_ID, workflow: "validate", answerText: "in memory", inputSha256: INPUT_SHA, usage: usageOf(1), usageUnavailable: [], committedAt: "t",
+      runDir: DIR,
+      runId: RUN_ID,
+      workflow: "validate",
+      answerText: "in memory",
+      inputSha256: INPUT_SHA,
+      usage: usageOf(1),
+      usageUnavailable: [],
+      committedAt: "t",
     });
     expect(differs.ok ? "" : differs.error.code).toBe("artifact_error");
     expect(fresh.contents(`${DIR}/result.json`)).toBeUndefined();
@@ -133,17 +189,29 @@ describe("bg_result for a background validate run", () => {
 describe("bg_result end to end with the orchestrator", () => {
   it("retrieves exactly the report a finished run committed, verified against the recorded hash", async () => {
     const files = new InMemoryFileCommitter();
-    const runner = new FakeFusionChildRunner(scripts([review([finding({ severity: "critical" })]), review([], ["Read it."]), review([], ["Read it too."])]), { files });
+    const runner = new FakeFusionChildRunner(
+      scripts([review([finding({ severity: "critical" })]), review([], ["Read it."]), review([], ["Read it too."])]),
+      { files },
+    );
     const h = validateHarness({ runner, files, clock: new FakeClock(), random: new SeededRandomSource(3) });
     const launch = await h.start();
     if (!launch.ok) throw new Error(launch.error.message);
     const done = await launch.value.completion;
     if (!done.ok) throw new Error(done.error.message);
-    const task: FusionTaskLookup = { state: "completed", runId: done.value.runId, runDir: done.value.artifactDir, resultSha256: done.value.result.sha256 };
+    const task: FusionTaskLookup = {
+      state: "completed",
+      runId: done.value.runId,
+      runDir: done.value.artifactDir,
+      resultSha256: done.value.result.sha256,
+    };
     const view = await readValidateResult(h.files, { taskId: done.value.runId, task, claimUsage: true });
     expect(view.ok && view.value.state === "completed" && view.value.answer.text).toBe(done.value.report);
     expect(view.ok && view.value.state === "completed" && view.value.usage).toEqual(done.value.usage);
     const record = JSON.parse(h.text(`${done.value.artifactDir}/result.json`) ?? "{}") as Record<string, unknown>;
-    expect(record).toMatchObject({ schema_version: "pi-background-tasks.fusion-run-result.v1", run_id: done.value.runId, status: "completed" });
+    expect(record).toMatchObject({
+      schema_version: "pi-background-tasks.fusion-run-result.v1",
+      run_id: done.value.runId,
+      status: "completed",
+    });
   });
 });

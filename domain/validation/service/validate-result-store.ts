@@ -4,9 +4,26 @@ import type { FusionWorkflow } from "../../fusion/model/fusion-workflow.ts";
 import type { Usage } from "../../fusion/model/usage.ts";
 import { canonicalJsonOf } from "../../shared/model/canonical-json.ts";
 import { err, ok, type Result, type TypedError } from "../../shared/model/result.ts";
-import { buildRunResultRecord, encodeRunResultRecord, RUN_RESULT_FILE, type FusionRunResultRecord } from "../model/fusion-run-result.ts";
-import { unavailable, verifyResultRecord, verifyRunArtifacts, type RetrievalError } from "../model/result-verification.ts";
-import { completedView, runningView, unavailableView, unknownTask, type FusionResultView, type ResultDelivery } from "../model/result-view.ts";
+import {
+  buildRunResultRecord,
+  encodeRunResultRecord,
+  RUN_RESULT_FILE,
+  type FusionRunResultRecord,
+} from "../model/fusion-run-result.ts";
+import {
+  unavailable,
+  verifyResultRecord,
+  verifyRunArtifacts,
+  type RetrievalError,
+} from "../model/result-verification.ts";
+import {
+  completedView,
+  runningView,
+  unavailableView,
+  unknownTask,
+  type FusionResultView,
+  type ResultDelivery,
+} from "../model/result-view.ts";
 
 export const USAGE_CLAIM_FILE = "usage-claim.json";
 export const USAGE_CLAIM_SCHEMA = "pi-background-tasks.fusion-usage-claim.v1";
@@ -38,10 +55,18 @@ export interface CommittedResult {
  * Commits a completed run: reads back the durable manifest and report, hashes those exact bytes,
  * then writes `result.json` last. The rename of `result.json` is the commit point.
  */
-export async function commitValidateResult(files: FileCommitter, request: CommitRequest): Promise<Result<CommittedResult, ResultCommitError>> {
+export async function commitValidateResult(
+  files: FileCommitter,
+  request: CommitRequest,
+): Promise<Result<CommittedResult, ResultCommitError>> {
   const resultPath = `${request.runDir}/${RUN_RESULT_FILE}`;
   const existing = await files.size(resultPath);
-  if (existing.ok) return err({ code: "result_already_committed", path: resultPath, message: `${resultPath} already exists; a run commits exactly once` });
+  if (existing.ok)
+    return err({
+      code: "result_already_committed",
+      path: resultPath,
+      message: `${resultPath} already exists; a run commits exactly once`,
+    });
   if (existing.error.code !== "file_not_found") return err(commitFailure(existing.error));
   const manifest = await readWhole(files, `${request.runDir}/${ARTIFACT.manifest}`);
   if (!manifest.ok) return err(commitFailure(manifest.error));
@@ -50,7 +75,11 @@ export async function commitValidateResult(files: FileCommitter, request: Commit
   const expected = new TextEncoder().encode(request.answerText);
   if (!sameBytes(answer.value, expected)) {
     const path = `${request.runDir}/${ARTIFACT.merged}`;
-    return err({ code: "artifact_error", path, message: `${path} on disk differs from the run's final text; nothing was committed` });
+    return err({
+      code: "artifact_error",
+      path,
+      message: `${path} on disk differs from the run's final text; nothing was committed`,
+    });
   }
   const record = buildRunResultRecord({
     runId: request.runId,
@@ -87,7 +116,10 @@ export interface ReadResultRequest {
  * `bg_result` for a background Fusion run. Never waits: a running task gets a not-ready view. A
  * completed one is verified (result, manifest, report hashes) before any answer byte is returned.
  */
-export async function readValidateResult(files: FileCommitter, request: ReadResultRequest): Promise<Result<FusionResultView, RetrievalError>> {
+export async function readValidateResult(
+  files: FileCommitter,
+  request: ReadResultRequest,
+): Promise<Result<FusionResultView, RetrievalError>> {
   const { taskId, task } = request;
   switch (task.state) {
     case "unknown":
@@ -109,14 +141,17 @@ async function readCompleted(
 ): Promise<Result<FusionResultView, RetrievalError>> {
   const { taskId } = request;
   const resultBytes = await readWhole(files, `${task.runDir}/${RUN_RESULT_FILE}`);
-  if (!resultBytes.ok) return err(unavailable(taskId, `${RUN_RESULT_FILE} cannot be read: ${resultBytes.error.message}`));
+  if (!resultBytes.ok)
+    return err(unavailable(taskId, `${RUN_RESULT_FILE} cannot be read: ${resultBytes.error.message}`));
   const record = verifyResultRecord({ taskId, runId: task.runId, resultSha256: task.resultSha256 }, resultBytes.value);
   if (!record.ok) return record;
   const manifest = await readWhole(files, `${task.runDir}/${record.value.manifest.path}`);
-  if (!manifest.ok) return err(unavailable(taskId, `${record.value.manifest.path} cannot be read: ${manifest.error.message}`));
+  if (!manifest.ok)
+    return err(unavailable(taskId, `${record.value.manifest.path} cannot be read: ${manifest.error.message}`));
   const answerPath = `${task.runDir}/${record.value.answer.path}`;
   const answer = await readWhole(files, answerPath);
-  if (!answer.ok) return err(unavailable(taskId, `${record.value.answer.path} cannot be read: ${answer.error.message}`));
+  if (!answer.ok)
+    return err(unavailable(taskId, `${record.value.answer.path} cannot be read: ${answer.error.message}`));
   const verified = verifyRunArtifacts(taskId, record.value, manifest.value, answer.value);
   if (!verified.ok) return verified;
   const claim = request.claimUsage ? await claimUsage(files, task, taskId) : { attached: false };
@@ -134,14 +169,27 @@ async function readCompleted(
  * Usage is attached to the parent once per run: the first retrieval creates the claim file
  * exclusively; later ones find it and attach nothing.
  */
-async function claimUsage(files: FileCommitter, task: Extract<FusionTaskLookup, { state: "completed" }>, taskId: string): Promise<{ attached: boolean; note?: string }> {
+async function claimUsage(
+  files: FileCommitter,
+  task: Extract<FusionTaskLookup, { state: "completed" }>,
+  taskId: string,
+): Promise<{ attached: boolean; note?: string }> {
   const path = `${task.runDir}/${USAGE_CLAIM_FILE}`;
   const opened = await files.createExclusive(path);
   if (!opened.ok) {
-    if (opened.error.code === "file_exists") return { attached: false, note: "Its usage was attached by an earlier retrieval." };
-    return { attached: false, note: `Its usage was not attached: the claim could not be recorded (${opened.error.message}).` };
+    if (opened.error.code === "file_exists")
+      return { attached: false, note: "Its usage was attached by an earlier retrieval." };
+    return {
+      attached: false,
+      note: `Its usage was not attached: the claim could not be recorded (${opened.error.message}).`,
+    };
   }
-  const claim = canonicalJsonOf({ schema_version: USAGE_CLAIM_SCHEMA, task_id: taskId, run_id: task.runId, result_sha256: task.resultSha256 });
+  const claim = canonicalJsonOf({
+    schema_version: USAGE_CLAIM_SCHEMA,
+    task_id: taskId,
+    run_id: task.runId,
+    result_sha256: task.resultSha256,
+  });
   const written = await opened.value.write(0, new TextEncoder().encode(claim));
   const closed = await opened.value.close();
   if (!written.ok || !closed.ok) {

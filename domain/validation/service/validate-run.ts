@@ -59,7 +59,10 @@ export interface ValidateLaunch {
  * refusal up to that point (arguments, capability, input, budget) resolves as an error with zero
  * children; later outcomes arrive through `completion`.
  */
-export async function startValidateRun(ports: FusionPorts, request: ValidateRunRequest): Promise<Result<ValidateLaunch, InvalidArguments | FusionError>> {
+export async function startValidateRun(
+  ports: FusionPorts,
+  request: ValidateRunRequest,
+): Promise<Result<ValidateLaunch, InvalidArguments | FusionError>> {
   const normalized = normalizeValidateArguments(request.arguments);
   if (!normalized.ok) return normalized;
   const input = buildValidateInput(normalized.value, request.cwd);
@@ -70,7 +73,8 @@ export async function startValidateRun(ports: FusionPorts, request: ValidateRunR
   const watching: FusionPorts = {
     ...ports,
     onProgress: (progress) => {
-      if (progress.event.type === "state" && progress.event.state === "candidates_running") signalLaunch(progress.run_id);
+      if (progress.event.type === "state" && progress.event.state === "candidates_running")
+        signalLaunch(progress.run_id);
       ports.onProgress?.(progress);
     },
   };

@@ -29,11 +29,21 @@ export interface ValidateTaskReceipt {
  * returns; the run goes on in this process, its progress lines are the task's output, and its end is the
  * task's terminal state (with the result's hash for bg_result). Refusals leave no task and no child.
  */
-export async function startValidateTask(deps: ValidateTaskDeps, request: Omit<ValidateRunRequest, "signal">): Promise<Result<ValidateTaskReceipt, TypedError>> {
+export async function startValidateTask(
+  deps: ValidateTaskDeps,
+  request: Omit<ValidateRunRequest, "signal">,
+): Promise<Result<ValidateTaskReceipt, TypedError>> {
   const controller = new AbortController();
   const progress = new ProgressLog();
-  const launched = await startValidateRun({ ...deps.ports, onProgress: (p) => progress.write(p.status) }, { ...request, signal: controller.signal });
-  if (!launched.ok) return err({ ...launched.error, message: "tool" in launched.error ? launched.error.message : describeFusionError(launched.error) });
+  const launched = await startValidateRun(
+    { ...deps.ports, onProgress: (p) => progress.write(p.status) },
+    { ...request, signal: controller.signal },
+  );
+  if (!launched.ok)
+    return err({
+      ...launched.error,
+      message: "tool" in launched.error ? launched.error.message : describeFusionError(launched.error),
+    });
   const { runId, artifactDir, completion } = launched.value;
   deps.live.add(controller);
   const work = new InProcessWork(deps.pid, async (signal, log) => {
@@ -41,10 +51,22 @@ export async function startValidateTask(deps: ValidateTaskDeps, request: Omit<Va
     progress.attach(log);
     const done = await completion;
     deps.live.delete(controller);
-    if (!done.ok) return err({ message: "stage" in done.error ? describeFusionError(done.error) : `${done.error.message} (${done.error.code})` });
-    return ok({ fusion: { runId, workflow: "validate" as const, artifactDir, resultSha256: done.value.result.sha256 } });
+    if (!done.ok)
+      return err({
+        message: "stage" in done.error ? describeFusionError(done.error) : `${done.error.message} (${done.error.code})`,
+      });
+    return ok({
+      fusion: { runId, workflow: "validate" as const, artifactDir, resultSha256: done.value.result.sha256 },
+    });
   });
-  const task = { name: "fusion validate", command: `fusion_validate (run ${runId})`, isAgent: false, notifyOnCompletion: true, triggerOnCompletion: true, onOutputCap: "keep_head_and_tail" as const };
+  const task = {
+    name: "fusion validate",
+    command: `fusion_validate (run ${runId})`,
+    isAgent: false,
+    notifyOnCompletion: true,
+    triggerOnCompletion: true,
+    onOutputCap: "keep_head_and_tail" as const,
+  };
   const started = await deps.runtime.start(task, {
     command: { kind: "shell", command: task.command },
     id: runId,

@@ -2,7 +2,11 @@ import { describe, expect, it } from "vitest";
 import { callToolSpec } from "../../shared/model/host-tool-spec.ts";
 import { ok } from "../../shared/model/result.ts";
 import { validArguments } from "../model/validate-fixtures.test-support.ts";
-import { FUSION_VALIDATE_DESCRIPTION, FUSION_VALIDATE_GUIDELINES, validateLaunchReceipt } from "../model/validate-receipt.ts";
+import {
+  FUSION_VALIDATE_DESCRIPTION,
+  FUSION_VALIDATE_GUIDELINES,
+  validateLaunchReceipt,
+} from "../model/validate-receipt.ts";
 import { fusionValidateToolSpec, validateToolDescriptor } from "./validate-tool-spec.ts";
 
 const RUN = "v0123456789abcdef0123456789abcdef";
@@ -22,7 +26,9 @@ describe("fusion_validate, one definition for both hosts", () => {
   it("words the receipt for the host; the details are the same", () => {
     const pi = validateLaunchReceipt("t1", RUN, "/p/run");
     const mcp = validateLaunchReceipt("t1", RUN, "/p/run", "notification_and_wait");
-    expect(pi.text.split("\n")[1]).toBe('Continue with independent work or end your turn: the completion notification will wake you. Then call bg_result({"taskId": "t1"}) once.');
+    expect(pi.text.split("\n")[1]).toBe(
+      'Continue with independent work or end your turn: the completion notification will wake you. Then call bg_result({"taskId": "t1"}) once.',
+    );
     expect(mcp.text).toContain('call bg_wait({"taskId": "t1"})');
     expect(mcp.text).not.toContain("wake you");
     expect(mcp.details).toEqual(pi.details);
@@ -30,7 +36,10 @@ describe("fusion_validate, one definition for both hosts", () => {
 
   it("normalises before launching and refuses the legacy prompt form with nothing launched", async () => {
     const launched: unknown[] = [];
-    const spec = fusionValidateToolSpec("notification_and_wait", async (args) => (launched.push(args), ok(validateLaunchReceipt("t1", RUN, "/p/run", "notification_and_wait"))));
+    const spec = fusionValidateToolSpec(
+      "notification_and_wait",
+      async (args) => (launched.push(args), ok(validateLaunchReceipt("t1", RUN, "/p/run", "notification_and_wait"))),
+    );
     const refused = await callToolSpec(spec, { prompt: "review my change" }, {});
     expect(refused.ok ? "" : refused.error.code).toBe("invalid_arguments");
     expect(launched).toEqual([]);

@@ -1,7 +1,12 @@
 import type { HostToolSpec } from "../../shared/model/host-tool-spec.ts";
 import { ok, type Result, type TypedError } from "../../shared/model/result.ts";
 import type { CompletionDelivery } from "../../tasks/model/launch-receipt.ts";
-import { FUSION_VALIDATE_TOOL, FusionValidateParameters, normalizeValidateArguments, type ValidateRequest } from "../model/validate-arguments.ts";
+import {
+  FUSION_VALIDATE_TOOL,
+  FusionValidateParameters,
+  normalizeValidateArguments,
+  type ValidateRequest,
+} from "../model/validate-arguments.ts";
 import { FUSION_VALIDATE_LABEL, validateToolWording, type FusionLaunchReceipt } from "../model/validate-receipt.ts";
 import type { ValidateTaskReceipt } from "./validate-task.ts";
 

@@ -13,10 +13,29 @@ export interface AddressPolicy {
 export const DEFAULT_ADDRESS_POLICY: AddressPolicy = { admittedSubnets: [] };
 
 export type AddressCategory =
-  | "unspecified" | "this_network" | "loopback" | "private" | "shared_address_space" | "link_local"
-  | "protocol_assignments" | "documentation" | "benchmarking" | "multicast" | "broadcast" | "reserved"
-  | "cloud_metadata" | "ipv4_mapped" | "ipv4_compatible" | "ipv4_translated" | "nat64" | "discard_only"
-  | "teredo" | "6to4" | "unique_local" | "site_local" | "not_global_unicast";
+  | "unspecified"
+  | "this_network"
+  | "loopback"
+  | "private"
+  | "shared_address_space"
+  | "link_local"
+  | "protocol_assignments"
+  | "documentation"
+  | "benchmarking"
+  | "multicast"
+  | "broadcast"
+  | "reserved"
+  | "cloud_metadata"
+  | "ipv4_mapped"
+  | "ipv4_compatible"
+  | "ipv4_translated"
+  | "nat64"
+  | "discard_only"
+  | "teredo"
+  | "6to4"
+  | "unique_local"
+  | "site_local"
+  | "not_global_unicast";
 
 export type NameCategory = "localhost" | "cloud_metadata" | "invalid_host";
 
@@ -33,7 +52,12 @@ export type AddressVerdict =
 export type HostVerdict =
   | { readonly kind: "address"; readonly verdict: AddressVerdict }
   | { readonly kind: "name"; readonly hostname: string }
-  | { readonly kind: "refused_name"; readonly hostname: string; readonly category: NameCategory; readonly reason: string };
+  | {
+      readonly kind: "refused_name";
+      readonly hostname: string;
+      readonly category: NameCategory;
+      readonly reason: string;
+    };
 
 type Embedding = (value: bigint) => number;
 interface Range {
@@ -111,13 +135,29 @@ const BLOCKED_NAMES: ReadonlyMap<string, NameCategory> = new Map<string, NameCat
 ]);
 
 const CATEGORY_TEXT: Readonly<Record<AddressCategory, string>> = {
-  unspecified: "the unspecified address", this_network: "'this network' (0.0.0.0/8)", loopback: "loopback",
-  private: "private-use", shared_address_space: "shared address space (100.64.0.0/10)", link_local: "link-local",
-  protocol_assignments: "IETF protocol assignments", documentation: "documentation range", benchmarking: "benchmarking range",
-  multicast: "multicast", broadcast: "broadcast", reserved: "reserved", cloud_metadata: "a cloud metadata endpoint",
-  ipv4_mapped: "IPv4-mapped IPv6", ipv4_compatible: "IPv4-compatible IPv6", ipv4_translated: "IPv4-translated IPv6",
-  nat64: "NAT64", discard_only: "discard-only (100::/64)", teredo: "Teredo", "6to4": "6to4",
-  unique_local: "unique-local", site_local: "site-local (deprecated)", not_global_unicast: "outside IPv6 global unicast (2000::/3)",
+  unspecified: "the unspecified address",
+  this_network: "'this network' (0.0.0.0/8)",
+  loopback: "loopback",
+  private: "private-use",
+  shared_address_space: "shared address space (100.64.0.0/10)",
+  link_local: "link-local",
+  protocol_assignments: "IETF protocol assignments",
+  documentation: "documentation range",
+  benchmarking: "benchmarking range",
+  multicast: "multicast",
+  broadcast: "broadcast",
+  reserved: "reserved",
+  cloud_metadata: "a cloud metadata endpoint",
+  ipv4_mapped: "IPv4-mapped IPv6",
+  ipv4_compatible: "IPv4-compatible IPv6",
+  ipv4_translated: "IPv4-translated IPv6",
+  nat64: "NAT64",
+  discard_only: "discard-only (100::/64)",
+  teredo: "Teredo",
+  "6to4": "6to4",
+  unique_local: "unique-local",
+  site_local: "site-local (deprecated)",
+  not_global_unicast: "outside IPv6 global unicast (2000::/3)",
 };
 
 function matchRange(address: IpAddress): Range | undefined {
@@ -132,7 +172,8 @@ function ipv4Category(value: number): AddressCategory | "public" {
 /** Classifies one parsed address. Transition forms (mapped, NAT64, 6to4, Teredo, …) are always refused. */
 export function classifyAddress(ip: IpAddress, policy: AddressPolicy = DEFAULT_ADDRESS_POLICY): AddressVerdict {
   const address = formatIp(ip);
-  if (policy.admittedSubnets.some((subnet) => cidrContains(subnet, ip))) return { allowed: true, ip, address, admitted: true };
+  if (policy.admittedSubnets.some((subnet) => cidrContains(subnet, ip)))
+    return { allowed: true, ip, address, admitted: true };
   const hit = matchRange(ip) ?? (ip.family === 6 && !cidrContains(GLOBAL_UNICAST_V6, ip) ? notGlobal : undefined);
   if (hit === undefined) return { allowed: true, ip, address, admitted: false };
   const reason = `${address} is ${CATEGORY_TEXT[hit.category]} (${formatCidr(hit.cidr)})`;
@@ -140,7 +181,13 @@ export function classifyAddress(ip: IpAddress, policy: AddressPolicy = DEFAULT_A
   const inner = hit.embedded(ip.value);
   const embedded = { address: formatIpv4(inner), category: ipv4Category(inner) };
   const innerText = embedded.category === "public" ? "a public IPv4 address" : CATEGORY_TEXT[embedded.category];
-  return { allowed: false, address, category: hit.category, embedded, reason: `${reason}; it embeds ${embedded.address} (${innerText})` };
+  return {
+    allowed: false,
+    address,
+    category: hit.category,
+    embedded,
+    reason: `${reason}; it embeds ${embedded.address} (${innerText})`,
+  };
 }
 
 /** Classifies an address as text in any spelling; text that is no IP literal is refused. */
@@ -162,8 +209,14 @@ export function classifyHost(host: string, policy: AddressPolicy = DEFAULT_ADDRE
   const v6 = text.startsWith("[") || text.includes(":") ? parseIpv6(text) : undefined;
   if (v6 !== undefined) return { kind: "address", verdict: classifyAddress(v6, policy) };
   const name = text.replace(/\.+$/, "");
-  const refuse = (category: NameCategory, reason: string): HostVerdict => ({ kind: "refused_name", hostname: name, category, reason });
-  if (name === "" || text.includes(":") || text.startsWith("[")) return refuse("invalid_host", `'${host}' is not a valid host`);
+  const refuse = (category: NameCategory, reason: string): HostVerdict => ({
+    kind: "refused_name",
+    hostname: name,
+    category,
+    reason,
+  });
+  if (name === "" || text.includes(":") || text.startsWith("["))
+    return refuse("invalid_host", `'${host}' is not a valid host`);
   const v4 = parseIpv4Loose(name);
   if (v4 !== undefined) return { kind: "address", verdict: classifyAddress(v4, policy) };
   if (NUMERIC_LABEL.test(name.slice(name.lastIndexOf(".") + 1))) {
@@ -171,7 +224,8 @@ export function classifyHost(host: string, policy: AddressPolicy = DEFAULT_ADDRE
   }
   if (name.split(".").some((label) => label === "")) return refuse("invalid_host", `'${host}' has an empty label`);
   const blocked = BLOCKED_NAMES.get(name);
-  if (blocked !== undefined) return refuse(blocked, `'${host}' is a ${blocked === "localhost" ? "loopback" : "cloud metadata"} name`);
+  if (blocked !== undefined)
+    return refuse(blocked, `'${host}' is a ${blocked === "localhost" ? "loopback" : "cloud metadata"} name`);
   if (name.endsWith(".localhost")) return refuse("localhost", `'${host}' is under .localhost`);
   return { kind: "name", hostname: name };
 }

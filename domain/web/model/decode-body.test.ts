@@ -33,7 +33,11 @@ describe("decoding", () => {
   });
 
   it("uses a <meta charset> for HTML when the header has none", () => {
-    const page = Buffer.concat([Buffer.from('<html><head><meta charset="windows-1252"></head><body>'), Buffer.from([0xe9]), Buffer.from("</body></html>")]);
+    const page = Buffer.concat([
+      Buffer.from('<html><head><meta charset="windows-1252"></head><body>'),
+      Buffer.from([0xe9]),
+      Buffer.from("</body></html>"),
+    ]);
     expect(chooseEncoding(new Uint8Array(page), html, "html")).toBe("windows-1252");
     const result = decodeBody(new Uint8Array(page), html, "html");
     expect(result.ok && result.value).toContain("<body>é</body>");

@@ -23,10 +23,19 @@ function metaCharset(bytes: Uint8Array): string | undefined {
  * never a silent switch to another encoding.
  */
 export function chooseEncoding(bytes: Uint8Array, contentType: ContentType, kind: PageKind): string {
-  return bomEncoding(bytes) ?? contentType.charset ?? (kind === "html" || kind === "xhtml" ? metaCharset(bytes) : undefined) ?? "utf-8";
+  return (
+    bomEncoding(bytes) ??
+    contentType.charset ??
+    (kind === "html" || kind === "xhtml" ? metaCharset(bytes) : undefined) ??
+    "utf-8"
+  );
 }
 
-export function decodeBody(bytes: Uint8Array, contentType: ContentType, kind: PageKind): Result<string, WebFetchError<"extraction_failed">> {
+export function decodeBody(
+  bytes: Uint8Array,
+  contentType: ContentType,
+  kind: PageKind,
+): Result<string, WebFetchError<"extraction_failed">> {
   const encoding = chooseEncoding(bytes, contentType, kind);
   try {
     return ok(new TextDecoder(encoding).decode(bytes));

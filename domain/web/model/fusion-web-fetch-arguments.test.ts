@@ -3,8 +3,14 @@ import { normaliseFetchArguments } from "./fusion-web-fetch-arguments.ts";
 
 describe("fusion_web_fetch arguments", () => {
   it("defaults to markdown and trims the URL", () => {
-    expect(normaliseFetchArguments({ url: "  https://example.org/a  " })).toEqual({ ok: true, value: { url: "https://example.org/a", extract: "markdown" } });
-    expect(normaliseFetchArguments({ url: "https://example.org/", extract: "text" })).toEqual({ ok: true, value: { url: "https://example.org/", extract: "text" } });
+    expect(normaliseFetchArguments({ url: "  https://example.org/a  " })).toEqual({
+      ok: true,
+      value: { url: "https://example.org/a", extract: "markdown" },
+    });
+    expect(normaliseFetchArguments({ url: "https://example.org/", extract: "text" })).toEqual({
+      ok: true,
+      value: { url: "https://example.org/", extract: "text" },
+    });
   });
 
   it.each([

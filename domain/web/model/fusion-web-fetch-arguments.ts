@@ -10,8 +10,14 @@ export const EXTRACT_FORMATS = ["markdown", "text"] as const;
 
 export const FusionWebFetchArgumentsSchema = Type.Object(
   {
-    url: Type.String({ pattern: "\\S", maxLength: MAX_URL_LENGTH, description: "Absolute http:// or https:// URL of a public web page" }),
-    extract: Type.Optional(stringEnum(EXTRACT_FORMATS, { description: "markdown (default: keeps links, headings, tables, code) or text" })),
+    url: Type.String({
+      pattern: "\\S",
+      maxLength: MAX_URL_LENGTH,
+      description: "Absolute http:// or https:// URL of a public web page",
+    }),
+    extract: Type.Optional(
+      stringEnum(EXTRACT_FORMATS, { description: "markdown (default: keeps links, headings, tables, code) or text" }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -30,7 +36,12 @@ const HINTS = {
 
 /** Closed schema, nothing coerced; the URL is trimmed and Markdown is the default extraction. */
 export function normaliseFetchArguments(raw: unknown): Result<NormalisedFetchArguments, InvalidArguments> {
-  const checked = checkArguments<FusionWebFetchArguments>(FUSION_WEB_FETCH_TOOL, FusionWebFetchArgumentsSchema, raw, HINTS);
+  const checked = checkArguments<FusionWebFetchArguments>(
+    FUSION_WEB_FETCH_TOOL,
+    FusionWebFetchArgumentsSchema,
+    raw,
+    HINTS,
+  );
   if (!checked.ok) return checked;
   return ok({ url: checked.value.url.trim(), extract: checked.value.extract ?? "markdown" });
 }

@@ -27,7 +27,11 @@ export function parseContentType(header: string | undefined): ContentType | unde
   for (const param of params) {
     const eq = param.indexOf("=");
     if (eq < 0 || param.slice(0, eq).trim().toLowerCase() !== "charset") continue;
-    const charset = param.slice(eq + 1).trim().replace(/^"(.*)"$/, "$1").toLowerCase();
+    const charset = param
+      .slice(eq + 1)
+      .trim()
+      .replace(/^"(.*)"$/, "$1")
+      .toLowerCase();
     if (charset !== "") return { mediaType, charset };
   }
   return { mediaType };

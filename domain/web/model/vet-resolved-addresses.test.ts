@@ -5,7 +5,11 @@ import { vetResolvedAddresses } from "./vet-resolved-addresses.ts";
 
 describe("vetting every resolved address", () => {
   it("pins the first answer when every answer is public", () => {
-    const result = vetResolvedAddresses("example.com", ["93.184.216.34", "2606:2800:220:1:248:1893:25c8:1946"], DEFAULT_ADDRESS_POLICY);
+    const result = vetResolvedAddresses(
+      "example.com",
+      ["93.184.216.34", "2606:2800:220:1:248:1893:25c8:1946"],
+      DEFAULT_ADDRESS_POLICY,
+    );
     expect(result.ok && result.value.pinnedText).toBe("93.184.216.34");
   });
 
@@ -38,7 +42,10 @@ describe("CIDR parsing", () => {
   it.each(["203.0.113.0/24", "127.0.0.0/8", "::1/128", "fc00::/7", "0.0.0.0/0"])("accepts %s", (text) => {
     expect(parseCidr(text).ok).toBe(true);
   });
-  it.each(["203.0.113.1/24", "127.0.0.0", "127.0.0.0/33", "::/129", "0x7f.0.0.0/8", "x/8", "1.2.3.0/-1"])("rejects %s", (text) => {
-    expect(parseCidr(text).ok).toBe(false);
-  });
+  it.each(["203.0.113.1/24", "127.0.0.0", "127.0.0.0/33", "::/129", "0x7f.0.0.0/8", "x/8", "1.2.3.0/-1"])(
+    "rejects %s",
+    (text) => {
+      expect(parseCidr(text).ok).toBe(false);
+    },
+  );
 });

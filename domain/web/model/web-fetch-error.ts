@@ -27,6 +27,10 @@ export interface WebFetchError<C extends WebFetchErrorCode = WebFetchErrorCode> 
 
 export type WebFetchErrorDetails = Omit<WebFetchError, "code" | "message">;
 
-export function webFetchError<C extends WebFetchErrorCode>(code: C, message: string, details: WebFetchErrorDetails = {}): WebFetchError<C> {
+export function webFetchError<C extends WebFetchErrorCode>(
+  code: C,
+  message: string,
+  details: WebFetchErrorDetails = {},
+): WebFetchError<C> {
   return { code, message, ...details };
 }

@@ -91,14 +91,24 @@ describe("URL vectors", () => {
 describe("normalisation", () => {
   it("strips the fragment and keeps the query", () => {
     const url = normaliseWebUrl("https://Example.com:443/a/../b?q=1#frag");
-    expect(url.ok && url.value).toEqual({ href: "https://example.com/b?q=1", protocol: "https:", host: "example.com", hostname: "example.com", port: 443 });
+    expect(url.ok && url.value).toEqual({
+      href: "https://example.com/b?q=1",
+      protocol: "https:",
+      host: "example.com",
+      hostname: "example.com",
+      port: 443,
+    });
   });
 
   it("gives default and explicit ports, and IPv6 hosts without brackets", () => {
     const plain = normaliseWebUrl("http://example.com/");
     const explicit = normaliseWebUrl("http://[2606:4700::1111]:8080/x");
     expect(plain.ok && plain.value.port).toBe(80);
-    expect(explicit.ok && explicit.value).toMatchObject({ hostname: "2606:4700::1111", host: "[2606:4700::1111]", port: 8080 });
+    expect(explicit.ok && explicit.value).toMatchObject({
+      hostname: "2606:4700::1111",
+      host: "[2606:4700::1111]",
+      port: 8080,
+    });
   });
 
   it("does not echo credentials in the error", () => {

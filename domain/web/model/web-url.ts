@@ -23,7 +23,8 @@ export const MAX_URL_LENGTH = 8192;
  */
 export function normaliseWebUrl(raw: string, base?: string): Result<WebUrl, WebUrlError> {
   if (raw.trim() === "") return err(webFetchError("invalid_url", "the URL is empty"));
-  if (raw.length > MAX_URL_LENGTH) return err(webFetchError("invalid_url", `the URL is longer than ${MAX_URL_LENGTH} characters`));
+  if (raw.length > MAX_URL_LENGTH)
+    return err(webFetchError("invalid_url", `the URL is longer than ${MAX_URL_LENGTH} characters`));
   let parsed: URL;
   try {
     parsed = base === undefined ? new URL(raw) : new URL(raw, base);
@@ -32,7 +33,11 @@ export function normaliseWebUrl(raw: string, base?: string): Result<WebUrl, WebU
   }
   const protocol = parsed.protocol;
   if (protocol !== "http:" && protocol !== "https:") {
-    return err(webFetchError("unsupported_scheme", `scheme '${protocol}' is not allowed; only http: and https:`, { url: clip(parsed.href) }));
+    return err(
+      webFetchError("unsupported_scheme", `scheme '${protocol}' is not allowed; only http: and https:`, {
+        url: clip(parsed.href),
+      }),
+    );
   }
   if (parsed.username !== "" || parsed.password !== "") {
     return err(webFetchError("invalid_url", "credentials in the URL are not allowed"));

@@ -52,7 +52,11 @@ function page(body: string | Uint8Array, contentType = "text/html; charset=utf-8
   };
 }
 
-function deps(http: PinnedHttp, extractor: PageExtractor = new RecordingExtractor(), overrides: Partial<WebFetchDeps> = {}): WebFetchDeps {
+function deps(
+  http: PinnedHttp,
+  extractor: PageExtractor = new RecordingExtractor(),
+  overrides: Partial<WebFetchDeps> = {},
+): WebFetchDeps {
   return { http, extractor, clock: steppingClock(1000, 1250), policy: DEFAULT_ADDRESS_POLICY, ...overrides };
 }
 
@@ -84,9 +88,16 @@ describe("webFetch success", () => {
     expect(http.requests).toHaveLength(1);
     const request = http.requests[0];
     expect(request?.url.href).toBe("https://example.com/0");
-    expect(request).toMatchObject({ userAgent: WEB_FETCH_USER_AGENT, timeoutMs: 60_000, maxResponseBytes: 2 * 1024 * 1024, maxRedirects: 5 });
+    expect(request).toMatchObject({
+      userAgent: WEB_FETCH_USER_AGENT,
+      timeoutMs: 60_000,
+      maxResponseBytes: 2 * 1024 * 1024,
+      maxRedirects: 5,
+    });
     expect(request?.accept.indexOf("text/markdown")).toBe(0);
-    expect(request?.acceptedMediaTypes).toEqual(expect.arrayContaining(["text/html", "application/xhtml+xml", "text/plain", "text/markdown"]));
+    expect(request?.acceptedMediaTypes).toEqual(
+      expect.arrayContaining(["text/html", "application/xhtml+xml", "text/plain", "text/markdown"]),
+    );
     expect(extractor.requests[0]).toMatchObject({ kind: "html", format: "markdown", baseUrl: "https://example.com/2" });
     expect(result).toEqual({
       ok: true,
@@ -112,12 +123,18 @@ describe("webFetch success", () => {
   });
 
   it("passes the text format and decodes the declared charset before extraction", async () => {
-    const http = new ScriptedHttp(ok(page(new Uint8Array(Buffer.from("caf\u00e9", "latin1")), "text/plain; charset=iso-8859-1")));
+    const http = new ScriptedHttp(
+      ok(page(new Uint8Array(Buffer.from("caf\u00e9", "latin1")), "text/plain; charset=iso-8859-1")),
+    );
     const extractor = new RecordingExtractor();
     const result = await webFetch({ url: "https://example.com/", extract: "text" }, deps(http, extractor));
     expect(extractor.requests[0]).toMatchObject({ text: "café", kind: "plain", format: "text" });
     expect(result.ok && result.value.format).toBe("text");
-    expect(result.ok && result.value.details.content_sha256).toBe(createHash("sha256").update(Buffer.from([0x63, 0x61, 0x66, 0xe9])).digest("hex"));
+    expect(result.ok && result.value.details.content_sha256).toBe(
+      createHash("sha256")
+        .update(Buffer.from([0x63, 0x61, 0x66, 0xe9]))
+        .digest("hex"),
+    );
   });
 
   it("caps the returned content on a character boundary and says so", async () => {
@@ -144,8 +161,15 @@ describe("webFetch success", () => {
 
 describe("webFetch failures are single typed errors", () => {
   const codes: PinnedHttpError["code"][] = [
-    "blocked_address", "dns_failure", "redirect_limit", "redirect_blocked", "response_too_large",
-    "unsupported_content_type", "request_timeout", "network_error", "http_error",
+    "blocked_address",
+    "dns_failure",
+    "redirect_limit",
+    "redirect_blocked",
+    "response_too_large",
+    "unsupported_content_type",
+    "request_timeout",
+    "network_error",
+    "http_error",
   ];
   it.each(codes)("passes the port's %s through unchanged, once", async (code) => {
     const error = webFetchError(code, `scripted ${code}`, { url: "https://example.com/", hop: 0 });

@@ -5,7 +5,12 @@ import { decodeBody } from "../model/decode-body.ts";
 import { ACCEPTED_MEDIA_TYPES, pageKindOf, parseContentType } from "../model/media-type.ts";
 import { truncateUtf8 } from "../model/truncate-utf8.ts";
 import { webFetchError, type WebFetchError } from "../model/web-fetch-error.ts";
-import { DEFAULT_WEB_FETCH_LIMITS, WEB_FETCH_ACCEPT, WEB_FETCH_USER_AGENT, type WebFetchLimits } from "../model/web-fetch-limits.ts";
+import {
+  DEFAULT_WEB_FETCH_LIMITS,
+  WEB_FETCH_ACCEPT,
+  WEB_FETCH_USER_AGENT,
+  type WebFetchLimits,
+} from "../model/web-fetch-limits.ts";
 import { normaliseWebUrl } from "../model/web-url.ts";
 import type { Clock } from "../../../ports/clock.ts";
 import type { ExtractFormat, PageExtractor } from "../../../ports/page-extractor.ts";
@@ -56,14 +61,19 @@ export interface WebFetchDeps {
  * the pinned port, then decode, extract and cap. Every failure is one typed error; nothing is retried
  * and nothing falls back to another URL, scheme, encoding or extraction mode.
  */
-export async function webFetch(input: WebFetchInput, deps: WebFetchDeps, signal?: AbortSignal): Promise<Result<WebFetchResult, WebFetchError>> {
+export async function webFetch(
+  input: WebFetchInput,
+  deps: WebFetchDeps,
+  signal?: AbortSignal,
+): Promise<Result<WebFetchResult, WebFetchError>> {
   const started = deps.clock.monotonic();
   const limits = deps.limits ?? DEFAULT_WEB_FETCH_LIMITS;
   const format: ExtractFormat = input.extract ?? "markdown";
   const url = normaliseWebUrl(input.url);
   if (!url.ok) return url;
   const host = classifyHost(url.value.hostname, deps.policy);
-  if (host.kind === "refused_name") return err(webFetchError("blocked_address", host.reason, { url: url.value.href, category: host.category, hop: 0 }));
+  if (host.kind === "refused_name")
+    return err(webFetchError("blocked_address", host.reason, { url: url.value.href, category: host.category, hop: 0 }));
   if (host.kind === "address" && !host.verdict.allowed) {
     const { reason, address, category } = host.verdict;
     return err(webFetchError("blocked_address", reason, { url: url.value.href, address, category, hop: 0 }));
@@ -83,7 +93,13 @@ export async function webFetch(input: WebFetchInput, deps: WebFetchDeps, signal?
   const contentType = parseContentType(response.contentType);
   const kind = contentType === undefined ? undefined : pageKindOf(contentType);
   if (contentType === undefined || kind === undefined) {
-    return err(webFetchError("unsupported_content_type", `content type '${response.contentType}' is not HTML, XHTML, plain text or Markdown`, { url: response.finalUrl }));
+    return err(
+      webFetchError(
+        "unsupported_content_type",
+        `content type '${response.contentType}' is not HTML, XHTML, plain text or Markdown`,
+        { url: response.finalUrl },
+      ),
+    );
   }
   const text = decodeBody(response.body, contentType, kind);
   if (!text.ok) return err({ ...text.error, url: response.finalUrl });
