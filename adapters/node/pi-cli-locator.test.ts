@@ -4,10 +4,21 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { locatePiCli } from "./pi-cli-locator.ts";
 
-function fakePiPackage(root: string, name = "@mariozechner/pi-coding-agent", version = "0.80.0"): string {
+function fakePiPackage(
+  root: string,
+  name = "@mariozechner/pi-coding-agent",
+  version = "0.80.0",
+  engines?: string,
+): string {
   const dir = join(root, "node_modules", ...name.split("/"));
   mkdirSync(join(dir, "dist"), { recursive: true });
-  writeFileSync(join(dir, "package.json"), JSON.stringify({ name, version, bin: { pi: "dist/cli.js" } }));
+  const manifest = {
+    name,
+    version,
+    bin: { pi: "dist/cli.js" },
+    ...(engines === undefined ? {} : { engines: { node: engines } }),
+  };
+  writeFileSync(join(dir, "package.json"), JSON.stringify(manifest));
   writeFileSync(join(dir, "dist", "cli.js"), "");
   return join(dir, "dist", "cli.js");
 }
@@ -50,5 +61,16 @@ describe("locatePiCli", () => {
   it("says so when there is no Pi anywhere", () => {
     const found = locatePiCli({ env: {}, argv1: undefined, searchFrom: mkdtempSync(join(tmpdir(), "no-pi-")) });
     expect(found.ok ? undefined : found.error.code).toBe("pi_cli_not_found");
+  });
+
+  it("refuses, typed, a Pi this Node cannot run, since its children would start on this Node and crash", () => {
+    const root = mkdtempSync(join(tmpdir(), "pi-locate-"));
+    const cli = fakePiPackage(root, "@earendil-works/pi-coding-agent", "1.6.0", ">=22.19.0");
+    const onNode20 = locatePiCli({ env: { PI_BG_PI_CLI: cli }, nodeVersion: "20.20.2" });
+    expect(onNode20.ok ? undefined : onNode20.error.code).toBe("pi_cli_node_unsupported");
+    expect(onNode20.ok ? "" : onNode20.error.message).toContain("needs Node >=22.19.0");
+    for (const version of ["22.19.0", "22.23.5", "24.0.0"])
+      expect(locatePiCli({ env: { PI_BG_PI_CLI: cli }, nodeVersion: version }).ok).toBe(true);
+    expect(locatePiCli({ env: { PI_BG_PI_CLI: cli }, nodeVersion: "22.18.9" }).ok).toBe(false);
   });
 });

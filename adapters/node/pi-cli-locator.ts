@@ -11,7 +11,8 @@ export interface PiCliLocation {
   readonly source: "env" | "host" | "dependency";
 }
 
-export type PiCliNotFound = TypedError<"pi_cli_not_found">;
+/** No Pi CLI, or one this Node cannot run (Pi 1.x needs Node >= 22.19): a child started with it would crash. */
+export type PiCliNotFound = TypedError<"pi_cli_not_found" | "pi_cli_node_unsupported">;
 
 /** Tests (and unusual installs) point children at another CLI script with this variable. */
 export const PI_CLI_OVERRIDE_ENV = "PI_BG_PI_CLI";
@@ -24,6 +25,8 @@ export interface LocateInput {
   readonly argv1?: string | undefined;
   /** Where to start looking for an installed Pi package (default: this file's directory). */
   readonly searchFrom?: string;
+  /** The Node that would start the children (default: this one, `process.execPath`). */
+  readonly nodeVersion?: string;
 }
 
 /**
@@ -31,6 +34,11 @@ export interface LocateInput {
  * children run the very Pi version the parent runs); the nearest installed Pi package above this file.
  */
 export function locatePiCli(input: LocateInput = {}): Result<PiCliLocation, PiCliNotFound> {
+  const found = findPiCli(input);
+  return found.ok ? runnableHere(found.value, input.nodeVersion ?? process.versions.node) : found;
+}
+
+function findPiCli(input: LocateInput): Result<PiCliLocation, PiCliNotFound> {
   const env = input.env ?? process.env;
   const override = env[PI_CLI_OVERRIDE_ENV];
   if (override !== undefined && override !== "") {
@@ -53,6 +61,22 @@ interface PiPackage {
   readonly dir: string;
   readonly version: string | undefined;
   readonly bin: string | undefined;
+  /** `engines.node` of its package.json, e.g. ">=22.19.0". */
+  readonly engines: string | undefined;
+}
+
+/** Children start as `process.execPath <cli>`: refuse a Pi whose `engines.node` minimum this Node is below. */
+function runnableHere(location: PiCliLocation, nodeVersion: string): Result<PiCliLocation, PiCliNotFound> {
+  const pkg = enclosingPiPackage(location.cliPath);
+  const needed = /^>=\s*(\d+)\.(\d+)(?:\.(\d+))?/.exec(pkg?.engines ?? "");
+  if (pkg === undefined || needed === null) return ok(location);
+  const have = nodeVersion.replace(/^v/, "").split(".").map(Number);
+  const want = [Number(needed[1]), Number(needed[2]), Number(needed[3] ?? 0)];
+  if (!versionBelow(have, want)) return ok(location);
+  return err({
+    code: "pi_cli_node_unsupported",
+    message: `the Pi CLI ${location.cliPath} (Pi ${pkg.version ?? "of unknown version"}) needs Node ${pkg.engines}, and its children would start on this Node ${nodeVersion}; run Pi on a Node that can run it, or set ${PI_CLI_OVERRIDE_ENV} to a Pi this Node runs`,
+  });
 }
 
 function hostCli(argv1: string | undefined): PiCliLocation | undefined {
@@ -87,8 +111,16 @@ function enclosingPiPackage(file: string): PiPackage | undefined {
   }
 }
 
+function versionBelow(have: readonly number[], want: readonly number[]): boolean {
+  for (const [i, w] of want.entries()) {
+    const h = have[i] ?? 0;
+    if (h !== w) return h < w;
+  }
+  return false;
+}
+
 function readPiPackage(dir: string): PiPackage | undefined {
-  let manifest: { name?: unknown; version?: unknown; bin?: unknown };
+  let manifest: { name?: unknown; version?: unknown; bin?: unknown; engines?: unknown };
   try {
     manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as typeof manifest;
   } catch {
@@ -101,7 +133,9 @@ function readPiPackage(dir: string): PiPackage | undefined {
       : isRecord(manifest.bin) && typeof manifest.bin.pi === "string"
         ? manifest.bin.pi
         : undefined;
-  return { dir, version: typeof manifest.version === "string" ? manifest.version : undefined, bin };
+  const engines =
+    isRecord(manifest.engines) && typeof manifest.engines.node === "string" ? manifest.engines.node : undefined;
+  return { dir, version: typeof manifest.version === "string" ? manifest.version : undefined, bin, engines };
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
