@@ -22,7 +22,7 @@ import {
   fusionChildExtensionPath,
 } from "../adapters/pi/child/child-extension-paths.ts";
 import type { BudgetGateFactory } from "./fusion-runs.ts";
-import type { McpSpecContext } from "./mcp-server.ts";
+import type { McpSpecContext } from "./mcp-spec-context.ts";
 import { piInstallHint } from "./pi-install-hint.ts";
 
 const DELIVERY = "notification_and_wait" as const;

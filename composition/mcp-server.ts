@@ -9,29 +9,21 @@ import { taskSettingsFromEnv, type SettingsError } from "../domain/tasks/model/r
 import type { TaskRuntime, TaskRuntimeConfig } from "../domain/tasks/service/task-runtime.ts";
 import { taskToolSpecs, type RuntimeAccess } from "../domain/tasks/service/task-tool-specs.ts";
 import { waitToolSpec } from "../domain/tasks/service/task-wait-spec.ts";
-import type { Clock } from "../ports/clock.ts";
 import { agentLaunchPlanner } from "../adapters/node/agent-launch-planner.ts";
-import { locatePiCli, type PiCliLocation, type PiCliNotFound } from "../adapters/node/pi-cli-locator.ts";
+import { locatePiCli } from "../adapters/node/pi-cli-locator.ts";
 import { SystemClock } from "../adapters/node/system-clock.ts";
 import { McpTaskNotifier } from "../adapters/mcp/mcp-task-notifier.ts";
 import { serveToolSpecs } from "../adapters/mcp/mcp-tool-server.ts";
 import { McpFusion } from "./mcp-fusion.ts";
+import type { McpSpecContext } from "./mcp-spec-context.ts";
 import { mcpHostModule } from "./mcp-host-module.ts";
 import { piInstallHint } from "./pi-install-hint.ts";
 import { taskRuntimeModule } from "./task-runtime-module.ts";
 import { TOKENS } from "./tokens.ts";
 
+export type { McpSpecContext } from "./mcp-spec-context.ts";
+
 /** What more tool specs (fusion_validate, fusion_brainstorm, …) can be built from. */
-export interface McpSpecContext {
-  readonly runtime: RuntimeAccess;
-  readonly clock: Clock;
-  readonly cwd: string;
-  readonly env: Readonly<Record<string, string>>;
-  readonly pid: number;
-  readonly piCli: Result<PiCliLocation, PiCliNotFound>;
-  /** Runs `hook` when the session closes, after every task was stopped and before the transport closes. */
-  readonly onClose: (hook: () => Promise<void>) => void;
-}
 
 export interface McpServeOptions {
   readonly cwd: string;

@@ -3,6 +3,7 @@ import { dirname, join, normalize, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
+import { importCircles } from "./import-circles.ts";
 import { DOMAIN_FORBIDDEN_CALLS, layerOf, violation, type ImportFact } from "./import-rules.ts";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -44,6 +45,37 @@ describe("architecture: import rules of DESIGN.md", () => {
         .map((v) => `${v.fact.file} imports '${v.fact.specifier}': ${v.why}`),
     );
     expect(broken).toEqual([]);
+  });
+
+  it("no two files import each other, directly or through others (test files aside)", () => {
+    const sources = files.filter((f) => !/\.test(-support)?\.ts$/.test(f));
+    const graph = new Map(
+      sources.map((file) => [
+        file,
+        importsOf(file, readFileSync(join(root, file), "utf8")).flatMap((fact) =>
+          fact.resolved === undefined ? [] : [fact.resolved],
+        ),
+      ]),
+    );
+    expect(importCircles(graph).map((circle) => circle.join(" <-> "))).toEqual([]);
+  });
+
+  it("finds a circle when there is one (mutation check)", () => {
+    const graph = new Map([
+      ["a.ts", ["b.ts"]],
+      ["b.ts", ["c.ts"]],
+      ["c.ts", ["a.ts", "d.ts"]],
+      ["d.ts", []],
+    ]);
+    expect(importCircles(graph)).toEqual([["a.ts", "b.ts", "c.ts"]]);
+    expect(
+      importCircles(
+        new Map([
+          ["a.ts", ["b.ts"]],
+          ["b.ts", []],
+        ]),
+      ),
+    ).toEqual([]);
   });
 
   it("the pure domain does no ambient I/O, time or randomness", () => {

@@ -8,28 +8,10 @@ import { fusionChildEnv } from "./fusion-child-env.ts";
 import { PiChildProcess } from "./pi-child-process.ts";
 import { probePiCliFlags } from "./pi-cli-flags-probe.ts";
 import { locatePiCli, type PiCliLocation } from "./pi-cli-locator.ts";
+import { DEFAULT_CHILD_LIMITS, type ChildLimits } from "./fusion-child-limits.ts";
 import { PiPreparedChild } from "./pi-prepared-child.ts";
 
-/** Reference §3.5 / §5 numbers; every one can be lowered for tests. */
-export interface ChildLimits {
-  readonly stdoutCapBytes: number;
-  readonly stderrKeepBytes: number;
-  readonly maxFrameBytes: number;
-  readonly absoluteTimeoutMs: number;
-  readonly idleTimeoutMs: number;
-  readonly killGraceMs: number;
-  readonly killWaitMs: number;
-}
-
-export const DEFAULT_CHILD_LIMITS: ChildLimits = {
-  stdoutCapBytes: 32 * 1024 * 1024,
-  stderrKeepBytes: 4 * 1024 * 1024,
-  maxFrameBytes: 1024 * 1024,
-  absoluteTimeoutMs: 30 * 60 * 1000,
-  idleTimeoutMs: 900 * 1000,
-  killGraceMs: 3_000,
-  killWaitMs: 5_000,
-};
+export { DEFAULT_CHILD_LIMITS, type ChildLimits } from "./fusion-child-limits.ts";
 
 export interface PiChildRunnerOptions {
   /** adapters/pi/child/fusion-child-extension.ts (the composition root passes the absolute path). */

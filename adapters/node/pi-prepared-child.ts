@@ -8,7 +8,7 @@ import { CompletionWatch } from "./fusion-child-completion.ts";
 import { judgeChild, type StopCause } from "./fusion-child-outcome.ts";
 import { ChildStderrSplitter } from "./fusion-child-stderr.ts";
 import type { PiChildProcess } from "./pi-child-process.ts";
-import type { ChildLimits } from "./pi-child-runner.ts";
+import type { ChildLimits } from "./fusion-child-limits.ts";
 
 const STDERR_TAIL_CHARS = 1_000;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;

@@ -3,32 +3,18 @@ import { err, ok, type Result } from "../../shared/model/result.ts";
 import type { ChildError, ChildStageResult, ChildStageSpec } from "../../../ports/fusion-child-runner.ts";
 import { calibrationViolationFile, promptFile, responseFile } from "../model/fusion-artifacts.ts";
 import type { AttemptRecord, ObservedMessage } from "../model/fusion-attempt.ts";
-import type { BudgetStageId, MeasuredPrompt } from "../model/fusion-budget-gate.ts";
+import type { MeasuredPrompt } from "../model/fusion-budget-gate.ts";
 import { fusionError, type FusionError, type FusionErrorCode, type FusionErrorDetails } from "../model/fusion-error.ts";
 import { beginAttempt, endAttempt } from "../model/fusion-manifest.ts";
 import { boundRepairErrors } from "../model/repair-errors.ts";
-import { attemptPrefix, type CandidateSlot, type FusionRoute, type FusionStage } from "../model/fusion-workflow.ts";
+import { attemptPrefix, type CandidateSlot, type FusionStage } from "../model/fusion-workflow.ts";
 import { ZERO_USAGE, type Usage } from "../model/usage.ts";
+import type { AttemptPlan } from "./attempt-plan.ts";
 import type { PooledChild } from "./child-pool.ts";
 import { verifyAttemptAudit } from "./tool-audit-check.ts";
 import { emit, isoNow, type RunContext } from "./run-context.ts";
 
-export interface AttemptPlan {
-  readonly stage: FusionStage;
-  readonly slot?: CandidateSlot;
-  readonly attempt: number;
-  readonly budgetStage: BudgetStageId;
-  readonly route: FusionRoute;
-  readonly tools: readonly string[];
-  readonly systemPrompt: string;
-  readonly prompt: string;
-  readonly env?: Readonly<Record<string, string>>;
-  /** Extra child extensions (absolute paths, argv order); candidates of tool-granting capabilities only. */
-  readonly extensions?: readonly string[];
-  /** The tool-call audit log (file name in the run dir) this attempt's child writes and the parent verifies. */
-  readonly auditLog?: string;
-  readonly signal: AbortSignal;
-}
+export type { AttemptPlan } from "./attempt-plan.ts";
 
 /** Why a stage refused an answer the child delivered (the answer is already durable). */
 export interface Rejection {

@@ -5,7 +5,7 @@ import type { ToolAuditSummary } from "../model/fusion-attempt.ts";
 import { fusionError, type FusionError } from "../model/fusion-error.ts";
 import { verifyToolAuditLog } from "../model/tool-audit-log.ts";
 import type { RunContext } from "./run-context.ts";
-import type { AttemptPlan } from "./stage-attempt.ts";
+import type { AttemptPlan } from "./attempt-plan.ts";
 
 /** Stop reasons after which Pi runs none of the message's tool calls. */
 const CALLS_NOT_RUN = new Set(["error", "aborted"]);

@@ -5,7 +5,7 @@ import type {
   NormalizedVerification,
   ValidateRequest,
   VerificationEvidence,
-} from "./validate-arguments.ts";
+} from "./validate-parameters.ts";
 
 /**
  * Size limits of one request. The request is embedded in all five stage prompts, so it is bounded
