@@ -11,9 +11,10 @@
 // Elsewhere than linux-x64, or to test another build of Pi 1.x, name your own: PI_BG_LANE2_NODE (a Node >= 22.19
 // binary) and PI_BG_LANE2_PI (the root folder of an installed @earendil-works/pi-coding-agent).
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { describePi } from "../bin/pi-host-modules.mjs";
 
 const PI_PACKAGE = "@earendil-works/pi-coding-agent";
 export const LANES = {
@@ -29,9 +30,8 @@ function cacheRoot(spec) {
 }
 
 function describe(name, nodePath, piDir) {
-  const manifest = JSON.parse(readFileSync(join(piDir, "package.json"), "utf8"));
-  const bin = typeof manifest.bin === "string" ? manifest.bin : manifest.bin?.pi;
-  return { name, nodePath, piDir, piCli: join(piDir, bin), piVersion: manifest.version, piPackage: manifest.name };
+  const pi = describePi(piDir);
+  return { name, nodePath, piDir, piCli: pi.cliPath, piVersion: pi.version, piPackage: pi.name };
 }
 
 function specOf(name) {
