@@ -5,8 +5,8 @@ import {
   type DelegateHandle,
   type DelegateLaunchReceipt,
   type DelegateResultView,
-  type Delivery,
 } from "../domain/delegate/service/index.ts";
+import type { ResultDelivery } from "../domain/shared/model/result-delivery.ts";
 import { err, ok, type Result, type TypedError } from "../domain/shared/model/result.ts";
 import { InProcessWork } from "../domain/tasks/service/in-process-work.ts";
 import type { TaskRuntime } from "../domain/tasks/service/task-runtime.ts";
@@ -98,7 +98,7 @@ export class DelegateRuns {
     return this.handles.has(taskId);
   }
 
-  result(taskId: string, delivery: Delivery | undefined): Promise<Result<DelegateResultView, TypedError>> {
+  result(taskId: string, delivery: ResultDelivery | undefined): Promise<Result<DelegateResultView, TypedError>> {
     return retrieveDelegateResult(this.files, taskId, this.handles.get(taskId), delivery);
   }
 

@@ -16,7 +16,7 @@ import { buildFusionInput } from "../domain/projection/model/fusion-input.ts";
 import { FUSION_COMMAND_POLICY, FUSION_TOOL_POLICY } from "../domain/projection/model/projection-policy.ts";
 import { err, type Result, type TypedError } from "../domain/shared/model/result.ts";
 import type { TaskRuntime } from "../domain/tasks/service/task-runtime.ts";
-import { startValidateTask, type ValidateTaskReceipt } from "../domain/validation/service/validate-task.ts";
+import { startValidateTask, type ValidateTaskReceipt } from "../domain/validate/service/validate-task.ts";
 import { CryptoRandomSource } from "../adapters/node/crypto-random-source.ts";
 import { FusionModelsStore } from "../adapters/node/fusion-models-store.ts";
 import { NodeFileCommitter } from "../adapters/node/node-file-committer.ts";

@@ -6,11 +6,11 @@ import { fusionBrainstormToolSpec, type BrainstormLauncher } from "../domain/fus
 import { runFusion, type FusionPorts } from "../domain/fusion/service/index.ts";
 import type { AnyHostToolSpec } from "../domain/shared/model/host-tool-spec.ts";
 import { err, ok, type Result, type TypedError } from "../domain/shared/model/result.ts";
-import { buildBrainstormInput } from "../domain/validation/model/clean-task-input.ts";
-import type { ValidateRequest } from "../domain/validation/model/validate-arguments.ts";
-import { bgResultToolSpec, readTaskResult } from "../domain/validation/service/bg-result-spec.ts";
-import { startValidateTask, type ValidateTaskReceipt } from "../domain/validation/service/validate-task.ts";
-import { fusionValidateToolSpec } from "../domain/validation/service/validate-tool-spec.ts";
+import { buildBrainstormInput } from "../domain/fusion/model/clean-input.ts";
+import type { ValidateRequest } from "../domain/validate/model/validate-arguments.ts";
+import { bgResultToolSpec, readTaskResult } from "../domain/results/service/bg-result-spec.ts";
+import { startValidateTask, type ValidateTaskReceipt } from "../domain/validate/service/validate-task.ts";
+import { fusionValidateToolSpec } from "../domain/validate/service/validate-tool-spec.ts";
 import type { PiCliLocation } from "../adapters/node/pi-cli-locator.ts";
 import { CryptoRandomSource } from "../adapters/node/crypto-random-source.ts";
 import { FusionModelsStore } from "../adapters/node/fusion-models-store.ts";

@@ -1,5 +1,5 @@
 import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
-import { readTaskResult } from "../domain/validation/service/bg-result-spec.ts";
+import { readTaskResult } from "../domain/results/service/bg-result-spec.ts";
 import { bgResultTool } from "../adapters/pi/bg-result-tool.ts";
 import { delegateTool } from "../adapters/pi/delegate-tool.ts";
 import type { RuntimeLifecycle } from "../adapters/pi/runtime-lifecycle.ts";

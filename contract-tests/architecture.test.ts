@@ -60,6 +60,21 @@ describe("architecture: import rules of DESIGN.md", () => {
     expect(importCircles(graph).map((circle) => circle.join(" <-> "))).toEqual([]);
   });
 
+  it("no two domain areas depend on each other, directly or through others (test files aside)", () => {
+    const areaOf = (file: string) => /^domain\/([^/]+)\//.exec(file)?.[1];
+    const graph = new Map<string, string[]>();
+    for (const file of files.filter((f) => areaOf(f) !== undefined && !/\.test(-support)?\.ts$/.test(f))) {
+      const from = areaOf(file) as string;
+      const targets = importsOf(file, readFileSync(join(root, file), "utf8")).flatMap((fact) => {
+        const to = fact.resolved === undefined ? undefined : areaOf(fact.resolved);
+        return to === undefined || to === from ? [] : [to];
+      });
+      graph.set(from, [...(graph.get(from) ?? []), ...targets]);
+    }
+    expect(graph.size).toBeGreaterThan(5);
+    expect(importCircles(graph).map((circle) => circle.join(" <-> "))).toEqual([]);
+  });
+
   it("finds a circle when there is one (mutation check)", () => {
     const graph = new Map([
       ["a.ts", ["b.ts"]],

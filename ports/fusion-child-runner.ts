@@ -1,5 +1,5 @@
 import type { Result, TypedError } from "../domain/shared/model/result.ts";
-import type { Usage } from "../domain/fusion/model/usage.ts";
+import type { Usage } from "../domain/shared/model/usage.ts";
 
 /** Where one Fusion stage runs: a direct `pi --mode text` child on one pinned route. */
 export interface ChildRoute {

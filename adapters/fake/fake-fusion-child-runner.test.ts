@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ZERO_USAGE } from "../../domain/fusion/model/usage.ts";
+import { ZERO_USAGE } from "../../domain/shared/model/usage.ts";
 import type { ChildStageSpec } from "../../ports/fusion-child-runner.ts";
 import { verifyToolAuditLog } from "../../domain/fusion/model/tool-audit-log.ts";
 import { FakeFusionChildRunner } from "./fake-fusion-child-runner.ts";

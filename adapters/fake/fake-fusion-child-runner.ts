@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { err, ok, type Result } from "../../domain/shared/model/result.ts";
 import { TOOL_CALL_LOG_ENV } from "../../domain/fusion/model/candidate-launch.ts";
 import { buildToolAuditRecord, toolAuditLine } from "../../domain/fusion/model/tool-audit-record.ts";
-import { ZERO_USAGE, type Usage } from "../../domain/fusion/model/usage.ts";
+import { ZERO_USAGE, type Usage } from "../../domain/shared/model/usage.ts";
 import type { FileCommitter } from "../../ports/file-committer.ts";
 import type {
   ChildError,

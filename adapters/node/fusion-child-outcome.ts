@@ -1,4 +1,4 @@
-import { addUsage, ZERO_USAGE } from "../../domain/fusion/model/usage.ts";
+import { addUsage, ZERO_USAGE } from "../../domain/shared/model/usage.ts";
 import { err, ok, type Result } from "../../domain/shared/model/result.ts";
 import type { ChildError, ChildErrorCode, ChildRoute, ChildStageResult } from "../../ports/fusion-child-runner.ts";
 import type { ProcessExit } from "../../ports/process-launcher.ts";

@@ -1,9 +1,5 @@
 import type { ToolDefinition } from "@mariozechner/pi-coding-agent";
-import {
-  bgResultToolSpec,
-  type ResultReader,
-  type ResultView,
-} from "../../domain/validation/service/bg-result-spec.ts";
+import { bgResultToolSpec, type ResultReader, type ResultView } from "../../domain/results/service/bg-result-spec.ts";
 import { piToolFromSpec } from "./task-tools.ts";
 
 export type { ResultReader, ResultView };

@@ -1,7 +1,7 @@
 import type { ToolDefinition } from "@mariozechner/pi-coding-agent";
 import { Type } from "typebox";
 import { artifactPath, SPILL_NAME_PATTERN } from "../../../domain/delegate/model/delegate-artifacts.ts";
-import { decodeUtf8 } from "../../../domain/delegate/model/result-verification.ts";
+import { decodeUtf8 } from "../../../domain/delegate/model/delegate-result-verification.ts";
 import { sha256Hex } from "../../../domain/shared/model/canonical-json.ts";
 import { err, ok, type Result, type TypedError } from "../../../domain/shared/model/result.ts";
 import { checkArguments } from "../../../domain/shared/model/tool-arguments.ts";

@@ -6,7 +6,7 @@ import {
   FUSION_VALIDATE_DESCRIPTION,
   FUSION_VALIDATE_GUIDELINES,
   validateLaunchReceipt,
-} from "../../../domain/validation/service/index.ts";
+} from "../../../domain/validate/service/index.ts";
 import { bgResultTool } from "../bg-result-tool.ts";
 import { fusionBrainstormTool } from "./fusion-brainstorm-tool.ts";
 import { fusionValidateTool } from "./fusion-validate-tool.ts";

@@ -1,7 +1,7 @@
 import type { ExtensionContext, ToolDefinition } from "@mariozechner/pi-coding-agent";
 import { ok, type Result, type TypedError } from "../../../domain/shared/model/result.ts";
-import type { FusionLaunchReceipt } from "../../../domain/validation/service/index.ts";
-import { validateToolDescriptor } from "../../../domain/validation/service/validate-tool-spec.ts";
+import type { FusionLaunchReceipt } from "../../../domain/validate/service/index.ts";
+import { validateToolDescriptor } from "../../../domain/validate/service/validate-tool-spec.ts";
 import { defineTool } from "../define-tool.ts";
 
 /** Starts a validation run as a background task; the composition root supplies it. */

@@ -4,7 +4,7 @@ import { childTerminal } from "./child-terminal.ts";
 import { attestation } from "./delegate-fixtures.test-support.ts";
 import { adjudicate, type ChildEnd } from "./delegate-outcome.ts";
 import { buildResultPackage, type ResultIdentity } from "./result-package.ts";
-import { answerView, notReady, taskUnknown, unavailable } from "./result-view.ts";
+import { answerView, notReady, taskUnknown, unavailable } from "./delegate-result-view.ts";
 
 const identity: ResultIdentity = {
   taskId: "dt",

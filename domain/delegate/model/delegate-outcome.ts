@@ -1,11 +1,11 @@
-import type { Usage } from "../../fusion/model/usage.ts";
+import type { Usage } from "../../shared/model/usage.ts";
 import { err, ok, type Result } from "../../shared/model/result.ts";
 import { parseChildTerminal } from "./child-terminal.ts";
 import { artifactPath, DELEGATE_ARTIFACT } from "./delegate-artifacts.ts";
 import { delegateError, remedyFor, type DelegateError, type DelegateRunCode } from "./delegate-error.ts";
 import { INLINE_ANSWER_CAP_BYTES } from "./delegate-limits.ts";
 import type { ResultIdentity } from "./result-package.ts";
-import { decodeUtf8, verifyResultPackage, type VerifiedAnswer } from "./result-verification.ts";
+import { decodeUtf8, verifyResultPackage, type VerifiedAnswer } from "./delegate-result-verification.ts";
 
 export const DELEGATE_OUTCOME_SCHEMA = "pi-background-tasks.delegate-outcome.v1";
 

@@ -1,6 +1,6 @@
 import { Type } from "typebox";
 import { DELEGATE_RESULT_SCHEMA } from "./result-package.ts";
-import { UsageSchema } from "../../fusion/model/usage.ts";
+import { UsageSchema } from "../../shared/model/usage.ts";
 
 const closed = { additionalProperties: false } as const;
 const Count = Type.Integer({ minimum: 0 });

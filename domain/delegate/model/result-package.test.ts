@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { canonicalJsonOf, sha256Hex } from "../../shared/model/canonical-json.ts";
 import { attestation } from "./delegate-fixtures.test-support.ts";
 import { buildResultPackage, type DelegateResultPackage, type ResultIdentity } from "./result-package.ts";
-import { strictBase64, verifyResultPackage } from "./result-verification.ts";
+import { strictBase64, verifyResultPackage } from "./delegate-result-verification.ts";
 import { attestMessage, attestationMatches, observedUsage } from "./route-attestation.ts";
 
 const identity: ResultIdentity = {

@@ -1,4 +1,4 @@
-import { addUsage, ZERO_USAGE, type Usage } from "../../fusion/model/usage.ts";
+import { addUsage, ZERO_USAGE, type Usage } from "../../shared/model/usage.ts";
 import { canonicalJson, sha256Hex } from "../../shared/model/canonical-json.ts";
 import { err, ok, type Result } from "../../shared/model/result.ts";
 import { ANSWER_BLOCK_BYTES } from "./delegate-limits.ts";

@@ -1,4 +1,4 @@
-import type { Usage } from "../../fusion/model/usage.ts";
+import type { Usage } from "../../shared/model/usage.ts";
 import type { RouteRef } from "./delegate-route.ts";
 
 /** One assistant message of the child, as the guard saw it at `message_end`. */

@@ -17,7 +17,7 @@ export type {
 } from "../model/delegate-error.ts";
 export type { DelegateLaunchReceipt } from "../model/launch-receipt.ts";
 export type { DelegateOutcome, OutcomeState } from "../model/delegate-outcome.ts";
-export { RESULT_VIEW_SCHEMA, type DelegateResultView, type Delivery } from "../model/result-view.ts";
+export { RESULT_VIEW_SCHEMA, type DelegateResultView } from "../model/delegate-result-view.ts";
 export { DELEGATE_ARTIFACT, DELEGATE_ENV, delegateRunDir, type DelegateLocation } from "../model/delegate-artifacts.ts";
 export type { AvailableModel, RouteRef } from "../model/delegate-route.ts";
 export { INLINE_ANSWER_CAP_BYTES } from "../model/delegate-limits.ts";

@@ -9,10 +9,10 @@ import {
   taskUnknown,
   unavailable,
   type DelegateResultView,
-  type Delivery,
   type RetrievalError,
-} from "../model/result-view.ts";
-import { verifyResultPackage } from "../model/result-verification.ts";
+} from "../model/delegate-result-view.ts";
+import type { ResultDelivery } from "../../shared/model/result-delivery.ts";
+import { verifyResultPackage } from "../model/delegate-result-verification.ts";
 import type { DelegateHandle } from "./launch-delegate.ts";
 import { readWhole } from "./artifact-io.ts";
 
@@ -25,7 +25,7 @@ export async function retrieveDelegateResult(
   files: FileCommitter,
   taskId: string,
   handle: Pick<DelegateHandle, "artifactDir" | "identity" | "outcome"> | undefined,
-  delivery?: Delivery,
+  delivery?: ResultDelivery,
 ): Promise<Result<DelegateResultView, RetrievalError>> {
   if (handle === undefined) return err(taskUnknown(taskId));
   const outcome = handle.outcome();

@@ -1,4 +1,4 @@
-import { checkBrainstormInput, CLEAN_INPUT_SCHEMA } from "../../validation/model/clean-task-input.ts";
+import { checkBrainstormInput, CLEAN_INPUT_SCHEMA } from "./clean-input.ts";
 import { candidatePrompt } from "./candidate-prompts.ts";
 import { evaluatorPrompt, repairPrompt } from "./evaluator-prompts.ts";
 import { mergerPrompt } from "./merger-prompts.ts";

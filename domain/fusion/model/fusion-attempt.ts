@@ -1,5 +1,5 @@
 import type { CandidateSlot, FusionRoute, FusionStage } from "./fusion-workflow.ts";
-import type { Usage } from "./usage.ts";
+import type { Usage } from "../../shared/model/usage.ts";
 
 /** `rejected`: the child answered, the answer is durable, but its stage refused it (contract, schema). */
 export type AttemptStatus = "running" | "completed" | "rejected" | "failed" | "cancelled";

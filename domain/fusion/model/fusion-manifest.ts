@@ -4,7 +4,7 @@ import type { CandidateLetter } from "./evaluation-schema.ts";
 import type { AttemptEnd, AttemptRecord } from "./fusion-attempt.ts";
 import type { FusionCapability, FusionRoute, FusionSource, FusionWorkflow } from "./fusion-workflow.ts";
 import { checkTransition, type FusionState, type StateTransitionInvalid } from "./fusion-state.ts";
-import { addUsage, ZERO_USAGE, type Usage } from "./usage.ts";
+import { addUsage, ZERO_USAGE, type Usage } from "../../shared/model/usage.ts";
 
 export const MANIFEST_SCHEMA = "pi-background-tasks.fusion-manifest.v4";
 

@@ -2,7 +2,7 @@ import type { InputContext } from "./canonical-input-check.ts";
 import type { FusionBudgetSummary } from "./fusion-budget-gate.ts";
 import type { ManifestRoutes } from "./fusion-manifest.ts";
 import type { FusionCapability, FusionModelRef, FusionSource, FusionWorkflow } from "./fusion-workflow.ts";
-import type { Usage } from "./usage.ts";
+import type { Usage } from "../../shared/model/usage.ts";
 
 export const RESULT_SCHEMA = "pi-background-tasks.fusion-result.v4";
 

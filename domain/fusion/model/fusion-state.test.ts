@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { checkTransition, isLegalTransition, isTerminalState, type FusionState } from "./fusion-state.ts";
 import { beginAttempt, endAttempt, newManifest, transitionManifest, type FusionManifest } from "./fusion-manifest.ts";
-import { addUsage, ZERO_USAGE } from "./usage.ts";
+import { addUsage, ZERO_USAGE } from "../../shared/model/usage.ts";
 
 const PATH: FusionState[] = [
   "initializing",

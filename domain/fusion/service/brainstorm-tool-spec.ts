@@ -8,7 +8,7 @@ import {
 import type { InputContext } from "../model/canonical-input-check.ts";
 import type { FusionProgress } from "../model/fusion-progress.ts";
 import type { FusionResultDetails } from "../model/fusion-result.ts";
-import type { Usage } from "../model/usage.ts";
+import type { Usage } from "../../shared/model/usage.ts";
 import type { FusionRunOutcome } from "./fusion-run-request.ts";
 
 export const FUSION_BRAINSTORM_TOOL = "fusion_brainstorm";

@@ -3,7 +3,7 @@ import { FakeClock } from "../../../adapters/fake/fake-clock.ts";
 import { FakeFusionChildRunner } from "../../../adapters/fake/fake-fusion-child-runner.ts";
 import { InMemoryFileCommitter } from "../../../adapters/fake/in-memory-file-committer.ts";
 import { SeededRandomSource } from "../../../adapters/fake/seeded-random-source.ts";
-import { buildBrainstormInput } from "../../validation/model/clean-task-input.ts";
+import { buildBrainstormInput } from "../model/clean-input.ts";
 import { fusionHarness, happyScripts, recordingBudgetGate, STAGE_PREFIXES } from "./fusion-fixtures.test-support.ts";
 import { CLEAN_BRAINSTORM_INPUT_GUIDE, CLEAN_BRAINSTORM_PROFILE } from "../model/clean-brainstorm-profile.ts";
 import { INPUT_GUIDE } from "../model/prompt-sections.ts";

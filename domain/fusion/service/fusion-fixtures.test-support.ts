@@ -14,7 +14,7 @@ import type { FusionModelRoutes } from "../model/fusion-workflow.ts";
 import { BRAINSTORM_PROFILE } from "../model/workflow-profile.ts";
 import { runFusion } from "./fusion-orchestrator.ts";
 import type { FusionPorts, FusionRunOutcome, FusionRunRequest } from "./fusion-run-request.ts";
-import type { Usage } from "../model/usage.ts";
+import type { Usage } from "../../shared/model/usage.ts";
 
 /** Shared fixtures for the Fusion tests: a real canonical input, canary routes, usage and a budget stand-in. */
 export function canonicalInputFixture(requestText = "Compare two caching strategies for the task store."): {

@@ -5,7 +5,7 @@ import { InMemoryFileCommitter } from "../../../adapters/fake/in-memory-file-com
 import { SeededRandomSource } from "../../../adapters/fake/seeded-random-source.ts";
 import { checkStateHistory } from "../model/fusion-manifest.ts";
 import { isRunId } from "../model/fusion-workflow.ts";
-import { addUsage, ZERO_USAGE } from "../model/usage.ts";
+import { addUsage, ZERO_USAGE } from "../../shared/model/usage.ts";
 import {
   CANARY_ROUTES,
   CANARY_STRINGS,

@@ -8,7 +8,7 @@ import type { FusionBudgetGate } from "../model/fusion-budget-gate.ts";
 import type { FusionProgress } from "../model/fusion-progress.ts";
 import type { FusionResultDetails } from "../model/fusion-result.ts";
 import type { FusionCapability, FusionModelRoutes, FusionSource } from "../model/fusion-workflow.ts";
-import type { Usage } from "../model/usage.ts";
+import type { Usage } from "../../shared/model/usage.ts";
 import type { FusionWorkflowProfile } from "../model/workflow-profile.ts";
 
 /** The world the orchestrator talks to, handed in by the composition root. */

@@ -8,7 +8,7 @@ import { fusionError, type FusionError, type FusionErrorCode, type FusionErrorDe
 import { beginAttempt, endAttempt } from "../model/fusion-manifest.ts";
 import { boundRepairErrors } from "../model/repair-errors.ts";
 import { attemptPrefix, type CandidateSlot, type FusionStage } from "../model/fusion-workflow.ts";
-import { ZERO_USAGE, type Usage } from "../model/usage.ts";
+import { ZERO_USAGE, type Usage } from "../../shared/model/usage.ts";
 import type { AttemptPlan } from "./attempt-plan.ts";
 import type { PooledChild } from "./child-pool.ts";
 import { verifyAttemptAudit } from "./tool-audit-check.ts";

@@ -4,8 +4,8 @@ import type { FusionBudgetGate } from "../../fusion/model/fusion-budget-gate.ts"
 import type { FusionError } from "../../fusion/model/fusion-error.ts";
 import type { FusionResultDetails } from "../../fusion/model/fusion-result.ts";
 import type { FusionModelRoutes, FusionSource } from "../../fusion/model/fusion-workflow.ts";
-import type { Usage } from "../../fusion/model/usage.ts";
-import { VALIDATE_PROFILE } from "../../fusion/model/validate-profile.ts";
+import type { Usage } from "../../shared/model/usage.ts";
+import { VALIDATE_PROFILE } from "../model/validate-profile.ts";
 import { runFusion } from "../../fusion/service/fusion-orchestrator.ts";
 import type { FusionPorts, FusionRunOutcome } from "../../fusion/service/fusion-run-request.ts";
 import { err, ok, type Result } from "../../shared/model/result.ts";

@@ -3,9 +3,9 @@ import { Value } from "typebox/value";
 import { canonicalJsonOf } from "../../shared/model/canonical-json.ts";
 import { err, ok, type Result } from "../../shared/model/result.ts";
 import { stringEnum } from "../../shared/model/string-enum.ts";
-import { notJsonProblem, schemaProblems } from "./evaluation-check.ts";
-import { FINDING_SEVERITIES } from "./evaluation-schema.ts";
-import { checkOutputContract } from "./output-contracts.ts";
+import { notJsonProblem, schemaProblems } from "../../fusion/model/evaluation-check.ts";
+import { FINDING_SEVERITIES } from "../../fusion/model/evaluation-schema.ts";
+import { checkOutputContract } from "../../fusion/model/output-contracts.ts";
 
 /** What every validate reviewer returns: a closed JSON object, checked before it is accepted. */
 export const VALIDATION_CANDIDATE_SCHEMA_ID = "pi-background-tasks.fusion-validation-candidate.v1";

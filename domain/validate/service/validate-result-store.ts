@@ -1,7 +1,7 @@
 import type { FileCommitter, FileError } from "../../../ports/file-committer.ts";
 import { ARTIFACT } from "../../fusion/model/fusion-artifacts.ts";
 import type { FusionWorkflow } from "../../fusion/model/fusion-workflow.ts";
-import type { Usage } from "../../fusion/model/usage.ts";
+import type { Usage } from "../../shared/model/usage.ts";
 import { canonicalJsonOf } from "../../shared/model/canonical-json.ts";
 import { err, ok, type Result, type TypedError } from "../../shared/model/result.ts";
 import {
@@ -15,15 +15,15 @@ import {
   verifyResultRecord,
   verifyRunArtifacts,
   type RetrievalError,
-} from "../model/result-verification.ts";
+} from "../model/validate-result-verification.ts";
 import {
   completedView,
   runningView,
   unavailableView,
   unknownTask,
   type FusionResultView,
-  type ResultDelivery,
-} from "../model/result-view.ts";
+} from "../model/validate-result-view.ts";
+import type { ResultDelivery } from "../../shared/model/result-delivery.ts";
 
 export const USAGE_CLAIM_FILE = "usage-claim.json";
 export const USAGE_CLAIM_SCHEMA = "pi-background-tasks.fusion-usage-claim.v1";

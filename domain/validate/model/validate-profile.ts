@@ -1,10 +1,10 @@
-import { checkValidateInput } from "../../validation/model/clean-task-input.ts";
+import { checkValidateInput } from "./clean-task-input.ts";
 import { err, ok, type Result } from "../../shared/model/result.ts";
-import type { BlindCandidate } from "./anonymisation.ts";
-import type { CandidateLetter, FusionEvaluation, HostFinding } from "./evaluation-schema.ts";
-import { OUTPUT_CONTRACT_BYTES } from "./output-contracts.ts";
-import type { BlindCandidatesDocument } from "./stage-inputs.ts";
-import { assignHostFindingIds, type ReviewerFinding } from "./validation-accounting.ts";
+import type { BlindCandidate } from "../../fusion/model/anonymisation.ts";
+import type { CandidateLetter, FusionEvaluation, HostFinding } from "../../fusion/model/evaluation-schema.ts";
+import { OUTPUT_CONTRACT_BYTES } from "../../fusion/model/output-contracts.ts";
+import type { BlindCandidatesDocument } from "../../fusion/model/stage-inputs.ts";
+import { assignHostFindingIds, type ReviewerFinding } from "../../fusion/model/validation-accounting.ts";
 import { parseValidationCandidate, type ValidationCandidateAnswer } from "./validate-candidate.ts";
 import { mergerCoverageProblems } from "./validate-merger-coverage.ts";
 import {
@@ -15,7 +15,7 @@ import {
   VALIDATE_STAGE_PROMPTS,
 } from "./validate-prompts.ts";
 import { renderValidationReport } from "./validate-report.ts";
-import type { FusionWorkflowProfile, ProfileError } from "./workflow-profile.ts";
+import type { FusionWorkflowProfile, ProfileError } from "../../fusion/model/workflow-profile.ts";
 
 /**
  * Host findings re-state every review's findings outside their answer strings. Per finding they add

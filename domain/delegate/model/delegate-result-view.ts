@@ -1,13 +1,12 @@
-import type { Usage } from "../../fusion/model/usage.ts";
+import type { Usage } from "../../shared/model/usage.ts";
 import { err, ok, type Result } from "../../shared/model/result.ts";
+import type { ResultDelivery } from "../../shared/model/result-delivery.ts";
 import { delegateError, type DelegateError, type DelegateRunCode } from "./delegate-error.ts";
 import { INLINE_ANSWER_CAP_BYTES } from "./delegate-limits.ts";
 import type { DelegateOutcome, OutcomeError } from "./delegate-outcome.ts";
-import type { VerifiedAnswer } from "./result-verification.ts";
+import type { VerifiedAnswer } from "./delegate-result-verification.ts";
 
 export const RESULT_VIEW_SCHEMA = "pi-background-tasks.delegate-result-view.v1";
-
-export type Delivery = "inline" | "artifact";
 
 interface ViewBase {
   readonly schema_version: typeof RESULT_VIEW_SCHEMA;
@@ -94,7 +93,7 @@ export function answerView(
   outcome: DelegateOutcome,
   answer: VerifiedAnswer,
   answerPath: string,
-  delivery: Delivery | undefined,
+  delivery: ResultDelivery | undefined,
 ): Result<DelegateResultView, RetrievalError> {
   const size = answer.bytes.length;
   const fitsInline = size <= INLINE_ANSWER_CAP_BYTES;

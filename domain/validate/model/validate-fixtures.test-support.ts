@@ -1,7 +1,7 @@
 import type { AccountingDecision, FusionEvaluation, HostFinding } from "../../fusion/model/evaluation-schema.ts";
 import { EVALUATION_SCHEMA_ID } from "../../fusion/model/evaluation-schema.ts";
 import type { BlindCandidatesDocument, RepairInputDocument } from "../../fusion/model/stage-inputs.ts";
-import { VALIDATION_CANDIDATE_SCHEMA_ID, type ReviewFinding } from "../../fusion/model/validate-candidate.ts";
+import { VALIDATION_CANDIDATE_SCHEMA_ID, type ReviewFinding } from "./validate-candidate.ts";
 
 // Pure fixtures for the validate tests: requests, reviews, evaluations and prompt readers.
 

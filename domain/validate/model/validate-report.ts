@@ -1,4 +1,4 @@
-import type { FindingSeverity, HostFinding, ValidationAccounting } from "./evaluation-schema.ts";
+import type { FindingSeverity, HostFinding, ValidationAccounting } from "../../fusion/model/evaluation-schema.ts";
 import { scrubRationale } from "./validate-scrub.ts";
 
 /** What one reviewer checked and could not check, in the order the evaluator saw the reviewers. */

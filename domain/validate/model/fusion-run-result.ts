@@ -1,10 +1,10 @@
 import { Type, type Static } from "typebox";
 import { ARTIFACT } from "../../fusion/model/fusion-artifacts.ts";
 import type { FusionWorkflow } from "../../fusion/model/fusion-workflow.ts";
-import type { Usage } from "../../fusion/model/usage.ts";
+import type { Usage } from "../../shared/model/usage.ts";
 import { canonicalJsonOf, sha256Hex } from "../../shared/model/canonical-json.ts";
 import { stringEnum } from "../../shared/model/string-enum.ts";
-import { UsageSchema } from "../../fusion/model/usage.ts";
+import { UsageSchema } from "../../shared/model/usage.ts";
 
 /**
  * `result.json`: written last, after the run completed, by temp-file, fsync, rename. Its presence

@@ -2,7 +2,7 @@ import { Type, type Static } from "typebox";
 import { err, ok, type Result } from "../../shared/model/result.ts";
 import { stringEnum } from "../../shared/model/string-enum.ts";
 import { checkArguments, invalidArguments, type InvalidArguments } from "../../shared/model/tool-arguments.ts";
-import type { ResultDelivery } from "./result-view.ts";
+import type { ResultDelivery } from "../../shared/model/result-delivery.ts";
 
 export const BG_RESULT_TOOL = "bg_result";
 

@@ -1,11 +1,19 @@
 import { canonicalJsonOf } from "../../shared/model/canonical-json.ts";
-import { BLIND_CANDIDATES_TITLE, evaluationContract, REPAIR_INPUT_TITLE } from "./evaluator-prompts.ts";
-import { MERGE_INPUT_TITLE } from "./merger-prompts.ts";
-import { OUTPUT_CONTRACT_BYTES } from "./output-contracts.ts";
-import { CANONICAL_INPUT_TITLE, renderPrompt } from "./prompt-sections.ts";
-import type { BlindCandidatesDocument, MergeInputDocument, RepairInputDocument } from "./stage-inputs.ts";
+import {
+  BLIND_CANDIDATES_TITLE,
+  evaluationContract,
+  REPAIR_INPUT_TITLE,
+} from "../../fusion/model/evaluator-prompts.ts";
+import { MERGE_INPUT_TITLE } from "../../fusion/model/merger-prompts.ts";
+import { OUTPUT_CONTRACT_BYTES } from "../../fusion/model/output-contracts.ts";
+import { CANONICAL_INPUT_TITLE, renderPrompt } from "../../fusion/model/prompt-sections.ts";
+import type {
+  BlindCandidatesDocument,
+  MergeInputDocument,
+  RepairInputDocument,
+} from "../../fusion/model/stage-inputs.ts";
 import { CANDIDATE_ANSWER_RULES, candidateSchemaJson, VALIDATION_CANDIDATE_SCHEMA_ID } from "./validate-candidate.ts";
-import type { StagePrompts } from "./workflow-profile.ts";
+import type { StagePrompts } from "../../fusion/model/workflow-profile.ts";
 
 const KIB = 1024;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { finding, review } from "../../validation/model/validate-fixtures.test-support.ts";
+import { finding, review } from "./validate-fixtures.test-support.ts";
 import { parseValidationCandidate, VALIDATION_CANDIDATE_SCHEMA_ID } from "./validate-candidate.ts";
 import { VALIDATE_PROFILE } from "./validate-profile.ts";
 

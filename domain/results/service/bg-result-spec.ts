@@ -11,8 +11,9 @@ import {
   normalizeBgResultArguments,
   type BgResultQuery,
 } from "../model/bg-result-arguments.ts";
-import type { FusionResultView, ResultDelivery } from "../model/result-view.ts";
-import { readValidateResult, type FusionTaskLookup } from "./validate-result-store.ts";
+import type { ResultDelivery } from "../../shared/model/result-delivery.ts";
+import type { FusionResultView } from "../../validate/model/validate-result-view.ts";
+import { readValidateResult, type FusionTaskLookup } from "../../validate/service/validate-result-store.ts";
 
 /** What `bg_result` returns: a Fusion run's view or a delegate's. */
 export type ResultView = FusionResultView | DelegateResultView;

@@ -1,10 +1,9 @@
 import { Type } from "typebox";
 import { Value } from "typebox/value";
-import { normalizeBrainstormArguments } from "../../fusion/model/brainstorm-arguments.ts";
-import type { CanonicalInputInvalid, CheckedInput } from "../../fusion/model/canonical-input-check.ts";
 import { canonicalJson, canonicalJsonOf, sha256Hex, utf8Bytes } from "../../shared/model/canonical-json.ts";
 import { err, ok, type Result } from "../../shared/model/result.ts";
-import { normalizeValidateArguments, type ValidateRequest } from "./validate-arguments.ts";
+import { normalizeBrainstormArguments } from "./brainstorm-arguments.ts";
+import type { CanonicalInputInvalid, CheckedInput } from "./canonical-input-check.ts";
 
 export const CLEAN_INPUT_SCHEMA = "pi-background-tasks.fusion-clean-input.v1";
 export const CLEAN_TASK_POLICY_ID = "fusion-clean-task-v1";
@@ -12,7 +11,7 @@ export const CLEAN_TASK_POLICY_ID = "fusion-clean-task-v1";
 /** The workflows that take a clean task; `workflow` in the envelope says which request follows. */
 export type CleanTaskWorkflow = "validate" | "brainstorm";
 
-interface CleanTaskContext {
+export interface CleanTaskContext {
   readonly kind: "clean_task";
   readonly policy_id: typeof CLEAN_TASK_POLICY_ID;
   readonly declared_sources: readonly [];
@@ -22,24 +21,18 @@ interface CleanTaskContext {
  * `canonical-input.json` of a clean task: the normalised request and the directory the children
  * read, nothing else. No parent transcript, system prompt, projection or omission ledger.
  */
-export interface CleanTaskInput {
+export interface CleanInput<Workflow extends CleanTaskWorkflow, Request> {
   readonly schema_version: typeof CLEAN_INPUT_SCHEMA;
-  readonly workflow: "validate";
+  readonly workflow: Workflow;
   readonly cwd: string;
   readonly context: CleanTaskContext;
-  readonly request: ValidateRequest;
+  readonly request: Request;
 }
 
 /** A brainstorm with no session behind it (hosts without a conversation, such as MCP): only the prompt. */
-export interface CleanBrainstormInput {
-  readonly schema_version: typeof CLEAN_INPUT_SCHEMA;
-  readonly workflow: "brainstorm";
-  readonly cwd: string;
-  readonly context: CleanTaskContext;
-  readonly request: { readonly text: string };
-}
+export type CleanBrainstormInput = CleanInput<"brainstorm", { readonly text: string }>;
 
-export interface BuiltCleanInput<Input = CleanTaskInput> {
+export interface BuiltCleanInput<Input> {
   readonly input: Input;
   readonly json: string;
   readonly sha256: string;
@@ -71,49 +64,26 @@ const ENVELOPES = { validate: envelopeSchema("validate"), brainstorm: envelopeSc
 
 const CLEAN_CONTEXT: CleanTaskContext = { kind: "clean_task", policy_id: CLEAN_TASK_POLICY_ID, declared_sources: [] };
 
-function built<Input>(input: Input): BuiltCleanInput<Input> {
+/** The canonical clean-task input of `workflow` for an already-normalised request. */
+export function buildCleanInput<Workflow extends CleanTaskWorkflow, Request>(
+  workflow: Workflow,
+  request: Request,
+  cwd: string,
+): BuiltCleanInput<CleanInput<Workflow, Request>> {
+  const input: CleanInput<Workflow, Request> = {
+    schema_version: CLEAN_INPUT_SCHEMA,
+    workflow,
+    cwd,
+    context: CLEAN_CONTEXT,
+    request,
+  };
   const json = canonicalJsonOf(input);
   return { input, json, sha256: sha256Hex(json), bytes: utf8Bytes(json) };
 }
 
-export function buildValidateInput(request: ValidateRequest, cwd: string): BuiltCleanInput {
-  return built<CleanTaskInput>({
-    schema_version: CLEAN_INPUT_SCHEMA,
-    workflow: "validate",
-    cwd,
-    context: CLEAN_CONTEXT,
-    request,
-  });
-}
-
 /** `prompt` as `normalizeBrainstormArguments` returns it (trimmed, non-blank). */
 export function buildBrainstormInput(prompt: string, cwd: string): BuiltCleanInput<CleanBrainstormInput> {
-  return built<CleanBrainstormInput>({
-    schema_version: CLEAN_INPUT_SCHEMA,
-    workflow: "brainstorm",
-    cwd,
-    context: CLEAN_CONTEXT,
-    request: { text: prompt },
-  });
-}
-
-/**
- * The validate workflow's input check: exact canonical bytes of a clean-task envelope whose request
- * is already normalised. A session projection or an omission ledger is refused: validate reviewers
- * never see the parent conversation.
- */
-export function checkValidateInput(
-  json: string,
-  ledgerJson: string | undefined,
-): Result<CheckedInput, CanonicalInputInvalid> {
-  return checkCleanInput("validate", json, ledgerJson, (request) => {
-    const normalized = normalizeValidateArguments(request);
-    if (!normalized.ok)
-      return `clean-task request is not a valid fusion_validate request: ${normalized.error.problems.join("; ")}`;
-    return canonicalJsonOf(normalized.value) === canonicalJsonOf(request)
-      ? undefined
-      : "clean-task request is not in normalised form";
-  });
+  return buildCleanInput("brainstorm", { text: prompt }, cwd);
 }
 
 /** The clean brainstorm's input check: the same envelope, `request` exactly `{text}` with a normalised prompt. */
@@ -133,7 +103,11 @@ export function checkBrainstormInput(
   });
 }
 
-function checkCleanInput(
+/**
+ * Checks the exact canonical bytes of a clean-task envelope of `workflow`; `requestProblem` says what is
+ * wrong with its request, or undefined. A session projection or an omission ledger is refused.
+ */
+export function checkCleanInput(
   workflow: CleanTaskWorkflow,
   json: string,
   ledgerJson: string | undefined,

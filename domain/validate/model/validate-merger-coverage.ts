@@ -1,4 +1,4 @@
-import type { ValidationAccounting } from "./evaluation-schema.ts";
+import type { ValidationAccounting } from "../../fusion/model/evaluation-schema.ts";
 
 const CITED_ID = /\b[ABC]-F\d{3}\b/g;
 

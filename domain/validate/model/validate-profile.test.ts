@@ -1,16 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { canonicalJsonOf } from "../../shared/model/canonical-json.ts";
-import { buildValidateInput } from "../../validation/model/clean-task-input.ts";
-import { normalizeValidateArguments } from "../../validation/model/validate-arguments.ts";
-import { finding, review } from "../../validation/model/validate-fixtures.test-support.ts";
-import { ValidateEvaluationSchema } from "./evaluation-schema.ts";
-import { EMBEDDED_OUTPUT_BYTES } from "./output-contracts.ts";
-import { stagePromptSkeletons } from "./stage-skeletons.ts";
-import { blindCandidatesDocument } from "./stage-inputs.ts";
+import { buildValidateInput } from "./clean-task-input.ts";
+import { normalizeValidateArguments } from "./validate-arguments.ts";
+import { finding, review } from "./validate-fixtures.test-support.ts";
+import { ValidateEvaluationSchema } from "../../fusion/model/evaluation-schema.ts";
+import { EMBEDDED_OUTPUT_BYTES } from "../../fusion/model/output-contracts.ts";
+import { stagePromptSkeletons } from "../../fusion/model/stage-skeletons.ts";
+import { blindCandidatesDocument } from "../../fusion/model/stage-inputs.ts";
 import { CANDIDATE_ANSWER_RULES, candidateSchemaJson } from "./validate-candidate.ts";
 import { VALIDATE_PROFILE } from "./validate-profile.ts";
-import { ACCOUNTING_RULES } from "./validation-accounting.ts";
-import { BRAINSTORM_PROFILE, resolveCapability } from "./workflow-profile.ts";
+import { ACCOUNTING_RULES } from "../../fusion/model/validation-accounting.ts";
+import { BRAINSTORM_PROFILE, resolveCapability } from "../../fusion/model/workflow-profile.ts";
 
 const normalized = normalizeValidateArguments({
   objective: "Fix restart",

@@ -1,12 +1,11 @@
-import type { Usage } from "../../fusion/model/usage.ts";
+import type { Usage } from "../../shared/model/usage.ts";
 import { err, ok, type Result } from "../../shared/model/result.ts";
-import type { RetrievalError, VerifiedRunResult } from "./result-verification.ts";
+import type { ResultDelivery } from "../../shared/model/result-delivery.ts";
+import type { RetrievalError, VerifiedRunResult } from "./validate-result-verification.ts";
 
 export const RESULT_VIEW_SCHEMA = "pi-background-tasks.fusion-result-view.v1";
 /** Largest answer `bg_result` returns inline; a larger one is an artifact reference, never a cut-down copy. */
 export const INLINE_ANSWER_LIMIT_BYTES = 48 * 1024;
-
-export type ResultDelivery = "inline" | "artifact";
 
 export interface RunningView {
   readonly schema_version: typeof RESULT_VIEW_SCHEMA;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { FusionError } from "../../fusion/model/fusion-error.ts";
-import { VALIDATE_PROFILE } from "../../fusion/model/validate-profile.ts";
-import { VALIDATE_STAGE_PROMPTS } from "../../fusion/model/validate-prompts.ts";
+import { VALIDATE_PROFILE } from "../model/validate-profile.ts";
+import { VALIDATE_STAGE_PROMPTS } from "../model/validate-prompts.ts";
 import { runFusion } from "../../fusion/service/fusion-orchestrator.ts";
 import { canonicalInputFixture, CANARY_ROUTES } from "../../fusion/service/fusion-fixtures.test-support.ts";
 import type { Result } from "../../shared/model/result.ts";

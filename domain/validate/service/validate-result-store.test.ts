@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { InMemoryFileCommitter } from "../../../adapters/fake/in-memory-file-committer.ts";
 import { usageOf } from "../../fusion/service/fusion-fixtures.test-support.ts";
 import { canonicalJsonOf, sha256Hex } from "../../shared/model/canonical-json.ts";
-import { INLINE_ANSWER_LIMIT_BYTES } from "../model/result-view.ts";
+import { INLINE_ANSWER_LIMIT_BYTES } from "../model/validate-result-view.ts";
 import { FakeClock } from "../../../adapters/fake/fake-clock.ts";
 import { FakeFusionChildRunner } from "../../../adapters/fake/fake-fusion-child-runner.ts";
 import { SeededRandomSource } from "../../../adapters/fake/seeded-random-source.ts";

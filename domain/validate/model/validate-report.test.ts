@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { AccountingDecision, HostFinding, ValidationAccounting } from "./evaluation-schema.ts";
+import type { AccountingDecision, HostFinding, ValidationAccounting } from "../../fusion/model/evaluation-schema.ts";
 import { mergerCoverage, mergerCoverageProblems } from "./validate-merger-coverage.ts";
 import { renderValidationReport, reportGroups } from "./validate-report.ts";
 

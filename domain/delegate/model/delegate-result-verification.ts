@@ -1,5 +1,5 @@
 import { Value } from "typebox/value";
-import type { Usage } from "../../fusion/model/usage.ts";
+import type { Usage } from "../../shared/model/usage.ts";
 import { canonicalJson, sha256Hex } from "../../shared/model/canonical-json.ts";
 import { err, ok, type Result } from "../../shared/model/result.ts";
 import { delegateError, remedyFor, type DelegateError } from "./delegate-error.ts";

@@ -5,7 +5,7 @@ import type { RandomSource } from "../../../ports/random-source.ts";
 import type { FusionEvaluation } from "../../fusion/model/evaluation-schema.ts";
 import type { FusionProgress } from "../../fusion/model/fusion-progress.ts";
 import type { MergeInputDocument } from "../../fusion/model/stage-inputs.ts";
-import type { Usage } from "../../fusion/model/usage.ts";
+import type { Usage } from "../../shared/model/usage.ts";
 import {
   CANARY_ROUTES,
   recordingBudgetGate,

@@ -29,23 +29,14 @@ export { VALIDATE_LIMITS } from "../model/validate-normalisation.ts";
 export {
   buildValidateInput,
   checkValidateInput,
-  CLEAN_INPUT_SCHEMA,
-  CLEAN_TASK_POLICY_ID,
   type CleanTaskInput,
 } from "../model/clean-task-input.ts";
-export {
-  BG_RESULT_TOOL,
-  BgResultParameters,
-  normalizeBgResultArguments,
-  type BgResultQuery,
-} from "../model/bg-result-arguments.ts";
 export {
   RESULT_VIEW_SCHEMA,
   INLINE_ANSWER_LIMIT_BYTES,
   type FusionResultView,
-  type ResultDelivery,
-} from "../model/result-view.ts";
-export type { RetrievalError, RetrievalErrorCode } from "../model/result-verification.ts";
+} from "../model/validate-result-view.ts";
+export type { RetrievalError, RetrievalErrorCode } from "../model/validate-result-verification.ts";
 export { RUN_RESULT_SCHEMA, RUN_RESULT_FILE, type FusionRunResultRecord } from "../model/fusion-run-result.ts";
 export {
   FUSION_LAUNCH_SCHEMA,
@@ -55,4 +46,4 @@ export {
   validateLaunchReceipt,
   type FusionLaunchReceipt,
 } from "../model/validate-receipt.ts";
-export { VALIDATE_PROFILE } from "../../fusion/model/validate-profile.ts";
+export { VALIDATE_PROFILE } from "../model/validate-profile.ts";

@@ -1,11 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { normalizeBrainstormArguments } from "../../fusion/model/brainstorm-arguments.ts";
-import {
-  buildBrainstormInput,
-  buildValidateInput,
-  checkBrainstormInput,
-  checkValidateInput,
-} from "./clean-task-input.ts";
+import { buildBrainstormInput, checkBrainstormInput } from "../../fusion/model/clean-input.ts";
+import { buildValidateInput, checkValidateInput } from "./clean-task-input.ts";
 import { validArguments } from "./validate-fixtures.test-support.ts";
 import { normalizeValidateArguments } from "./validate-arguments.ts";
 
