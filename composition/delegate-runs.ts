@@ -1,4 +1,3 @@
-import type { ExtensionContext } from "@mariozechner/pi-coding-agent";
 import {
   launchDelegate,
   retrieveDelegateResult,
@@ -6,6 +5,7 @@ import {
   type DelegateLaunchReceipt,
   type DelegateResultView,
 } from "../domain/delegate/service/index.ts";
+import type { ToolCall } from "../domain/shared/service/host-tool-spec.ts";
 import type { ResultDelivery } from "../domain/shared/model/result-delivery.ts";
 import { err, ok, type Result, type TypedError } from "../domain/shared/model/result.ts";
 import { InProcessWork } from "../domain/tasks/service/in-process-work.ts";
@@ -13,11 +13,10 @@ import type { TaskRuntime } from "../domain/tasks/service/task-runtime.ts";
 import { CryptoRandomSource } from "../adapters/node/crypto-random-source.ts";
 import { nodeDelegateHost, nodeDelegatePorts } from "../adapters/node/delegate-node-host.ts";
 import { NodeFileCommitter } from "../adapters/node/node-file-committer.ts";
-import { createPiConversationSource } from "../adapters/pi/pi-conversation-source.ts";
 import { withHookContractProof } from "./hook-contract-proof.ts";
 
 /**
- * Delegated background agents of one Pi session. Each delegate is a tracked task whose work is the
+ * Delegated background agents of a host with sessions (Pi). Each delegate is a tracked task whose work is the
  * supervised child: the task ends when the child's outcome is adjudicated, stopping the task cancels
  * the child, and bg_result reads the verified package through the handle kept here.
  */
@@ -28,17 +27,17 @@ export class DelegateRuns {
 
   async launch(
     rawArguments: unknown,
-    toolCallId: string,
-    ctx: ExtensionContext,
+    { toolCallId, session }: ToolCall,
     runtime: TaskRuntime,
   ): Promise<Result<DelegateLaunchReceipt, TypedError>> {
-    const ports = nodeDelegatePorts({ conversation: createPiConversationSource(ctx) });
+    const ports = nodeDelegatePorts({ conversation: session.conversation });
+    const current = session.currentModel();
     const launched = await launchDelegate(ports, {
       rawArguments,
       toolCallId,
-      location: { baseDir: ctx.cwd, sessionId: ctx.sessionManager.getSessionId(), pid: process.pid },
-      currentRoute: ctx.model === undefined ? undefined : { provider: ctx.model.provider, model: ctx.model.id },
-      availableModels: ctx.modelRegistry.getAvailable().map((m) => ({
+      location: { baseDir: session.cwd, sessionId: session.sessionId, pid: process.pid },
+      currentRoute: current === undefined ? undefined : { provider: current.provider, model: current.id },
+      availableModels: session.availableModels().map((m) => ({
         provider: m.provider,
         model: m.id,
         contextWindow: m.contextWindow > 0 ? m.contextWindow : undefined,

@@ -1,4 +1,5 @@
-import { getAgentDir, type ExtensionAPI, type ExtensionContext } from "@mariozechner/pi-coding-agent";
+import { getAgentDir } from "@mariozechner/pi-coding-agent";
+import type { HostSession } from "../ports/host-session.ts";
 import { fusionBudgetGate, type TokenEstimator } from "../domain/fusion/model/fusion-budget-plan.ts";
 import {
   resolveFusionModels,
@@ -16,6 +17,7 @@ import { buildFusionInput } from "../domain/projection/model/fusion-input.ts";
 import { FUSION_COMMAND_POLICY, FUSION_TOOL_POLICY } from "../domain/projection/model/projection-policy.ts";
 import { err, type Result, type TypedError } from "../domain/shared/model/result.ts";
 import type { TaskRuntime } from "../domain/tasks/service/task-runtime.ts";
+import type { ValidateRequest } from "../domain/validate/model/validate-arguments.ts";
 import { startValidateTask, type ValidateTaskReceipt } from "../domain/validate/service/validate-task.ts";
 import { CryptoRandomSource } from "../adapters/node/crypto-random-source.ts";
 import { FusionModelsStore } from "../adapters/node/fusion-models-store.ts";
@@ -27,8 +29,7 @@ import {
   fusionChildExtensionPath,
 } from "../adapters/pi/child/child-extension-paths.ts";
 import { fusionWebFetchExtensionPath, toolAuditExtensionPath } from "../adapters/pi/child/research-extension-paths.ts";
-import type { FusionLaunch } from "../adapters/pi/fusion/fusion-launcher.ts";
-import { createPiConversationSource } from "../adapters/pi/pi-conversation-source.ts";
+import type { FusionLaunch } from "../domain/fusion/service/fusion-launch.ts";
 
 /** Builds the budget gate for the resolved routes (the budget engine adapted to the orchestrator). */
 export type BudgetGateFactory = (models: ResolvedFusionModels) => FusionBudgetGate;
@@ -66,7 +67,7 @@ export function routesOf(models: ResolvedFusionModels): FusionModelRoutes {
 }
 
 /**
- * Runs Fusion workflows for one Pi session: reads the conversation and the model configuration,
+ * Runs Fusion workflows over host sessions (Pi): reads the conversation and the model configuration,
  * pins the routes, and hands everything to the orchestrator. Shutdown aborts live runs and waits
  * until every child process group is gone.
  */
@@ -81,10 +82,7 @@ export class FusionRuns {
     clock: this.clock,
   });
 
-  constructor(
-    private readonly pi: ExtensionAPI,
-    private readonly budgetGate: BudgetGateFactory,
-  ) {}
+  constructor(private readonly budgetGate: BudgetGateFactory) {}
 
   readonly launch = async (launch: FusionLaunch): Promise<Result<FusionRunOutcome, TypedError>> => {
     const controller = new AbortController();
@@ -105,8 +103,8 @@ export class FusionRuns {
   }
 
   private async run(launch: FusionLaunch, signal: AbortSignal): Promise<Result<FusionRunOutcome, TypedError>> {
-    const { ctx } = launch;
-    const snapshot = createPiConversationSource(ctx).capture();
+    const { session } = launch;
+    const snapshot = session.conversation.capture();
     if (!snapshot.ok) return snapshot;
     const input = buildFusionInput({
       ...snapshot.value,
@@ -115,7 +113,7 @@ export class FusionRuns {
       ...(launch.toolCallId === undefined ? {} : { activeToolCallId: launch.toolCallId }),
     });
     if (!input.ok) return input;
-    const models = await this.models(ctx);
+    const models = await this.models(session);
     if (!models.ok) return models;
     return runFusion(
       { ...this.ports(), onProgress: launch.onProgress },
@@ -126,9 +124,9 @@ export class FusionRuns {
         canonicalInputJson: input.value.inputJson,
         ledgerJson: input.value.ledgerJson,
         routes: routesOf(models.value),
-        thinkingLevel: this.pi.getThinkingLevel(),
+        thinkingLevel: session.thinkingLevel(),
         budget: this.budgetGate(models.value),
-        location: locationOf(ctx),
+        location: locationOf(session),
         candidateExtensions: candidateExtensions(),
         signal,
       },
@@ -140,21 +138,21 @@ export class FusionRuns {
    * this returns; the run goes on in this process and its end notifies (and wakes) the agent.
    */
   async validate(
-    rawArguments: unknown,
-    ctx: ExtensionContext,
+    request: ValidateRequest,
+    session: HostSession,
     runtime: TaskRuntime,
   ): Promise<Result<ValidateTaskReceipt, TypedError>> {
-    const models = await this.models(ctx);
+    const models = await this.models(session);
     if (!models.ok) return models;
     return startValidateTask(
       { ports: this.ports(), runtime, pid: process.pid, live: this.live, delivery: "agent_turn" },
       {
-        arguments: rawArguments,
-        cwd: ctx.cwd,
+        arguments: request,
+        cwd: session.cwd,
         routes: routesOf(models.value),
-        thinkingLevel: this.pi.getThinkingLevel(),
+        thinkingLevel: session.thinkingLevel(),
         budget: this.budgetGate(models.value),
-        location: locationOf(ctx),
+        location: locationOf(session),
         candidateExtensions: candidateExtensions(),
       },
     );
@@ -165,14 +163,10 @@ export class FusionRuns {
   }
 
   /** Pins the five slots to available routes, or says which slot cannot be served. */
-  private async models(ctx: ExtensionContext): Promise<Result<ResolvedFusionModels, TypedError>> {
+  private async models(session: HostSession): Promise<Result<ResolvedFusionModels, TypedError>> {
     const loaded = await new FusionModelsStore({ agentDir: getAgentDir(), files: this.files }).load();
     if (!loaded.ok) return loaded;
-    const available = ctx.modelRegistry
-      .getAvailable()
-      .map((m) => ({ provider: m.provider, id: m.id, contextWindow: m.contextWindow, maxTokens: m.maxTokens }));
-    const current = ctx.model === undefined ? undefined : { provider: ctx.model.provider, id: ctx.model.id };
-    const models = resolveFusionModels(loaded.value.config, available, current);
+    const models = resolveFusionModels(loaded.value.config, session.availableModels(), session.currentModel());
     return models.ok
       ? models
       : err({
@@ -182,8 +176,4 @@ export class FusionRuns {
   }
 }
 
-const locationOf = (ctx: ExtensionContext) => ({
-  baseDir: ctx.cwd,
-  sessionId: ctx.sessionManager.getSessionId(),
-  pid: process.pid,
-});
+const locationOf = (session: HostSession) => ({ baseDir: session.cwd, sessionId: session.sessionId, pid: process.pid });

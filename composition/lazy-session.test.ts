@@ -57,7 +57,8 @@ describe("LazySession", () => {
     expect(built).toEqual([a]);
     expect(seenBeforeHandOut).toEqual([true]);
     expect(lazy.current()).toBe(a);
-    expect(lazy.attested()).toBeDefined();
+    expect(lazy.services()?.runtime).toBe(a);
+    expect(lazy.services()?.attested).toBeDefined();
     await lazy.close();
     expect(a.isShuttingDown).toBe(true);
   });

@@ -1,5 +1,4 @@
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
-import type { AttestedPiRunner } from "../domain/attested/service/attested-pi-runner.ts";
 import { sanitizeSessionId, taskSettingsFromEnv, type TaskSettings } from "../domain/tasks/model/runtime-settings.ts";
 import type { RecoveredTask } from "../domain/tasks/service/recovered-task.ts";
 import type { TaskRuntime, TaskRuntimeConfig } from "../domain/tasks/service/task-runtime.ts";
@@ -99,10 +98,9 @@ export class LazySession implements RuntimeLifecycle {
     return runtime;
   };
 
-  attested(): AttestedPiRunner {
-    const services = this.session?.built;
-    if (services === undefined) throw notStarted();
-    return services.attested;
+  /** The session's services once built. */
+  services(): SessionServices | undefined {
+    return this.session?.built;
   }
 
   /** session_shutdown: stops the tasks of a built runtime (waiting for a build in flight); nothing was built, nothing to do. */
@@ -123,7 +121,8 @@ export class LazySession implements RuntimeLifecycle {
       await opened.release();
       throw notStarted();
     }
-    const services = adoptOrphans(opened, await (session.recovering ?? []));
+    const releaseOrphans = adoptOrphans(opened.runtime, await (session.recovering ?? []));
+    const services = { ...opened, release: () => opened.release().finally(releaseOrphans) };
     session.built = services;
     for (const listener of this.listeners) listener(services.runtime);
     return services;

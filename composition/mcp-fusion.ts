@@ -2,16 +2,18 @@ import { CLEAN_BRAINSTORM_PROFILE } from "../domain/fusion/model/clean-brainstor
 import { resolveExplicitFusionModels } from "../domain/fusion/model/explicit-fusion-models.ts";
 import { calibratedEstimator } from "../domain/fusion/model/fusion-budget-plan.ts";
 import type { ResolvedFusionModels } from "../domain/fusion/model/fusion-model-resolution.ts";
-import { fusionBrainstormToolSpec, type BrainstormLauncher } from "../domain/fusion/service/brainstorm-tool-spec.ts";
+import type { BrainstormLauncher } from "../domain/fusion/service/brainstorm-tool-spec.ts";
 import { runFusion, type FusionPorts } from "../domain/fusion/service/index.ts";
-import type { AnyHostToolSpec } from "../domain/shared/model/host-tool-spec.ts";
 import { err, ok, type Result, type TypedError } from "../domain/shared/model/result.ts";
 import { buildBrainstormInput } from "../domain/fusion/model/clean-input.ts";
 import type { ValidateRequest } from "../domain/validate/model/validate-arguments.ts";
-import { bgResultToolSpec, readTaskResult } from "../domain/results/service/bg-result-spec.ts";
+import type { ResultReader } from "../domain/results/service/bg-result-spec.ts";
+import { readTaskResult } from "../domain/results/service/read-task-result.ts";
 import { startValidateTask, type ValidateTaskReceipt } from "../domain/validate/service/validate-task.ts";
-import { fusionValidateToolSpec } from "../domain/validate/service/validate-tool-spec.ts";
-import type { PiCliLocation } from "../adapters/node/pi-cli-locator.ts";
+import type { ValidateLauncher } from "../domain/validate/service/validate-tool-spec.ts";
+import type { PiCliLocation, PiCliNotFound } from "../adapters/node/pi-cli-locator.ts";
+import type { RuntimeAccess } from "../domain/tasks/service/task-tool-specs.ts";
+import type { Clock } from "../ports/clock.ts";
 import { CryptoRandomSource } from "../adapters/node/crypto-random-source.ts";
 import { FusionModelsStore } from "../adapters/node/fusion-models-store.ts";
 import { NodeFileCommitter } from "../adapters/node/node-file-committer.ts";
@@ -22,8 +24,17 @@ import {
   fusionChildExtensionPath,
 } from "../adapters/pi/child/child-extension-paths.ts";
 import type { BudgetGateFactory } from "./fusion-runs.ts";
-import type { McpSpecContext } from "./mcp-spec-context.ts";
 import { piInstallHint } from "./pi-install-hint.ts";
+
+/** What Fusion on the MCP host works with: the server's task runtime, clock, directory and Pi CLI. */
+export interface McpFusionContext {
+  readonly runtime: RuntimeAccess;
+  readonly clock: Clock;
+  readonly cwd: string;
+  readonly env: Readonly<Record<string, string>>;
+  readonly pid: number;
+  readonly piCli: Result<PiCliLocation, PiCliNotFound>;
+}
 
 const DELIVERY = "notification_and_wait" as const;
 
@@ -58,22 +69,16 @@ export class McpFusion {
   private piSide: Promise<PiSide> | undefined;
 
   constructor(
-    private readonly context: McpSpecContext,
+    private readonly context: McpFusionContext,
     private readonly budgetGate?: BudgetGateFactory,
   ) {
     this.agentDir = piAgentDir(context.env);
     this.runner = context.piCli.ok ? this.runnerFor(context.piCli.value) : undefined;
   }
 
-  specs(): AnyHostToolSpec[] {
-    return [
-      fusionValidateToolSpec(DELIVERY, (args) => this.validate(args)),
-      fusionBrainstormToolSpec("clean_task", this.brainstorm),
-      bgResultToolSpec(DELIVERY, (query) =>
-        readTaskResult({ files: this.files, runtime: this.context.runtime() }, query),
-      ),
-    ];
-  }
+  /** bg_result: a Fusion run's verified result (this host has no delegates). */
+  readonly results: ResultReader = (query) =>
+    readTaskResult({ files: this.files, runtime: this.context.runtime() }, query);
 
   /** Aborts live brainstorms (validate runs stop with their tasks) and waits until every child group is gone. */
   async shutdown(): Promise<void> {
@@ -81,7 +86,9 @@ export class McpFusion {
     await this.runner?.shutdown();
   }
 
-  private async validate(args: ValidateRequest): Promise<Result<ValidateTaskReceipt, TypedError>> {
+  readonly validate: ValidateLauncher = async (
+    args: ValidateRequest,
+  ): Promise<Result<ValidateTaskReceipt, TypedError>> => {
     const ready = await this.prepare();
     if (!ready.ok) return ready;
     const { ports, models, thinkingLevel, pi } = ready.value;
@@ -97,9 +104,9 @@ export class McpFusion {
         candidateExtensions: pi.candidateExtensions(),
       },
     );
-  }
+  };
 
-  private readonly brainstorm: BrainstormLauncher = async (request, onProgress, signal) => {
+  readonly brainstorm: BrainstormLauncher = async (request, { onProgress, signal }) => {
     const ready = await this.prepare();
     if (!ready.ok) return ready;
     const { ports, models, thinkingLevel, pi } = ready.value;

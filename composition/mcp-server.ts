@@ -3,27 +3,22 @@ import type { Readable, Writable } from "node:stream";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { Container } from "inversify";
-import type { AnyHostToolSpec } from "../domain/shared/model/host-tool-spec.ts";
 import type { Result } from "../domain/shared/model/result.ts";
 import { taskSettingsFromEnv, type SettingsError } from "../domain/tasks/model/runtime-settings.ts";
 import type { TaskRuntime, TaskRuntimeConfig } from "../domain/tasks/service/task-runtime.ts";
-import { taskToolSpecs, type RuntimeAccess } from "../domain/tasks/service/task-tool-specs.ts";
-import { waitToolSpec } from "../domain/tasks/service/task-wait-spec.ts";
+import type { RuntimeAccess } from "../domain/tasks/service/task-tool-specs.ts";
+import { toolCatalogue, type ApplicationServices } from "../domain/tools/service/tool-catalogue.ts";
 import { agentLaunchPlanner } from "../adapters/node/agent-launch-planner.ts";
 import { locatePiCli } from "../adapters/node/pi-cli-locator.ts";
 import { SystemClock } from "../adapters/node/system-clock.ts";
 import { McpTaskNotifier } from "../adapters/mcp/mcp-task-notifier.ts";
 import { serveToolSpecs } from "../adapters/mcp/mcp-tool-server.ts";
 import { McpFusion } from "./mcp-fusion.ts";
-import type { McpSpecContext } from "./mcp-spec-context.ts";
 import { mcpHostModule } from "./mcp-host-module.ts";
+import { adoptOrphans, takeOverOrphans } from "./orphan-takeover.ts";
 import { piInstallHint } from "./pi-install-hint.ts";
 import { taskRuntimeModule } from "./task-runtime-module.ts";
 import { TOKENS } from "./tokens.ts";
-
-export type { McpSpecContext } from "./mcp-spec-context.ts";
-
-/** What more tool specs (fusion_validate, fusion_brainstorm, …) can be built from. */
 
 export interface McpServeOptions {
   readonly cwd: string;
@@ -32,8 +27,6 @@ export interface McpServeOptions {
   readonly stdin: Readable;
   readonly stdout: Writable;
   readonly log: (line: string) => void;
-  /** The seam for more tools: their specs are served next to the task tools. */
-  readonly extraSpecs?: (context: McpSpecContext) => readonly AnyHostToolSpec[];
 }
 
 export interface McpSession {
@@ -54,7 +47,10 @@ const INSTRUCTIONS =
   "When you need a task's result, call bg_wait (it blocks, bounded) instead of polling. Each task's end is also sent as a notifications/message with logger 'pi-background-tasks'. " +
   "Fusion (when the server offers it): fusion_brainstorm returns one answer merged from three independent models; fusion_validate starts a background review whose verified report bg_result returns after bg_wait.";
 
-/** Serves the task tools (plus `extraSpecs`) over MCP on the given stdio streams until the client goes away. */
+/**
+ * Serves the catalogue's tools for a host without sessions over MCP on the given stdio streams until the
+ * client goes away. Tasks that ended hosts left running in this directory are taken over first.
+ */
 export async function serveMcp(options: McpServeOptions): Promise<Result<McpSession, SettingsError>> {
   const settings = taskSettingsFromEnv(options.env);
   if (!settings.ok) return settings;
@@ -89,27 +85,33 @@ export async function serveMcp(options: McpServeOptions): Promise<Result<McpSess
     // No host model registry here: context-window percentages stay unavailable.
     windows: new Map(),
   });
+  const recovered = await takeOverOrphans(config, settings.value, "mcp", warn).catch((cause: unknown) => {
+    warn(
+      `Tasks left running by an earlier host could not be recovered: ${cause instanceof Error ? cause.message : String(cause)}`,
+    );
+    return [];
+  });
   const container = new Container();
   await container.load(
     mcpHostModule({ config, clock, notifier: new McpTaskNotifier(server), warn, planLaunch }),
     taskRuntimeModule,
   );
   const runtime = await container.getAsync(TOKENS.taskRuntime);
+  const releaseOrphans = adoptOrphans(runtime, recovered);
   const access: RuntimeAccess = () => runtime;
-  const closeHooks: Array<() => Promise<void>> = [];
-  const specs = [
-    ...taskToolSpecs({ runtime: access, now: () => clock.now(), delivery: "notification_and_wait" }),
-    waitToolSpec({ runtime: access, clock }),
-    ...(options.extraSpecs?.({
-      runtime: access,
-      clock,
-      cwd: options.cwd,
-      env,
-      pid: options.pid,
-      piCli,
-      onClose: (hook) => closeHooks.push(hook),
-    }) ?? []),
-  ];
+  const fusion = new McpFusion({ runtime: access, clock, cwd: options.cwd, env, pid: options.pid, piCli });
+  const services: ApplicationServices = {
+    tasks: runtime,
+    clock,
+    brainstorm: fusion.brainstorm,
+    validate: fusion.validate,
+    results: fusion.results,
+  };
+  const specs = toolCatalogue(
+    { ready: async () => services, built: () => services },
+    { delivery: "notification_and_wait", sessions: false },
+  );
+  const closeHooks = [() => fusion.shutdown(), async () => releaseOrphans()];
   serveToolSpecs(server, specs, warn);
   const session = closeOnce(runtime, container, server, closeHooks, options.log);
   server.onclose = () => void session.close("the MCP transport closed");
@@ -150,13 +152,6 @@ function closeOnce(
   return { runtime, close, closed };
 }
 
-/** Fusion and bg_result, sharing the session's runtime; live runs end with the session. */
-function fusionSpecs(context: McpSpecContext): readonly AnyHostToolSpec[] {
-  const fusion = new McpFusion(context);
-  context.onClose(() => fusion.shutdown());
-  return fusion.specs();
-}
-
 function definedEnv(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
   return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
 }
@@ -184,7 +179,6 @@ export async function main(argv: readonly string[]): Promise<number> {
     stdin: process.stdin,
     stdout: process.stdout,
     log,
-    extraSpecs: fusionSpecs,
   });
   if (!served.ok) {
     log(served.error.message);

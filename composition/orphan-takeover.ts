@@ -2,14 +2,13 @@ import { existsSync } from "node:fs";
 import { claimTaskDir, releaseTaskDir } from "../adapters/node/live-task-dirs.ts";
 import type { TaskSettings } from "../domain/tasks/model/runtime-settings.ts";
 import type { RecoveredTask } from "../domain/tasks/service/recovered-task.ts";
-import type { TaskRuntimeConfig } from "../domain/tasks/service/task-runtime.ts";
-import type { SessionServices } from "./session-services.ts";
+import type { TaskRuntime, TaskRuntimeConfig } from "../domain/tasks/service/task-runtime.ts";
 
 /** How often a reattached task is checked for its end. */
 const REATTACHED_POLL_MS = 1_000;
 
 /**
- * At session start: takes over the tasks that ended hosts left "running" under `<cwd>/.pi/tasks` (see
+ * At a host's start (a Pi session, the MCP server): takes over the tasks that ended hosts left "running" under `<cwd>/.pi/tasks` (see
  * task-recovery.ts). A project without a task root costs one stat; the recovery modules load only when there
  * is a root to scan.
  */
@@ -40,13 +39,12 @@ export async function takeOverOrphans(
 }
 
 /**
- * Hands the recovered tasks to the session's runtime. The directories of the reattached ones count as live
- * for this process until the session is released, so another session of this process leaves them alone.
+ * Hands the recovered tasks to the host's runtime. The directories of the reattached ones count as live
+ * for this process until the returned release runs, so another session of this process leaves them alone.
  */
-export function adoptOrphans(services: SessionServices, recovered: readonly RecoveredTask[]): SessionServices {
-  services.runtime.adopt(recovered);
+export function adoptOrphans(runtime: Pick<TaskRuntime, "adopt">, recovered: readonly RecoveredTask[]): () => void {
+  runtime.adopt(recovered);
   const dirs = [...new Set(recovered.filter((task) => task.isRunning).map((task) => task.directory))];
-  if (dirs.length === 0) return services;
   dirs.forEach(claimTaskDir);
-  return { ...services, release: () => services.release().finally(() => dirs.forEach(releaseTaskDir)) };
+  return () => dirs.forEach(releaseTaskDir);
 }

@@ -1,14 +1,17 @@
 import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
-import { attestedPiTool } from "../adapters/pi/attested-pi-tool.ts";
+import { toolCatalogue } from "../domain/tools/service/tool-catalogue.ts";
 import { registerEventBusApi } from "../adapters/pi/event-bus-api.ts";
+import { piToolFromSpec } from "../adapters/pi/pi-tool.ts";
 import { registerTaskCommands } from "../adapters/pi/task-commands.ts";
 import { registerTaskUi } from "../adapters/pi/ui/register-task-ui.ts";
-import { taskTools } from "../adapters/pi/task-tools.ts";
 import type { BudgetGateFactory } from "./fusion-runs.ts";
 import { LazySession } from "./lazy-session.ts";
-import { registerFusion } from "./register-fusion.ts";
-import { registerDelegatesAndResults } from "./register-results.ts";
+import { PiApplication } from "./pi-application.ts";
+import { registerFusionCommands } from "./register-fusion.ts";
 import { runtimeGated } from "./runtime-gate.ts";
+
+/** Tools Pi keeps active even when a session starts with a narrower set (Fusion and the verified results). */
+const ALWAYS_ACTIVE = ["fusion_brainstorm", "fusion_validate", "bg_delegate", "bg_result"];
 
 /** Fusion's budget gate: the conservative estimator, loaded with the Fusion runtime on its first use. */
 async function budgetGate(): Promise<BudgetGateFactory> {
@@ -20,21 +23,26 @@ async function budgetGate(): Promise<BudgetGateFactory> {
 }
 
 /**
- * The Pi extension: background task tools and commands, wired per session. Loading it evaluates only what
- * registration needs (names, descriptions, schemas); the runtime and everything behind it is imported on
- * first use (see lazy-session.ts and the Fusion and delegate registrations).
+ * The Pi extension: every tool of the catalogue, the task commands and dock, and the Fusion commands, wired
+ * per session. Loading it evaluates only what registration needs (names, descriptions, schemas); the services
+ * are built on first use (see lazy-session.ts and pi-application.ts).
  */
 export default function piBackgroundTasks(pi: ExtensionAPI): void {
   const session = new LazySession(pi);
+  const app = new PiApplication(session, budgetGate);
+  for (const spec of toolCatalogue(app, { delivery: "agent_turn", sessions: true }))
+    pi.registerTool(piToolFromSpec(pi, spec));
   const gated = runtimeGated(pi, session);
-  for (const tool of taskTools(session.current)) gated.registerTool(tool);
-  gated.registerTool(attestedPiTool(() => session.attested()));
   registerTaskCommands(gated, session.current);
   pi.on("session_start", async (_event, ctx) => session.open(ctx));
-  pi.on("session_shutdown", async () => session.close());
+  pi.on("session_start", async () => {
+    const active = pi.getActiveTools();
+    const missing = ALWAYS_ACTIVE.filter((name) => !active.includes(name));
+    if (missing.length > 0) pi.setActiveTools([...active, ...missing]);
+  });
+  pi.on("session_shutdown", async () => app.close());
   // After the session's hooks: their session_start handlers see the new session, their shutdown ones run once its tasks stopped.
   registerTaskUi(gated, session.current, process.env, session);
   registerEventBusApi(pi, session.current, session);
-  registerFusion(pi, budgetGate, session);
-  registerDelegatesAndResults(pi, session);
+  registerFusionCommands(pi, app.launchFusion);
 }

@@ -1,5 +1,6 @@
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
 import { Container } from "inversify";
+import type { Clock } from "../ports/clock.ts";
 import type { AttestedPiRunner } from "../domain/attested/service/attested-pi-runner.ts";
 import type { TaskSettings } from "../domain/tasks/model/runtime-settings.ts";
 import type { TaskRuntime, TaskRuntimeConfig } from "../domain/tasks/service/task-runtime.ts";
@@ -13,6 +14,7 @@ import { TOKENS } from "./tokens.ts";
 export interface SessionServices {
   readonly runtime: TaskRuntime;
   readonly attested: AttestedPiRunner;
+  readonly clock: Clock;
   release(): Promise<void>;
 }
 
@@ -32,7 +34,13 @@ export async function openSessionServices(
   await container.load(piHostModule(pi, config, warn, agentHostBindings(ctx, settings, config)), taskRuntimeModule);
   const runtime = await container.getAsync(TOKENS.taskRuntime);
   const attested = await container.getAsync(TOKENS.attestedRunner);
+  const clock = await container.getAsync(TOKENS.clock);
   // While this runtime lives, another session of this process must not take its tasks over.
   claimTaskDir(config.taskDir);
-  return { runtime, attested, release: () => container.unbindAllAsync().finally(() => releaseTaskDir(config.taskDir)) };
+  return {
+    runtime,
+    attested,
+    clock,
+    release: () => container.unbindAllAsync().finally(() => releaseTaskDir(config.taskDir)),
+  };
 }

@@ -4,7 +4,7 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { Type } from "typebox";
 import { afterEach, describe, expect, it } from "vitest";
-import type { AnyHostToolSpec, HostToolSpec } from "../../domain/shared/model/host-tool-spec.ts";
+import type { AnyHostToolSpec, HostToolSpec } from "../../domain/shared/service/host-tool-spec.ts";
 import { checkArguments } from "../../domain/shared/model/tool-arguments.ts";
 import { err, ok } from "../../domain/shared/model/result.ts";
 import { serveToolSpecs } from "./mcp-tool-server.ts";

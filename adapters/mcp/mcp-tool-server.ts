@@ -5,9 +5,9 @@ import {
   type CallToolResult,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
-import { callToolSpec, type AnyHostToolSpec, type ToolRunContext } from "../../domain/shared/model/host-tool-spec.ts";
+import { callToolSpec, type AnyHostToolSpec, type ToolRunContext } from "../../domain/shared/service/host-tool-spec.ts";
 import type { Result, TypedError } from "../../domain/shared/model/result.ts";
-import type { ToolReply } from "../../domain/shared/model/host-tool-spec.ts";
+import type { ToolReply } from "../../domain/shared/service/host-tool-spec.ts";
 import { typedErrorText } from "../../domain/shared/model/typed-error-text.ts";
 
 type ProgressToken = string | number;

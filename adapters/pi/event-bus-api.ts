@@ -14,7 +14,7 @@ import {
 import { isTerminal, type TaskSnapshot } from "../../domain/tasks/model/task-snapshot.ts";
 import type { TaskRuntime } from "../../domain/tasks/service/task-runtime.ts";
 import type { RuntimeLifecycle } from "./runtime-lifecycle.ts";
-import type { RuntimeAccess } from "./task-tools.ts";
+import type { RuntimeAccess } from "../../domain/tasks/service/task-tool-specs.ts";
 
 /** The part of Pi's `pi.events` the API uses. */
 export interface EventBusLike {

@@ -6,7 +6,7 @@ import { renderLogText } from "../../domain/tasks/model/log-text.ts";
 import { normalizeRunArguments } from "../../domain/tasks/model/run-request.ts";
 import { formatTaskList } from "../../domain/tasks/model/task-list.ts";
 import type { TaskSnapshot } from "../../domain/tasks/model/task-snapshot.ts";
-import type { RuntimeAccess } from "./task-tools.ts";
+import type { RuntimeAccess } from "../../domain/tasks/service/task-tool-specs.ts";
 
 const MAX_COMPLETIONS = 20;
 

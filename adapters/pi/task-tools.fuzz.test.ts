@@ -16,7 +16,8 @@ import { TaskRuntime } from "../../domain/tasks/service/task-runtime.ts";
 import { err } from "../../domain/shared/model/result.ts";
 import { defineTool } from "./define-tool.ts";
 import { registerTaskCommands } from "./task-commands.ts";
-import { taskTools } from "./task-tools.ts";
+import { taskToolSpecs, type RuntimeAccess } from "../../domain/tasks/service/task-tool-specs.ts";
+import { piToolFromSpec } from "./pi-tool.ts";
 
 /**
  * Hostile input at the host boundary: every task tool (through the same definitions Pi gets, via
@@ -168,6 +169,12 @@ const inputs: Record<string, fc.Arbitrary<unknown>> = {
   }),
   bg_kill: toolInput({ taskId }),
 };
+
+/** The Pi task tools exactly as the extension registers them (catalogue spec through the Pi mapping). */
+const taskTools = (runtime: RuntimeAccess) =>
+  taskToolSpecs({ runtime, now: () => Date.now(), delivery: "agent_turn" }).map((spec) =>
+    piToolFromSpec({ getThinkingLevel: () => "off" as const }, spec),
+  );
 
 /** One call each tool accepts and one it refuses, always tried, so both sides of the boundary are reached. */
 const boundary: Record<string, [unknown, unknown]> = {

@@ -1,7 +1,8 @@
 import { BorderedLoader, type ExtensionAPI, type ExtensionCommandContext } from "@mariozechner/pi-coding-agent";
 import type { FusionRunOutcome } from "../../../domain/fusion/service/index.ts";
 import type { Result, TypedError } from "../../../domain/shared/model/result.ts";
-import type { FusionLauncher } from "./fusion-launcher.ts";
+import type { FusionLauncher } from "../../../domain/fusion/service/fusion-launch.ts";
+import { piHostSession } from "../pi-host-session.ts";
 
 const STATUS_KEY = "fusion";
 const USAGE = "Usage: /fusion <prompt> (in the interactive TUI, /fusion alone opens an editor)";
@@ -53,7 +54,7 @@ export function registerFusionCommand(pi: ExtensionAPI, launch: FusionLauncher):
         prompt,
         capability: "reason",
         source: "command",
-        ctx,
+        session: piHostSession(pi, ctx),
         signal: controller.signal,
         onProgress: (p) => ctx.ui.setStatus(STATUS_KEY, p.status),
       });

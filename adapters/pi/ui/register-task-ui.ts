@@ -6,7 +6,7 @@ import { normalizeRunArguments } from "../../../domain/tasks/model/run-request.t
 import type { TaskSnapshot } from "../../../domain/tasks/model/task-snapshot.ts";
 import type { TaskRuntime } from "../../../domain/tasks/service/task-runtime.ts";
 import type { RuntimeLifecycle } from "../runtime-lifecycle.ts";
-import type { RuntimeAccess } from "../task-tools.ts";
+import type { RuntimeAccess } from "../../../domain/tasks/service/task-tool-specs.ts";
 import { TypedFailure } from "../typed-error.ts";
 import { dockShortcutFromEnv, type DockShortcut } from "./dock-shortcut.ts";
 import { FOOTER_STATUS_KEY, FooterStatus } from "./footer-status.ts";

@@ -1,4 +1,4 @@
-import type { HostToolSpec, ToolReply, ToolRunContext } from "../../shared/model/host-tool-spec.ts";
+import type { HostToolSpec, ToolCall, ToolRunContext } from "../../shared/service/host-tool-spec.ts";
 import { ok, type Result, type TypedError } from "../../shared/model/result.ts";
 import {
   BrainstormArgumentsSchema,
@@ -33,10 +33,27 @@ const WORDING: Record<BrainstormInputKind, { description: string; guideline: str
 
 export type BrainstormDetails = FusionResultDetails & { readonly usage: Usage };
 
-/** Everything about `fusion_brainstorm` but how a host launches it. */
-export type BrainstormToolDescriptor = Omit<HostToolSpec<BrainstormRequest, BrainstormDetails>, "run">;
+/** One brainstorm as the tool asks for it: the call's signal and session, and where its progress goes. */
+export interface BrainstormCall {
+  readonly signal?: AbortSignal;
+  readonly onProgress: (progress: FusionProgress) => void;
+  /** The executing call on a host with a conversation; its session is what the children see. */
+  readonly call?: ToolCall;
+}
 
-export function brainstormToolDescriptor(kind: BrainstormInputKind): BrainstormToolDescriptor {
+export type BrainstormLauncher = (
+  request: BrainstormRequest,
+  call: BrainstormCall,
+) => Promise<Result<FusionRunOutcome, TypedError>>;
+
+/**
+ * `fusion_brainstorm`: the merged text for the model; the run's details with the summed usage, and the usage
+ * again at the top level for hosts that count a tool's usage. `kind` says what the children see of the caller.
+ */
+export function fusionBrainstormToolSpec(
+  kind: BrainstormInputKind,
+  launch: BrainstormLauncher,
+): HostToolSpec<BrainstormRequest, BrainstormDetails> {
   return {
     name: FUSION_BRAINSTORM_TOOL,
     label: "Fusion Brainstorm",
@@ -45,30 +62,15 @@ export function brainstormToolDescriptor(kind: BrainstormInputKind): BrainstormT
     promptGuidelines: [WORDING[kind].guideline],
     parameters: BrainstormArgumentsSchema,
     normalize: normalizeBrainstormArguments,
-  };
-}
-
-/** The merged text for the model; the run's details with the summed usage for the host. */
-export function brainstormReply(outcome: FusionRunOutcome): ToolReply<BrainstormDetails> {
-  return { text: outcome.text, details: { ...outcome.details, usage: outcome.usage } };
-}
-
-export type BrainstormLauncher = (
-  request: BrainstormRequest,
-  onProgress: (progress: FusionProgress) => void,
-  signal: AbortSignal | undefined,
-) => Promise<Result<FusionRunOutcome, TypedError>>;
-
-/** `fusion_brainstorm` for a host whose launcher needs nothing from the call but its arguments (MCP). */
-export function fusionBrainstormToolSpec(
-  kind: BrainstormInputKind,
-  launch: BrainstormLauncher,
-): HostToolSpec<BrainstormRequest, BrainstormDetails> {
-  return {
-    ...brainstormToolDescriptor(kind),
     run: async (request, context: ToolRunContext) => {
-      const outcome = await launch(request, (progress) => context.progress?.(progress.status), context.signal);
-      return outcome.ok ? ok(brainstormReply(outcome.value)) : outcome;
+      const outcome = await launch(request, {
+        ...(context.signal === undefined ? {} : { signal: context.signal }),
+        ...(context.call === undefined ? {} : { call: context.call }),
+        onProgress: (progress) => context.progress?.(progress.status, progress),
+      });
+      if (!outcome.ok) return outcome;
+      const { text, details, usage } = outcome.value;
+      return ok({ text, details: { ...details, usage }, usage: structuredClone(usage) });
     },
   };
 }

@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { InMemoryFileCommitter } from "../../../adapters/fake/in-memory-file-committer.ts";
 import type { DelegateResultView } from "../../delegate/service/index.ts";
-import { callToolSpec } from "../../shared/model/host-tool-spec.ts";
+import { callToolSpec } from "../../shared/service/host-tool-spec.ts";
 import { err, ok } from "../../shared/model/result.ts";
 import type { TaskSnapshot } from "../../tasks/model/task-snapshot.ts";
-import { bgResultToolSpec, readTaskResult, type DelegateResults, type ResultView } from "./bg-result-spec.ts";
+import { bgResultToolSpec, type DelegateResults, type ResultView } from "./bg-result-spec.ts";
+import { readTaskResult } from "./read-task-result.ts";
 
 const base: TaskSnapshot = {
   schema_version: "pi-background-tasks.task.v1",

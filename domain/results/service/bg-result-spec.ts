@@ -1,10 +1,7 @@
-import type { FileCommitter } from "../../../ports/file-committer.ts";
 import type { DelegateResultView } from "../../delegate/service/index.ts";
-import type { HostToolSpec } from "../../shared/model/host-tool-spec.ts";
-import { err, ok, type Result, type TypedError } from "../../shared/model/result.ts";
+import type { HostToolSpec } from "../../shared/service/host-tool-spec.ts";
+import { ok, type Result, type TypedError } from "../../shared/model/result.ts";
 import type { CompletionDelivery } from "../../tasks/model/launch-receipt.ts";
-import type { TaskSnapshot } from "../../tasks/model/task-snapshot.ts";
-import type { TaskRuntime } from "../../tasks/service/task-runtime.ts";
 import {
   BG_RESULT_TOOL,
   BgResultParameters,
@@ -13,7 +10,6 @@ import {
 } from "../model/bg-result-arguments.ts";
 import type { ResultDelivery } from "../../shared/model/result-delivery.ts";
 import type { FusionResultView } from "../../validate/model/validate-result-view.ts";
-import { readValidateResult, type FusionTaskLookup } from "../../validate/service/validate-result-store.ts";
 
 /** What `bg_result` returns: a Fusion run's view or a delegate's. */
 export type ResultView = FusionResultView | DelegateResultView;
@@ -60,45 +56,4 @@ export function bgResultToolSpec(
       return view.ok ? ok({ text: textOf(view.value), details: view.value }) : view;
     },
   };
-}
-
-/** Reads a task's committed result: a delegate's through its owner, a Fusion run's verified from its files. */
-export async function readTaskResult(
-  deps: {
-    readonly files: FileCommitter;
-    readonly runtime: Pick<TaskRuntime, "find">;
-    readonly delegates?: DelegateResults;
-  },
-  query: BgResultQuery,
-): Promise<Result<ResultView, TypedError>> {
-  const found = deps.runtime.find(query.taskId);
-  const task = found.ok ? found.value : undefined;
-  if (task !== undefined && deps.delegates?.owns(task.id) === true)
-    return deps.delegates.result(task.id, query.delivery);
-  if (task !== undefined && task.fusion === undefined) {
-    return err({
-      code: "result_unavailable",
-      message: `Task ${task.id} is an ordinary background task with no result package; read its output with bg_logs (result_unavailable).`,
-    });
-  }
-  return readValidateResult(deps.files, {
-    taskId: task?.id ?? query.taskId,
-    task: lookupOf(task),
-    ...(query.delivery ? { delivery: query.delivery } : {}),
-    claimUsage: true,
-  });
-}
-
-function lookupOf(task: TaskSnapshot | undefined): FusionTaskLookup {
-  if (task === undefined) return { state: "unknown" };
-  if (task.status === "running") return { state: "running" };
-  const facts = task.fusion;
-  if (task.status === "completed" && facts?.resultSha256 !== undefined) {
-    return { state: "completed", runId: facts.runId, runDir: facts.artifactDir, resultSha256: facts.resultSha256 };
-  }
-  const error = {
-    code: task.killKind === undefined ? "run_failed" : "run_cancelled",
-    message: task.error ?? `the run ended ${task.status}`,
-  };
-  return { state: task.status === "killed" ? "cancelled" : "failed", error };
 }

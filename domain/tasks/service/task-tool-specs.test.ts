@@ -3,7 +3,7 @@ import { FakeClock } from "../../../adapters/fake/fake-clock.ts";
 import { FakeProcessLauncher } from "../../../adapters/fake/fake-process-launcher.ts";
 import { InMemoryFileCommitter } from "../../../adapters/fake/in-memory-file-committer.ts";
 import { SeededRandomSource } from "../../../adapters/fake/seeded-random-source.ts";
-import { callToolSpec, type AnyHostToolSpec } from "../../shared/model/host-tool-spec.ts";
+import { callToolSpec, type AnyHostToolSpec } from "../../shared/service/host-tool-spec.ts";
 import { ok } from "../../shared/model/result.ts";
 import type { CompletionDelivery } from "../model/launch-receipt.ts";
 import type { TaskSnapshot } from "../model/task-snapshot.ts";

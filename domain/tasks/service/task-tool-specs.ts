@@ -1,4 +1,4 @@
-import type { AnyHostToolSpec, HostToolSpec } from "../../shared/model/host-tool-spec.ts";
+import type { AnyHostToolSpec, HostToolSpec } from "../../shared/service/host-tool-spec.ts";
 import { ok } from "../../shared/model/result.ts";
 import { launchReceipt, type CompletionDelivery } from "../model/launch-receipt.ts";
 import type { LogReadPlan } from "../model/log-read.ts";

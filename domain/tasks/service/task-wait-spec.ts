@@ -1,5 +1,5 @@
 import type { Clock, TimerHandle } from "../../../ports/clock.ts";
-import type { HostToolSpec, ToolRunContext } from "../../shared/model/host-tool-spec.ts";
+import type { HostToolSpec, ToolRunContext } from "../../shared/service/host-tool-spec.ts";
 import { err, ok, type TypedError } from "../../shared/model/result.ts";
 import { renderNotification, shortTail } from "../model/notification.ts";
 import {

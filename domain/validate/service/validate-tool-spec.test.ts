@@ -1,26 +1,30 @@
 import { describe, expect, it } from "vitest";
-import { callToolSpec } from "../../shared/model/host-tool-spec.ts";
+import { callToolSpec } from "../../shared/service/host-tool-spec.ts";
 import { ok } from "../../shared/model/result.ts";
+
+const RUN = "v0123456789abcdef0123456789abcdef";
 import { validArguments } from "../model/validate-fixtures.test-support.ts";
 import {
   FUSION_VALIDATE_DESCRIPTION,
   FUSION_VALIDATE_GUIDELINES,
   validateLaunchReceipt,
 } from "../model/validate-receipt.ts";
-import { fusionValidateToolSpec, validateToolDescriptor } from "./validate-tool-spec.ts";
+import { fusionValidateToolSpec } from "./validate-tool-spec.ts";
 
-const RUN = "v0123456789abcdef0123456789abcdef";
+const NO_LAUNCH = async () => ok(validateLaunchReceipt("t0", RUN, "/p/run"));
 
 describe("fusion_validate, one definition for both hosts", () => {
   it("keeps Pi's wording (a notification wakes the agent) and tells MCP clients to bg_wait", () => {
-    const pi = validateToolDescriptor("agent_turn");
+    const pi = fusionValidateToolSpec("agent_turn", NO_LAUNCH);
     expect(pi.description).toBe(FUSION_VALIDATE_DESCRIPTION);
     expect(pi.promptGuidelines).toEqual(FUSION_VALIDATE_GUIDELINES);
-    const mcp = validateToolDescriptor("notification_and_wait");
+    const mcp = fusionValidateToolSpec("notification_and_wait", NO_LAUNCH);
     expect(mcp.description).toContain("bg_wait");
     expect(mcp.promptGuidelines?.at(-1)).toContain("call bg_wait with the task id");
     expect(mcp.promptGuidelines?.join("\n")).not.toContain("end your turn");
-    expect({ ...mcp, description: "", promptGuidelines: [] }).toEqual({ ...pi, description: "", promptGuidelines: [] });
+    expect(mcp.parameters).toBe(pi.parameters);
+    expect(mcp.normalize).toBe(pi.normalize);
+    expect([mcp.name, mcp.label, mcp.promptSnippet]).toEqual([pi.name, pi.label, pi.promptSnippet]);
   });
 
   it("words the receipt for the host; the details are the same", () => {

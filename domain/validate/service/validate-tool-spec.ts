@@ -1,4 +1,4 @@
-import type { HostToolSpec } from "../../shared/model/host-tool-spec.ts";
+import type { HostToolSpec, ToolCall } from "../../shared/service/host-tool-spec.ts";
 import { ok, type Result, type TypedError } from "../../shared/model/result.ts";
 import type { CompletionDelivery } from "../../tasks/model/launch-receipt.ts";
 import {
@@ -10,10 +10,17 @@ import {
 import { FUSION_VALIDATE_LABEL, validateToolWording, type FusionLaunchReceipt } from "../model/validate-receipt.ts";
 import type { ValidateTaskReceipt } from "./validate-task.ts";
 
-/** Everything about `fusion_validate` but how a host launches it: one definition for every host. */
-export type ValidateToolDescriptor = Omit<HostToolSpec<ValidateRequest, FusionLaunchReceipt>, "run">;
+/** Starts one review as a background task of the host; `call` is the executing call on a host with a session. */
+export type ValidateLauncher = (
+  request: ValidateRequest,
+  call: ToolCall | undefined,
+) => Promise<Result<ValidateTaskReceipt, TypedError>>;
 
-export function validateToolDescriptor(delivery: CompletionDelivery): ValidateToolDescriptor {
+/** `fusion_validate`: one definition for every host; the wording follows how the host delivers the task's end. */
+export function fusionValidateToolSpec(
+  delivery: CompletionDelivery,
+  launch: ValidateLauncher,
+): HostToolSpec<ValidateRequest, FusionLaunchReceipt> {
   const wording = validateToolWording(delivery);
   return {
     name: FUSION_VALIDATE_TOOL,
@@ -23,18 +30,8 @@ export function validateToolDescriptor(delivery: CompletionDelivery): ValidateTo
     promptGuidelines: wording.guidelines,
     parameters: FusionValidateParameters,
     normalize: normalizeValidateArguments,
-  };
-}
-
-/** `fusion_validate` for a host whose launcher needs nothing from the call but its arguments (MCP). */
-export function fusionValidateToolSpec(
-  delivery: CompletionDelivery,
-  launch: (args: ValidateRequest) => Promise<Result<ValidateTaskReceipt, TypedError>>,
-): HostToolSpec<ValidateRequest, FusionLaunchReceipt> {
-  return {
-    ...validateToolDescriptor(delivery),
-    run: async (args) => {
-      const started = await launch(args);
+    run: async (args, context) => {
+      const started = await launch(args, context.call);
       return started.ok ? ok({ text: started.value.text, details: started.value.details }) : started;
     },
   };

@@ -1,18 +1,30 @@
-import type { TSchema } from "typebox";
-import type { Result, TypedError } from "./result.ts";
+import type { HostSession } from "../../../ports/host-session.ts";
+import type { Result, TypedError } from "../model/result.ts";
+import type { ToolParametersSchema } from "../model/tool-parameters.ts";
+import type { Usage } from "../model/usage.ts";
 
 /** What a tool answers: the text the model reads and structured details for hosts and UIs. */
 export interface ToolReply<Details> {
   readonly text: string;
   readonly details: Details;
+  /** Model usage the tool spent (Fusion's children); hosts that count tool-result usage add it to the session. */
+  readonly usage?: Usage;
+}
+
+/** The executing call and its session, on hosts with a conversation. */
+export interface ToolCall {
+  readonly toolCallId: string;
+  readonly session: HostSession;
 }
 
 /** What a host hands a running tool. */
 export interface ToolRunContext {
   /** Aborted when the host cancels the call. */
   readonly signal?: AbortSignal;
-  /** A short status line while a long call runs (hosts may show it or use it as a keep-alive). */
-  readonly progress?: (message: string) => void;
+  /** A short status line while a long call runs, with structured details for UIs (hosts may show it or use it as a keep-alive). */
+  readonly progress?: (message: string, details?: unknown) => void;
+  /** Present on hosts with a conversation (Pi); a spec that `needsSession` is served only there. */
+  readonly call?: ToolCall;
 }
 
 /**
@@ -26,7 +38,9 @@ export interface HostToolSpec<Args, Details> {
   readonly description: string;
   readonly promptSnippet: string;
   readonly promptGuidelines?: readonly string[];
-  readonly parameters: TSchema;
+  readonly parameters: ToolParametersSchema;
+  /** True for a tool that works on the calling session (its conversation, models or credentials). */
+  readonly needsSession?: boolean;
   normalize(raw: unknown): Result<Args, TypedError>;
   run(args: Args, context: ToolRunContext): Promise<Result<ToolReply<Details>, TypedError>>;
 }
@@ -42,4 +56,12 @@ export async function callToolSpec(
 ): Promise<Result<ToolReply<unknown>, TypedError>> {
   const args = spec.normalize(raw);
   return args.ok ? spec.run(args.value, context) : args;
+}
+
+/** A session tool called without a session: the host served a spec it should not have (see `needsSession`). */
+export function sessionRequired(tool: string): TypedError<"session_required"> {
+  return {
+    code: "session_required",
+    message: `${tool} works on the calling agent's session, and this host gave the call none (session_required). Nothing was started.`,
+  };
 }
