@@ -1,7 +1,6 @@
 import { appendFileSync, mkdirSync } from "node:fs";
 import { createServer } from "node:http";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { dirname } from "node:path";
 import { toChatRequestBody } from "./chat-request.ts";
 import type { ChatRequestBody } from "./chat-request.ts";
@@ -10,6 +9,7 @@ import { parseScriptedReplies, parseScriptedReply } from "./scripted-reply.ts";
 import type { ScriptedReply } from "./scripted-reply.ts";
 import { clientExpectationFromEnv, clientMismatch, type ClientExpectation } from "./expected-client.ts";
 import { chooseReply, responderInput } from "./scripted-reply-choice.ts";
+import { listen, pause, readJson, sendJson } from "./scripted-http.ts";
 import type { ReplySource, ScriptedResponder } from "./scripted-reply-choice.ts";
 
 export type { ScriptedReply, ScriptedToolCall, ScriptedUsage, ScriptedHttpError } from "./scripted-reply.ts";
@@ -68,8 +68,6 @@ interface Waiter {
   readonly reject: (error: Error) => void;
   readonly timer: NodeJS.Timeout;
 }
-
-const MAX_BODY_BYTES = 64 * 1024 * 1024;
 
 export async function startScriptedModelServer(options: ScriptedModelServerOptions = {}): Promise<ScriptedModelServer> {
   const queue: ScriptedReply[] = [];
@@ -281,62 +279,4 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
         );
     },
   };
-}
-
-function listen(server: ReturnType<typeof createServer>, port: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, "127.0.0.1", () => {
-      server.off("error", reject);
-      resolve((server.address() as AddressInfo).port);
-    });
-  });
-}
-
-type JsonRead = { ok: true; value: unknown } | { ok: false; error: string };
-
-async function readJson(req: IncomingMessage): Promise<JsonRead> {
-  const parts: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const part of req) {
-      const buffer = part as Buffer;
-      size += buffer.length;
-      if (size > MAX_BODY_BYTES) return { ok: false, error: `request body larger than ${MAX_BODY_BYTES} bytes` };
-      parts.push(buffer);
-    }
-  } catch (error) {
-    return { ok: false, error: `request body unreadable: ${String(error)}` };
-  }
-  try {
-    return { ok: true, value: JSON.parse(Buffer.concat(parts).toString("utf8")) };
-  } catch (error) {
-    return { ok: false, error: `request body is not JSON: ${String(error)}` };
-  }
-}
-
-function sendJson(res: ServerResponse, status: number, value: unknown): void {
-  if (res.destroyed || res.writableEnded) return;
-  const text = typeof value === "string" ? value : JSON.stringify(value);
-  res.writeHead(status, {
-    "content-type": typeof value === "string" ? "text/plain; charset=utf-8" : "application/json",
-  });
-  res.end(text);
-}
-
-/** Waits `ms`; false when the client went away first. */
-function pause(ms: number, signal: AbortSignal): Promise<boolean> {
-  if (signal.aborted) return Promise.resolve(false);
-  if (ms <= 0) return Promise.resolve(true);
-  return new Promise((resolve) => {
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve(true);
-    }, ms);
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
 }

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -15,7 +15,9 @@ import {
   type ScriptedReply,
 } from "../../fake/scripted-model-server.ts";
 import { fusionChildExtensionPath } from "../child/child-extension-paths.ts";
+import { processes, type ProcessInfo } from "./live-processes.test-support.ts";
 import { startPiRpc, type PiRecord, type PiRpcClient } from "./rpc-client.ts";
+import { LEAN_PI_ARGS } from "./scripted-parent.test-support.ts";
 import { PACKAGE_ROOT } from "./sdk-session.ts";
 
 /**
@@ -24,15 +26,6 @@ import { PACKAGE_ROOT } from "./sdk-session.ts";
  * web-fetch test seam), an inspect run whose candidates read a file, both with their audit logs verified;
  * an aborted run that leaves no child; and `/fusion` showing the merged answer without a parent turn.
  */
-const LEAN = [
-  "--no-session",
-  "--no-extensions",
-  "--no-skills",
-  "--no-prompt-templates",
-  "--no-themes",
-  "--no-context-files",
-  "--offline",
-];
 const PAGE_SECRET = "PAGE-SECRET-4e1f9a27";
 const FILE_SECRET = "FILE-SECRET-b83c0d51";
 const PAGE = `<!doctype html><html><body><h1>Cache notes</h1><p>Planted ${PAGE_SECRET}: prefer LRU.</p></body></html>`;
@@ -112,7 +105,7 @@ beforeAll(async () => {
   });
   // The children inherit the seam from the parent; it admits only loopback, for this test's web host.
   const env = { ...agent.env, PI_FUSION_WEB_FETCH_TEST_SEAM: "1", PI_FUSION_WEB_FETCH_TEST_ADMIT_CIDR: "127.0.0.0/8" };
-  pi = startPiRpc({ args: [...LEAN, "-e", PACKAGE_ROOT], env, cwd });
+  pi = startPiRpc({ args: [...LEAN_PI_ARGS, "-e", PACKAGE_ROOT], env, cwd });
 });
 
 afterAll(async () => {
@@ -142,42 +135,6 @@ async function newRun<T>(body: () => Promise<T>): Promise<{ dir: string; value: 
 const brainstorm = (args: Record<string, unknown>) => pi.promptAndWait(`call ${JSON.stringify(args)}`, 180_000);
 const toolEnd = (events: readonly PiRecord[]) => events.find((e) => e.type === "tool_execution_end");
 const readJson = (path: string) => JSON.parse(readFileSync(path, "utf8")) as Record<string, unknown>;
-
-interface ProcessInfo {
-  readonly pid: number;
-  readonly ppid: number;
-  readonly cmdline: string;
-  readonly cwd: string | undefined;
-}
-
-/** Live (non-zombie) processes, from /proc. */
-function processes(): ProcessInfo[] {
-  return readdirSync("/proc")
-    .filter((name) => /^\d+$/.test(name))
-    .flatMap((name) => {
-      try {
-        const stat = readFileSync(`/proc/${name}/stat`, "utf8");
-        const [state, ppid] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-        if (state === "Z") return [];
-        let dir: string | undefined;
-        try {
-          dir = readlinkSync(`/proc/${name}/cwd`);
-        } catch {
-          dir = undefined;
-        }
-        return [
-          {
-            pid: Number(name),
-            ppid: Number(ppid),
-            cmdline: readFileSync(`/proc/${name}/cmdline`, "utf8").replace(/\0/g, " "),
-            cwd: dir,
-          },
-        ];
-      } catch {
-        return []; // gone while we looked
-      }
-    });
-}
 
 /** This test's Fusion children: children of the pi process, or pi processes running the child extension in our cwd. */
 const fusionChildren = (): ProcessInfo[] =>

@@ -12,7 +12,7 @@ import { dockShortcutFromEnv, type DockShortcut } from "./dock-shortcut.ts";
 import { FOOTER_STATUS_KEY, FooterStatus } from "./footer-status.ts";
 import { notificationRenderer } from "./notification-renderer.ts";
 import { SeenTasks } from "./seen-tasks.ts";
-import type { DockHost } from "./task-dock.ts";
+import type { DockHost } from "./dock-host.ts";
 
 const NO_TUI =
   "The task dock needs Pi's interactive terminal UI. Use /jobs to list tasks, /logs <id> to read output and /kill <id> to stop one.";

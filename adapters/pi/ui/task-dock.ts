@@ -1,34 +1,21 @@
 import { type Component, matchesKey } from "@mariozechner/pi-tui";
-import type { Result, TypedError } from "../../../domain/shared/model/result.ts";
 import { keepSelection, moveSelection, windowStart } from "../../../domain/tasks/model/list-window.ts";
 import type { TaskSnapshot } from "../../../domain/tasks/model/task-snapshot.ts";
 import { FOLLOWING, scrollBy, scrollToTop, type TailViewport } from "../../../domain/tasks/model/tail-viewport.ts";
+import {
+  answerStopAll,
+  askStopAll,
+  type DockMessage,
+  type DockOutput,
+  rerunTask,
+  showOutputPath,
+  stopTask,
+} from "./dock-actions.ts";
 import { detailFields, renderTail } from "./dock-detail-view.ts";
+import type { DockHost, DockScreen } from "./dock-host.ts";
 import { dockRows, dockTitle, renderListBody } from "./dock-list-view.ts";
-import type { ReadTail } from "./output-tail.ts";
-import type { SeenTasks } from "./seen-tasks.ts";
 import { fit, frame, frameInnerWidth, oneLine, wrapLimited } from "./terminal-text.ts";
-import type { UiColor, UiTheme } from "./ui-theme.ts";
-
-/** What the dock needs from the session: the task runtime's operations plus a clock and a ticker. */
-export interface DockHost {
-  list(): readonly TaskSnapshot[];
-  readTail: ReadTail;
-  stop(taskId: string): Promise<Result<TaskSnapshot, TypedError>>;
-  rerun(task: TaskSnapshot): Promise<Result<TaskSnapshot, TypedError>>;
-  readonly seen: SeenTasks;
-  now(): number;
-  /** Calls back on every task change; returns the unsubscribe. */
-  subscribe(listener: () => void): () => void;
-  /** Repeats `tick` every `ms` until the returned cancel is called. */
-  every(ms: number, tick: () => void): () => void;
-}
-
-export interface DockScreen {
-  requestRender(): void;
-  /** Terminal height, to keep the overlay inside its 60% share. */
-  rows(): number;
-}
+import type { UiTheme } from "./ui-theme.ts";
 
 export const LIST_HELP =
   "↑↓ move · PgUp/PgDn page · Enter/→ open · k stop · a/K stop all · R rerun · h history · c output path · x/Esc/q close";
@@ -37,8 +24,6 @@ export const DETAIL_HELP =
 export const MAX_LIST_PAGE = 14;
 export const MAX_TAIL_LINES = 12;
 const REFRESH_MS = 1000;
-
-type Message = { readonly text: string; readonly color: UiColor };
 
 /** The task dock overlay: a list of tasks and a detail view with a live output tail. */
 export class TaskDock implements Component {
@@ -55,9 +40,16 @@ export class TaskDock implements Component {
   private tailHeight = MAX_TAIL_LINES;
   private readSeq = 0;
   private confirming: readonly string[] | undefined;
-  private message: Message | undefined;
+  private message: DockMessage | undefined;
   private disposed = false;
   private readonly cleanups: Array<() => void> = [];
+  private readonly output: DockOutput = {
+    say: (message) => {
+      this.message = message;
+    },
+    requestRender: () => this.screen.requestRender(),
+    report: (message) => this.report(message),
+  };
 
   constructor(
     private readonly host: DockHost,
@@ -165,10 +157,10 @@ export class TaskDock implements Component {
     else if (matchesKey(data, "enter") || matchesKey(data, "right")) {
       if (this.selected !== undefined) this.openDetail(this.selected);
     } else if (matchesKey(data, "h")) this.toggleHistory();
-    else if (matchesKey(data, "k")) this.stopOne(this.selected);
-    else if (matchesKey(data, "a") || matchesKey(data, "shift+k")) this.askStopAll();
+    else if (matchesKey(data, "k")) stopTask(this.host, this.output, this.selected);
+    else if (matchesKey(data, "a") || matchesKey(data, "shift+k")) this.confirming = askStopAll(this.host, this.output);
     else if (matchesKey(data, "shift+r")) this.rerun(this.selected);
-    else if (matchesKey(data, "c")) this.showPath(this.selected);
+    else if (matchesKey(data, "c")) showOutputPath(this.host, this.output, this.selected);
     else if (matchesKey(data, "x") || matchesKey(data, "q") || matchesKey(data, "escape")) this.finish();
   }
 
@@ -188,9 +180,9 @@ export class TaskDock implements Component {
     else if (matchesKey(data, "pageDown")) scroll(this.tailHeight);
     else if (matchesKey(data, "home")) this.viewport = scrollToTop(total, this.tailHeight);
     else if (matchesKey(data, "end") || matchesKey(data, "r")) this.viewport = FOLLOWING;
-    else if (matchesKey(data, "k")) this.stopOne(this.detailId);
+    else if (matchesKey(data, "k")) stopTask(this.host, this.output, this.detailId);
     else if (matchesKey(data, "shift+r")) this.rerun(this.detailId);
-    else if (matchesKey(data, "c")) this.showPath(this.detailId);
+    else if (matchesKey(data, "c")) showOutputPath(this.host, this.output, this.detailId);
     else if (matchesKey(data, "left") || matchesKey(data, "escape") || matchesKey(data, "backspace"))
       this.view = "list";
     else if (matchesKey(data, "x") || matchesKey(data, "q")) this.finish();
@@ -233,75 +225,18 @@ export class TaskDock implements Component {
     );
   }
 
-  private stopOne(taskId: string | undefined): void {
-    const task = this.host.list().find((t) => t.id === taskId);
-    if (task === undefined) return;
-    if (task.status !== "running") {
-      this.message = { text: `${oneLine(task.name)} (${task.id}) is ${task.status}, not running.`, color: "warning" };
-      return;
-    }
-    this.message = { text: `Stopping ${oneLine(task.name)} (${task.id})…`, color: "warning" };
-    void this.host
-      .stop(task.id)
-      .then((stopped) =>
-        this.report(
-          stopped.ok
-            ? { text: `Stopped ${oneLine(task.name)} (${task.id}).`, color: "warning" }
-            : { text: stopped.error.message, color: "error" },
-        ),
-      );
-  }
-
-  private askStopAll(): void {
-    const running = this.host
-      .list()
-      .filter((t) => t.status === "running")
-      .map((t) => t.id);
-    if (running.length === 0) {
-      this.message = { text: "No task is running.", color: "muted" };
-      return;
-    }
-    this.confirming = running;
-    this.message = {
-      text: `Stop all ${running.length} running ${running.length === 1 ? "task" : "tasks"}? y stops them, any other key cancels.`,
-      color: "warning",
-    };
-  }
-
   private answerConfirmation(data: string): void {
     const ids = this.confirming ?? [];
     this.confirming = undefined;
-    if (!matchesKey(data, "y") && !matchesKey(data, "shift+y")) {
-      this.message = { text: "Nothing was stopped.", color: "muted" };
-      this.screen.requestRender();
-      return;
-    }
-    this.message = { text: `Stopping ${ids.length} ${ids.length === 1 ? "task" : "tasks"}…`, color: "warning" };
-    this.screen.requestRender();
-    void Promise.all(ids.map((id) => this.host.stop(id))).then((results) => {
-      const failed = results.filter((r) => !r.ok).length;
-      this.report({
-        text: `Stopped ${results.length - failed} of ${ids.length} ${ids.length === 1 ? "task" : "tasks"}.`,
-        color: failed > 0 ? "error" : "warning",
-      });
-    });
+    answerStopAll(this.host, this.output, ids, matchesKey(data, "y") || matchesKey(data, "shift+y"));
   }
 
   private rerun(taskId: string | undefined): void {
-    const task = this.host.list().find((t) => t.id === taskId);
-    if (task === undefined) return;
-    void this.host.rerun(task).then((started) => {
-      if (!started.ok) return this.report({ text: started.error.message, color: "error" });
-      this.shown.add(started.value.id);
-      this.selected = started.value.id;
-      if (this.view === "detail") this.openDetail(started.value.id);
-      this.report({ text: `Started ${oneLine(started.value.name)} again as ${started.value.id}.`, color: "success" });
+    rerunTask(this.host, this.output, taskId, (started) => {
+      this.shown.add(started.id);
+      this.selected = started.id;
+      if (this.view === "detail") this.openDetail(started.id);
     });
-  }
-
-  private showPath(taskId: string | undefined): void {
-    const task = this.host.list().find((t) => t.id === taskId);
-    if (task !== undefined) this.message = { text: `Output: ${oneLine(task.outputPath)}`, color: "text" };
   }
 
   private finish(): void {
@@ -309,7 +244,7 @@ export class TaskDock implements Component {
     this.close();
   }
 
-  private report(message: Message): void {
+  private report(message: DockMessage): void {
     if (this.disposed) return;
     this.message = message;
     this.screen.requestRender();

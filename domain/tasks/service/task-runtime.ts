@@ -1,86 +1,29 @@
-import type { Clock } from "../../../ports/clock.ts";
-import type { FileCommitter } from "../../../ports/file-committer.ts";
-import type { LaunchCommand, LaunchError, ProcessLauncher, RunningProcess } from "../../../ports/process-launcher.ts";
-import type { RandomSource } from "../../../ports/random-source.ts";
-import type { TaskNotifier } from "../../../ports/task-notifier.ts";
-import type { HostIdentity, TaskSupervisor } from "../../../ports/task-survival.ts";
 import { err, ok, type Result, type TypedError } from "../../shared/model/result.ts";
-import { planLogRead, type LogReadPlan, type LogReadRequest } from "../model/log-read.ts";
+import { planLogRead, type LogReadRequest } from "../model/log-read.ts";
 import { renderNotification, shortTail } from "../model/notification.ts";
 import type { RunRequest } from "../model/run-request.ts";
 import { resolveTaskId, type LookupError } from "../model/task-lookup.ts";
 import type { TaskSnapshot } from "../model/task-snapshot.ts";
+import { initialSnapshot } from "./initial-snapshot.ts";
+import type { LaunchPlan } from "./launch-plan.ts";
+import { logSliceText, type LogSlice } from "./log-slice.ts";
 import { OutputSink } from "./output-sink.ts";
-import type { StreamFilter, TaskCompletion } from "./execution-hooks.ts";
-import { TaskExecution, type StdoutFilter } from "./task-execution.ts";
+import { TaskExecution } from "./task-execution.ts";
 import { TaskMetadataWriter } from "./task-metadata-writer.ts";
+import type { TaskRuntimeConfig, TaskRuntimeDeps } from "./task-runtime-config.ts";
 import type { RecoveredTask } from "./recovered-task.ts";
 import { supervise, survivalFields } from "./supervised-launch.ts";
 import type { TrackedTask } from "./tracked-task.ts";
 
-export interface TaskRuntimeDeps {
-  readonly launcher: ProcessLauncher;
-  readonly files: FileCommitter;
-  readonly clock: Clock;
-  readonly random: RandomSource;
-  readonly notifier: TaskNotifier;
-  /** Reports problems nobody awaits (a notification that could not be delivered). */
-  readonly warn: (message: string) => void;
-  /** Decides how a request without an explicit plan is launched (agent telemetry); default: as given. */
-  readonly planLaunch?: LaunchPlanner;
-  /** Runs each child-process task under a supervisor that records its exit durably; without one, none is. */
-  readonly supervisor?: TaskSupervisor;
-  /** This host process, recorded in every task so a later session can tell whether it still runs. */
-  readonly host?: HostIdentity;
-}
-
-export interface TaskRuntimeConfig {
-  readonly cwd: string;
-  /** Absolute directory for this session's task files. */
-  readonly taskDir: string;
-  /** The same directory as users should see it (relative to cwd). */
-  readonly displayDir: string;
-  readonly env: Readonly<Record<string, string>>;
-  readonly shell?: string;
-  readonly outputCapBytes: number;
-  readonly killGraceMs: number;
-  readonly retainTasks: number;
-}
-
-/** How a launch should be wrapped (agent telemetry); the default runs the command as given. */
-export interface LaunchPlan {
-  readonly command: LaunchCommand;
-  readonly stdoutFilter?: StdoutFilter;
-  readonly telemetryUnavailableReason?: string;
-  /** A task id chosen by the caller (attested runs use 128-bit ids); default `b` + 8 hex. */
-  readonly id?: string;
-  /** Bytes for the child's stdin (then closed). */
-  readonly stdin?: Uint8Array;
-  /** Replaces the configured child environment. */
-  readonly env?: Readonly<Record<string, string>>;
-  readonly stderrFilter?: StreamFilter;
-  readonly completion?: TaskCompletion;
-  /** Kind-specific snapshot fields known at launch (e.g. `attestedPi`). */
-  readonly facets?: Pick<TaskSnapshot, "attestedPi" | "fusion" | "delegate">;
-  /** Work that runs in this process instead of a child (Fusion runs); default: the launcher starts `command`. */
-  readonly start?: () => Result<RunningProcess, LaunchError>;
-}
-
-/** Plans the launch of a request; `shell` is how the command runs when nothing is wrapped. */
-export type LaunchPlanner = (request: RunRequest, shell: Extract<LaunchCommand, { kind: "shell" }>) => LaunchPlan;
+export type { LaunchPlan, LaunchPlanner } from "./launch-plan.ts";
+export type { LogSlice } from "./log-slice.ts";
+export type { TaskRuntimeConfig, TaskRuntimeDeps } from "./task-runtime-config.ts";
 
 export type StartError = TypedError<
   "runtime_shutting_down" | "task_dir_unwritable" | "task_id_in_use" | "survive_reload_unavailable"
 >;
 export type KillError = LookupError | TypedError<"task_not_running">;
 export type LogError = LookupError | TypedError<"output_unreadable">;
-
-export interface LogSlice {
-  readonly task: TaskSnapshot;
-  readonly plan: LogReadPlan;
-  readonly text: string;
-  readonly bytesRead: number;
-}
 
 type Listener = (snapshot: TaskSnapshot) => void;
 
@@ -140,7 +83,7 @@ export class TaskRuntime {
       });
     const metadata = new TaskMetadataWriter(this.deps.files, `${this.config.taskDir}/${id}.json`);
     const before = {
-      ...this.initialSnapshot(id, request, undefined, launch.telemetryUnavailableReason),
+      ...initialSnapshot(this.config, this.deps.clock.now(), id, request, undefined, launch.telemetryUnavailableReason),
       ...launch.facets,
       ...survivalFields(this.deps.host, request, supervised),
     };
@@ -224,7 +167,7 @@ export class TaskRuntime {
         message: `Output file of ${id.value} cannot be read (${read.error.osCode ?? read.error.code}): ${read.error.message}`,
       });
     const { plan, bytes } = read.value;
-    const text = bytes.map((piece, i) => gapBefore(plan, i) + Buffer.from(piece).toString("utf8")).join("");
+    const text = logSliceText(plan, bytes);
     return ok({ task: task.snapshot, plan, text, bytesRead: bytes.reduce((n, b) => n + b.length, 0) });
   }
 
@@ -305,40 +248,6 @@ export class TaskRuntime {
     }
   }
 
-  private initialSnapshot(
-    id: string,
-    request: RunRequest,
-    pid: number | undefined,
-    telemetryUnavailableReason: string | undefined,
-  ): TaskSnapshot {
-    return {
-      schema_version: "pi-background-tasks.task.v1",
-      id,
-      name: request.name,
-      command: request.command,
-      ...(request.description === undefined ? {} : { description: request.description }),
-      status: "running",
-      outputPath: `${this.config.displayDir}/${id}.output`,
-      cwd: this.config.cwd,
-      startTime: this.deps.clock.now(),
-      ...(pid === undefined ? {} : { pid }),
-      bytesWritten: 0,
-      output: {
-        producedBytes: 0,
-        keptBytes: 0,
-        elidedBytes: 0,
-        capBytes: this.config.outputCapBytes,
-        capAction: request.onOutputCap,
-      },
-      isAgent: request.isAgent,
-      notified: false,
-      notifyOnCompletion: request.notifyOnCompletion,
-      triggerOnCompletion: request.triggerOnCompletion,
-      ...(request.timeoutSeconds === undefined ? {} : { timeoutSeconds: request.timeoutSeconds }),
-      ...(telemetryUnavailableReason === undefined ? {} : { telemetryUnavailableReason }),
-    };
-  }
-
   private async afterTerminal(terminal: TaskSnapshot): Promise<TaskSnapshot> {
     this.emit(terminal);
     const settled = await this.deliverNotice(terminal);
@@ -378,11 +287,4 @@ export class TaskRuntime {
   private emit(snapshot: TaskSnapshot): void {
     for (const listener of this.listeners) listener(snapshot);
   }
-}
-
-function gapBefore(plan: LogReadPlan, index: number): string {
-  const previous = plan.pieces[index - 1];
-  const current = plan.pieces[index];
-  if (previous === undefined || current === undefined || previous[1] === current[0]) return "";
-  return `\n[… ${current[0] - previous[1]} bytes elided here by the output cap …]\n`;
 }
