@@ -20,9 +20,6 @@ const SOURCE = /\.(ts|mts|cts|mjs|cjs|js)$/;
 const BEING_SPLIT_ELSEWHERE: readonly string[] = [
   "contract-tests/process-launcher.contract.ts", // branch ports-contracts
   "adapters/node/pi-child-runner.fake.test.ts", // branch child-launch (adapters/node/pi-child-*)
-  // domain/validation/** (domain/validate/** on main) belongs to another branch: issue 16's split of it is
-  // still to be assigned.
-  "/service/validate-workflow.test.ts",
 ];
 
 function walk(dir: string): string[] {
