@@ -121,6 +121,12 @@ async function execute(
 ): Promise<Result<FusionRunOutcome, FusionError>> {
   const opened = await openRun(ctx, request);
   if (!opened.ok) return opened;
+  if (request.beforeChildren !== undefined && !(await request.beforeChildren(ctx.runId)))
+    return err(
+      fusionError("child_cancelled", "the host did not go on after preflight; no child was started", {
+        stage: "preflight",
+      }),
+    );
   const answers = await stage(ctx, "candidates_running", "candidate", () => runCandidates(ctx));
   if (!answers.ok) return answers;
   const advanced = await advance(ctx, "candidates_complete", "candidate");

@@ -56,6 +56,11 @@ export interface FusionRunRequest {
   /** `false` starts the evaluator and merger children only when their prompt exists (a baseline for the latency bench). Default true. */
   readonly preStartLaterStages?: boolean;
   readonly signal?: AbortSignal;
+  /**
+   * Awaited once preflight is durable (manifest, input, budget plan) and before the first child: a host that
+   * must track the run first (fusion_validate's task) does so here; resolving false ends the run with no child.
+   */
+  readonly beforeChildren?: (runId: string) => Promise<boolean>;
 }
 
 export interface FusionRunOutcome {

@@ -196,7 +196,7 @@ describe("bg_result end to end with the orchestrator", () => {
     const h = validateHarness({ runner, files, clock: new FakeClock(), random: new SeededRandomSource(3) });
     const launch = await h.start();
     if (!launch.ok) throw new Error(launch.error.message);
-    const done = await launch.value.completion;
+    const done = await launch.value.execute();
     if (!done.ok) throw new Error(done.error.message);
     const task: FusionTaskLookup = {
       state: "completed",

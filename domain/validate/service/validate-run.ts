@@ -2,6 +2,7 @@ import type { CandidateExtensionPaths } from "../../fusion/model/candidate-launc
 import { fusionRunDir, type RunDirLocation } from "../../fusion/model/fusion-artifacts.ts";
 import type { FusionBudgetGate } from "../../fusion/model/fusion-budget-gate.ts";
 import type { FusionError } from "../../fusion/model/fusion-error.ts";
+import type { FusionProgress } from "../../fusion/model/fusion-progress.ts";
 import type { FusionResultDetails } from "../../fusion/model/fusion-result.ts";
 import type { FusionModelRoutes, FusionSource } from "../../fusion/model/fusion-workflow.ts";
 import type { Usage } from "../../shared/model/usage.ts";
@@ -49,8 +50,15 @@ export interface ValidateLaunch {
   readonly artifactDir: string;
   readonly request: ValidateRequest;
   readonly inputSha256: string;
-  /** Settles when the run has committed its result or failed. Cancel through the request's signal. */
-  readonly completion: Promise<Result<ValidateCompleted, ValidateRunError>>;
+  /** What the preflight reported (budget warnings), for the task's output ahead of the reviewers' lines. */
+  readonly preflightProgress: readonly FusionProgress[];
+  /**
+   * Starts the reviewers (call once); their progress goes to `onProgress`. Settles when the run has
+   * committed its result or failed. Cancel through the request's signal.
+   */
+  execute(onProgress?: (progress: FusionProgress) => void): Promise<Result<ValidateCompleted, ValidateRunError>>;
+  /** For a host that could not track the run: it ends after preflight with no child started. */
+  abandon(): Promise<void>;
 }
 
 /**
@@ -66,38 +74,61 @@ export async function startValidateRun(
   const normalized = normalizeValidateArguments(request.arguments);
   if (!normalized.ok) return normalized;
   const input = buildValidateInput(normalized.value, request.cwd);
-  let signalLaunch: (runId: string) => void = () => undefined;
-  const launched = new Promise<string>((resolve) => {
-    signalLaunch = resolve;
-  });
-  const watching: FusionPorts = {
-    ...ports,
-    onProgress: (progress) => {
-      if (progress.event.type === "state" && progress.event.state === "candidates_running")
-        signalLaunch(progress.run_id);
-      ports.onProgress?.(progress);
+  const preflightProgress: FusionProgress[] = [];
+  let sink: (progress: FusionProgress) => void = (progress) => preflightProgress.push(progress);
+  let preflightDone: (runId: string) => void = () => undefined;
+  const preflight = new Promise<string>((resolve) => (preflightDone = resolve));
+  let proceed: (go: boolean) => void = () => undefined;
+  const go = new Promise<boolean>((resolve) => (proceed = resolve));
+  const run = runFusion(
+    {
+      ...ports,
+      onProgress: (progress) => {
+        sink(progress);
+        ports.onProgress?.(progress);
+      },
     },
-  };
-  const run = runFusion(watching, {
-    profile: VALIDATE_PROFILE,
-    source: request.source ?? "tool",
-    capability: "inspect",
-    canonicalInputJson: input.json,
-    routes: request.routes,
-    thinkingLevel: request.thinkingLevel,
-    budget: request.budget,
-    location: request.location,
-    ...(request.candidateEnv === undefined ? {} : { candidateEnv: request.candidateEnv }),
-    ...(request.candidateExtensions === undefined ? {} : { candidateExtensions: request.candidateExtensions }),
-    ...(request.preStartDelayMs === undefined ? {} : { preStartDelayMs: request.preStartDelayMs }),
-    ...(request.signal === undefined ? {} : { signal: request.signal }),
-  });
-  const first = await Promise.race([launched.then((runId) => ({ runId })), run.then((outcome) => ({ outcome }))]);
-  const runId = "runId" in first ? first.runId : first.outcome.ok ? first.outcome.value.details.run_id : undefined;
-  if (runId === undefined) return "outcome" in first && !first.outcome.ok ? err(first.outcome.error) : unreachable();
+    {
+      profile: VALIDATE_PROFILE,
+      source: request.source ?? "tool",
+      capability: "inspect",
+      canonicalInputJson: input.json,
+      routes: request.routes,
+      thinkingLevel: request.thinkingLevel,
+      budget: request.budget,
+      location: request.location,
+      ...(request.candidateEnv === undefined ? {} : { candidateEnv: request.candidateEnv }),
+      ...(request.candidateExtensions === undefined ? {} : { candidateExtensions: request.candidateExtensions }),
+      ...(request.preStartDelayMs === undefined ? {} : { preStartDelayMs: request.preStartDelayMs }),
+      ...(request.signal === undefined ? {} : { signal: request.signal }),
+      beforeChildren: (runId) => {
+        preflightDone(runId);
+        return go;
+      },
+    },
+  );
+  // Either the preflight finished (the run waits for `execute`) or the run ended without reaching it (a refusal).
+  const first = await Promise.race([preflight.then((runId) => ({ runId })), run.then((outcome) => ({ outcome }))]);
+  if ("outcome" in first) return first.outcome.ok ? unreachable() : err(first.outcome.error);
+  const { runId } = first;
   const artifactDir = fusionRunDir(request.location, runId);
   const completion = run.then((outcome) => complete(ports, outcome, { runId, artifactDir, inputSha256: input.sha256 }));
-  return ok({ runId, artifactDir, request: normalized.value, inputSha256: input.sha256, completion });
+  return ok({
+    runId,
+    artifactDir,
+    request: normalized.value,
+    inputSha256: input.sha256,
+    preflightProgress: [...preflightProgress],
+    execute: (onProgress) => {
+      sink = onProgress ?? (() => undefined);
+      proceed(true);
+      return completion;
+    },
+    abandon: async () => {
+      proceed(false);
+      await completion;
+    },
+  });
 }
 
 async function complete(
@@ -122,5 +153,5 @@ async function complete(
 }
 
 function unreachable(): never {
-  throw new Error("the validate run finished without an outcome or a run id");
+  throw new Error("the validate run completed without passing its preflight");
 }

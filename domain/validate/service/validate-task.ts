@@ -25,31 +25,29 @@ export interface ValidateTaskReceipt {
 }
 
 /**
- * Starts `fusion_validate` as a background task: preflight is durable and the task tracked before this
- * returns; the run goes on in this process, its progress lines are the task's output, and its end is the
- * task's terminal state (with the result's hash for bg_result). Refusals leave no task and no child.
+ * Starts `fusion_validate` as a background task, in that order: preflight (durable), the task, then the
+ * reviewers, which the task's work starts; so their progress lines are the task's output from the first,
+ * and its end is the task's terminal state (with the result's hash for bg_result). Refusals leave no task
+ * and no child.
  */
 export async function startValidateTask(
   deps: ValidateTaskDeps,
   request: Omit<ValidateRunRequest, "signal">,
 ): Promise<Result<ValidateTaskReceipt, TypedError>> {
   const controller = new AbortController();
-  const progress = new ProgressLog();
-  const launched = await startValidateRun(
-    { ...deps.ports, onProgress: (p) => progress.write(p.status) },
-    { ...request, signal: controller.signal },
-  );
+  const launched = await startValidateRun(deps.ports, { ...request, signal: controller.signal });
   if (!launched.ok)
     return err({
       ...launched.error,
       message: "tool" in launched.error ? launched.error.message : describeFusionError(launched.error),
     });
-  const { runId, artifactDir, completion } = launched.value;
+  const launch = launched.value;
+  const { runId, artifactDir } = launch;
   deps.live.add(controller);
   const work = new InProcessWork(deps.pid, async (signal, log) => {
     signal.addEventListener("abort", () => controller.abort(), { once: true });
-    progress.attach(log);
-    const done = await completion;
+    for (const early of launch.preflightProgress) log(early.status);
+    const done = await launch.execute((progress) => log(progress.status));
     deps.live.delete(controller);
     if (!done.ok)
       return err({
@@ -75,25 +73,9 @@ export async function startValidateTask(
     facets: { fusion: { runId, workflow: "validate", artifactDir } },
   });
   if (!started.ok) {
-    controller.abort();
+    deps.live.delete(controller);
+    await launch.abandon();
     return started;
   }
   return ok(validateLaunchReceipt(started.value.id, runId, artifactDir, deps.delivery));
-}
-
-/** Progress lines that arrive before the task's output exists are kept and written once it does. */
-class ProgressLog {
-  private pending: string[] = [];
-  private sink: ((line: string) => void) | undefined;
-
-  write(line: string): void {
-    if (this.sink === undefined) this.pending.push(line);
-    else this.sink(line);
-  }
-
-  attach(sink: (line: string) => void): void {
-    this.sink = sink;
-    for (const line of this.pending) sink(line);
-    this.pending = [];
-  }
 }

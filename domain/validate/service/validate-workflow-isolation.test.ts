@@ -16,7 +16,7 @@ describe("fusion_validate workflow: isolation and refusals", () => {
     const h = validateHarness(scripts([CLEAN, CLEAN, CLEAN]));
     const launch = await h.start();
     if (!launch.ok) throw new Error(launch.error.message);
-    await launch.value.completion;
+    await launch.value.execute();
     const normalized = normalizeValidateArguments(validArguments());
     if (!normalized.ok) throw new Error("fixture arguments are invalid");
     const expected = VALIDATE_STAGE_PROMPTS.candidate(buildValidateInput(normalized.value, "/work/project").json);
@@ -75,21 +75,33 @@ describe("fusion_validate workflow: isolation and refusals", () => {
     );
   });
 
-  it("launches once preflight is durable, without waiting for the reviewers", async () => {
+  it("launches once preflight is durable, and starts no reviewer until the host executes the run", async () => {
     const h = validateHarness(scripts([CLEAN, CLEAN, CLEAN]));
     const launch = await h.start();
     if (!launch.ok) throw new Error(launch.error.message);
     expect(launch.value.runId).toMatch(/^v[0-9a-f]{32}$/);
     expect(launch.value.artifactDir).toBe(`/work/project/.pi/fusion/sess-1-4242/${launch.value.runId}`);
-    const manifest = JSON.parse(h.text(`${launch.value.artifactDir}/manifest.json`) ?? "{}") as {
-      state: string;
-      capability: string;
-    };
-    expect(manifest).toMatchObject({ state: "candidates_running", capability: "inspect" });
+    const manifest = () =>
+      JSON.parse(h.text(`${launch.value.artifactDir}/manifest.json`) ?? "{}") as { state: string; capability: string };
+    expect(manifest()).toMatchObject({ state: "initializing", capability: "inspect" });
     expect(h.text(`${launch.value.artifactDir}/budget-plan.json`)).toBeDefined();
-    expect(h.runner.events.filter((e) => e.kind === "settled")).toEqual([]);
-    const done = await launch.value.completion;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(h.runner.events).toEqual([]);
+    const lines: string[] = [];
+    const done = await launch.value.execute((progress) => lines.push(progress.event.type));
     expect(done.ok).toBe(true);
+    expect(lines[0]).toBe("state");
+    expect(h.runner.events.filter((e) => e.kind === "prepare")).toHaveLength(5);
+  });
+
+  it("ends after preflight with no child when the host abandons the run", async () => {
+    const h = validateHarness(scripts([CLEAN, CLEAN, CLEAN]));
+    const launch = await h.start();
+    if (!launch.ok) throw new Error(launch.error.message);
+    await launch.value.abandon();
+    expect(h.runner.events).toEqual([]);
+    const manifest = JSON.parse(h.text(`${launch.value.artifactDir}/manifest.json`) ?? "{}") as { state: string };
+    expect(manifest.state).not.toBe("initializing");
   });
 
   it("refuses a budget blocker at launch with zero children", async () => {

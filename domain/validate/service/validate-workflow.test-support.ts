@@ -36,7 +36,7 @@ export async function completed(h: ValidateHarness, args?: unknown): Promise<Val
 export async function settle(h: ValidateHarness, args?: unknown): Promise<Result<ValidateCompleted, ValidateRunError>> {
   const launch = await h.start(args);
   if (!launch.ok) throw new Error(`launch refused: ${launch.error.message}`);
-  return launch.value.completion;
+  return launch.value.execute();
 }
 
 export async function failure(h: ValidateHarness): Promise<ValidateRunError> {
