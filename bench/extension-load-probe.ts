@@ -12,7 +12,7 @@ import { median, report } from "./bench-util.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, "..");
-const entry = resolve(process.env.PROBE_ENTRY ?? resolve(root, "composition/pi-extension.ts"));
+const entry = resolve(process.env.PROBE_ENTRY ?? resolve(root, "composition/pi/extension.ts"));
 
 interface Timing {
   readonly name: string;

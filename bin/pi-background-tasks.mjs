@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The package ships TypeScript sources (Pi loads them with jiti). Outside Pi, this launcher picks one installed
-// Pi and runs composition/mcp-server.ts through that Pi's jiti, with every `@mariozechner/*` and `typebox` import
+// Pi and runs composition/mcp/server.ts through that Pi's jiti, with every `@mariozechner/*` and `typebox` import
 // mapped onto that Pi's own packages (bin/pi-host-modules.mjs), so Pi 0.73 (`@mariozechner/pi-coding-agent`)
 // and Pi 1.x (`@earendil-works/pi-coding-agent`) both work. The Pi, in this order:
 //   1. the one behind PI_BG_PI_CLI;
@@ -15,7 +15,7 @@ import { fileURLToPath } from "node:url";
 import { describePi, PI_PACKAGES, piHostAliases } from "./pi-host-modules.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const entry = join(here, "..", "composition", "mcp-server.ts");
+const entry = join(here, "..", "composition", "mcp", "server.ts");
 const say = (line) => process.stderr.write(`[pi-background-tasks] ${line}\n`);
 
 function jitiFrom(file) {

@@ -26,11 +26,11 @@ function isolatedPackage() {
   roots.push(root);
   const pkg = join(root, "pkg");
   mkdirSync(join(pkg, "bin"), { recursive: true });
-  mkdirSync(join(pkg, "composition"));
+  mkdirSync(join(pkg, "composition", "mcp"), { recursive: true });
   copyFileSync(BIN, join(pkg, "bin", "pi-background-tasks.mjs"));
   copyFileSync(resolve(import.meta.dirname, "pi-host-modules.mjs"), join(pkg, "bin", "pi-host-modules.mjs"));
   writeFileSync(
-    join(pkg, "composition", "mcp-server.ts"),
+    join(pkg, "composition", "mcp", "server.ts"),
     "export async function main(argv: readonly string[]): Promise<number> {\n  const typed: string = argv.join(' ');\n  process.stdout.write(`stub main: ${typed}\\n`);\n  return 7;\n}\n",
   );
   const run = (env: Record<string, string>) =>

@@ -1,12 +1,12 @@
 import type { ExtensionContext } from "@mariozechner/pi-coding-agent";
-import type { AttestedRunnerConfig } from "../domain/attested/service/attested-pi-runner.ts";
-import type { TaskSettings } from "../domain/tasks/model/runtime-settings.ts";
-import type { LaunchPlanner, TaskRuntimeConfig } from "../domain/tasks/service/task-runtime.ts";
-import { agentLaunchPlanner } from "../adapters/node/agent-launch-planner.ts";
-import { fusionChildEnv } from "../adapters/node/fusion-child-env.ts";
-import { locatePiCli } from "../adapters/node/pi-cli-locator.ts";
-import { piLaunchArgv } from "../adapters/node/pi-command-interception.ts";
-import { contextWindowIndex } from "../adapters/pi/model-windows.ts";
+import type { AttestedRunnerConfig } from "../../domain/attested/service/attested-pi-runner.ts";
+import type { TaskSettings } from "../../domain/tasks/model/runtime-settings.ts";
+import type { LaunchPlanner, TaskRuntimeConfig } from "../../domain/tasks/service/task-runtime.ts";
+import { agentLaunchPlanner } from "../../adapters/node/agent-launch-planner.ts";
+import { fusionChildEnv } from "../../adapters/node/fusion-child-env.ts";
+import { locatePiCli } from "../../adapters/node/pi-cli-locator.ts";
+import { piLaunchArgv } from "../../adapters/node/pi-command-interception.ts";
+import { contextWindowIndex } from "../../adapters/pi/model-windows.ts";
 
 export interface AgentHostBindings {
   readonly planLaunch: LaunchPlanner;

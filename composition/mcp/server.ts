@@ -3,22 +3,22 @@ import type { Readable, Writable } from "node:stream";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { Container } from "inversify";
-import type { Result } from "../domain/shared/model/result.ts";
-import { taskSettingsFromEnv, type SettingsError } from "../domain/tasks/model/runtime-settings.ts";
-import type { TaskRuntime, TaskRuntimeConfig } from "../domain/tasks/service/task-runtime.ts";
-import type { RuntimeAccess } from "../domain/tasks/service/task-tool-specs.ts";
-import { toolCatalogue, type ApplicationServices } from "../domain/tools/service/tool-catalogue.ts";
-import { agentLaunchPlanner } from "../adapters/node/agent-launch-planner.ts";
-import { locatePiCli } from "../adapters/node/pi-cli-locator.ts";
-import { SystemClock } from "../adapters/node/system-clock.ts";
-import { McpTaskNotifier } from "../adapters/mcp/mcp-task-notifier.ts";
-import { serveToolSpecs } from "../adapters/mcp/mcp-tool-server.ts";
+import type { Result } from "../../domain/shared/model/result.ts";
+import { taskSettingsFromEnv, type SettingsError } from "../../domain/tasks/model/runtime-settings.ts";
+import type { TaskRuntime, TaskRuntimeConfig } from "../../domain/tasks/service/task-runtime.ts";
+import type { RuntimeAccess } from "../../domain/tasks/service/task-tool-specs.ts";
+import { toolCatalogue, type ApplicationServices } from "../../domain/tools/service/tool-catalogue.ts";
+import { agentLaunchPlanner } from "../../adapters/node/agent-launch-planner.ts";
+import { locatePiCli } from "../../adapters/node/pi-cli-locator.ts";
+import { SystemClock } from "../../adapters/node/system-clock.ts";
+import { McpTaskNotifier } from "../../adapters/mcp/mcp-task-notifier.ts";
+import { serveToolSpecs } from "../../adapters/mcp/mcp-tool-server.ts";
 import { McpFusion } from "./mcp-fusion.ts";
 import { mcpHostModule } from "./mcp-host-module.ts";
-import { adoptOrphans, takeOverOrphans } from "./orphan-takeover.ts";
-import { piInstallHint } from "./pi-install-hint.ts";
-import { taskRuntimeModule } from "./task-runtime-module.ts";
-import { TOKENS } from "./tokens.ts";
+import { adoptOrphans, takeOverOrphans } from "../orphan-takeover.ts";
+import { piInstallHint } from "../pi-install-hint.ts";
+import { taskRuntimeModule } from "../task-runtime-module.ts";
+import { TOKENS } from "../tokens.ts";
 
 export interface McpServeOptions {
   readonly cwd: string;
@@ -37,7 +37,7 @@ export interface McpSession {
   readonly closed: Promise<void>;
 }
 
-const PACKAGE = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
+const PACKAGE = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
   name: string;
   version: string;
 };

@@ -1,5 +1,5 @@
 import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
-import type { RuntimeLifecycle } from "../adapters/pi/runtime-lifecycle.ts";
+import type { RuntimeLifecycle } from "../../adapters/pi/runtime-lifecycle.ts";
 
 /**
  * The ExtensionAPI for registrations that reach the task runtime through a synchronous accessor (task tools,

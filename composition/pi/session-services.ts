@@ -1,14 +1,14 @@
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
 import { Container } from "inversify";
-import type { Clock } from "../ports/clock.ts";
-import type { AttestedPiRunner } from "../domain/attested/service/attested-pi-runner.ts";
-import type { TaskSettings } from "../domain/tasks/model/runtime-settings.ts";
-import type { TaskRuntime, TaskRuntimeConfig } from "../domain/tasks/service/task-runtime.ts";
-import { claimTaskDir, releaseTaskDir } from "../adapters/node/live-task-dirs.ts";
+import type { Clock } from "../../ports/clock.ts";
+import type { AttestedPiRunner } from "../../domain/attested/service/attested-pi-runner.ts";
+import type { TaskSettings } from "../../domain/tasks/model/runtime-settings.ts";
+import type { TaskRuntime, TaskRuntimeConfig } from "../../domain/tasks/service/task-runtime.ts";
+import { claimTaskDir, releaseTaskDir } from "../../adapters/node/live-task-dirs.ts";
 import { agentHostBindings } from "./agent-host.ts";
 import { piHostModule } from "./pi-host-module.ts";
-import { taskRuntimeModule } from "./task-runtime-module.ts";
-import { TOKENS } from "./tokens.ts";
+import { taskRuntimeModule } from "../task-runtime-module.ts";
+import { TOKENS } from "../tokens.ts";
 
 /** What one Pi session's container provides; `release` stops every task and unbinds the container. */
 export interface SessionServices {

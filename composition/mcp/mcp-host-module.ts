@@ -1,13 +1,13 @@
 import { ContainerModule } from "inversify";
-import type { LaunchPlanner, TaskRuntimeConfig } from "../domain/tasks/service/task-runtime.ts";
-import type { Clock } from "../ports/clock.ts";
-import type { TaskNotifier } from "../ports/task-notifier.ts";
-import { CryptoRandomSource } from "../adapters/node/crypto-random-source.ts";
-import { NodeFileCommitter } from "../adapters/node/node-file-committer.ts";
-import { NodeProcessLauncher } from "../adapters/node/node-process-launcher.ts";
-import { processIdentity } from "../adapters/node/node-survivor-probe.ts";
-import { NodeTaskSupervisor } from "../adapters/node/node-task-supervisor.ts";
-import { TOKENS } from "./tokens.ts";
+import type { LaunchPlanner, TaskRuntimeConfig } from "../../domain/tasks/service/task-runtime.ts";
+import type { Clock } from "../../ports/clock.ts";
+import type { TaskNotifier } from "../../ports/task-notifier.ts";
+import { CryptoRandomSource } from "../../adapters/node/crypto-random-source.ts";
+import { NodeFileCommitter } from "../../adapters/node/node-file-committer.ts";
+import { NodeProcessLauncher } from "../../adapters/node/node-process-launcher.ts";
+import { processIdentity } from "../../adapters/node/node-survivor-probe.ts";
+import { NodeTaskSupervisor } from "../../adapters/node/node-task-supervisor.ts";
+import { TOKENS } from "../tokens.ts";
 
 export interface McpHostBindings {
   readonly config: TaskRuntimeConfig;

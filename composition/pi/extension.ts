@@ -1,13 +1,13 @@
 import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
-import { toolCatalogue } from "../domain/tools/service/tool-catalogue.ts";
-import { registerEventBusApi } from "../adapters/pi/event-bus-api.ts";
-import { piToolFromSpec } from "../adapters/pi/pi-tool.ts";
-import { registerTaskCommands } from "../adapters/pi/task-commands.ts";
-import { registerTaskUi } from "../adapters/pi/ui/register-task-ui.ts";
-import type { BudgetGateFactory } from "./fusion-runs.ts";
+import { toolCatalogue } from "../../domain/tools/service/tool-catalogue.ts";
+import { registerEventBusApi } from "../../adapters/pi/event-bus-api.ts";
+import { piToolFromSpec } from "../../adapters/pi/pi-tool.ts";
+import { registerTaskCommands } from "../../adapters/pi/task-commands.ts";
+import { registerTaskUi } from "../../adapters/pi/ui/register-task-ui.ts";
+import type { BudgetGateFactory } from "../fusion-runs.ts";
 import { LazySession } from "./lazy-session.ts";
 import { PiApplication } from "./pi-application.ts";
-import { registerFusionCommands } from "./register-fusion.ts";
+import { registerFusionCommands } from "./fusion-commands.ts";
 import { runtimeGated } from "./runtime-gate.ts";
 
 /** Tools Pi keeps active even when a session starts with a narrower set (Fusion and the verified results). */
@@ -16,8 +16,8 @@ const ALWAYS_ACTIVE = ["fusion_brainstorm", "fusion_validate", "bg_delegate", "b
 /** Fusion's budget gate: the conservative estimator, loaded with the Fusion runtime on its first use. */
 async function budgetGate(): Promise<BudgetGateFactory> {
   const [{ budgetGateFor }, { calibratedEstimator }] = await Promise.all([
-    import("./fusion-runs.ts"),
-    import("../domain/fusion/model/fusion-budget-plan.ts"),
+    import("../fusion-runs.ts"),
+    import("../../domain/fusion/model/fusion-budget-plan.ts"),
   ]);
   return budgetGateFor(calibratedEstimator, "input-token-calibration.v1");
 }

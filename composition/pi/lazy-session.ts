@@ -1,10 +1,14 @@
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
-import { sanitizeSessionId, taskSettingsFromEnv, type TaskSettings } from "../domain/tasks/model/runtime-settings.ts";
-import type { RecoveredTask } from "../domain/tasks/service/recovered-task.ts";
-import type { TaskRuntime, TaskRuntimeConfig } from "../domain/tasks/service/task-runtime.ts";
-import type { RuntimeLifecycle } from "../adapters/pi/runtime-lifecycle.ts";
-import { TypedFailure } from "../adapters/pi/typed-error.ts";
-import { adoptOrphans, takeOverOrphans } from "./orphan-takeover.ts";
+import {
+  sanitizeSessionId,
+  taskSettingsFromEnv,
+  type TaskSettings,
+} from "../../domain/tasks/model/runtime-settings.ts";
+import type { RecoveredTask } from "../../domain/tasks/service/recovered-task.ts";
+import type { TaskRuntime, TaskRuntimeConfig } from "../../domain/tasks/service/task-runtime.ts";
+import type { RuntimeLifecycle } from "../../adapters/pi/runtime-lifecycle.ts";
+import { TypedFailure } from "../../adapters/pi/typed-error.ts";
+import { adoptOrphans, takeOverOrphans } from "../orphan-takeover.ts";
 import type { SessionServices } from "./session-services.ts";
 
 interface OpenSession {

@@ -9,8 +9,8 @@ import { describe, expect, it } from "vitest";
  * count drops.
  */
 const CEILING = 65;
-const PROBE = fileURLToPath(new URL("../bench/extension-load-probe-child.mjs", import.meta.url));
-const ENTRY = fileURLToPath(new URL("./pi-extension.ts", import.meta.url));
+const PROBE = fileURLToPath(new URL("../../bench/extension-load-probe-child.mjs", import.meta.url));
+const ENTRY = fileURLToPath(new URL("./extension.ts", import.meta.url));
 
 describe("extension load", () => {
   it(`evaluates at most ${CEILING} of the package's own modules`, () => {

@@ -1,30 +1,30 @@
-import { CLEAN_BRAINSTORM_PROFILE } from "../domain/fusion/model/clean-brainstorm-profile.ts";
-import { resolveExplicitFusionModels } from "../domain/fusion/model/explicit-fusion-models.ts";
-import { calibratedEstimator } from "../domain/fusion/model/fusion-budget-plan.ts";
-import type { ResolvedFusionModels } from "../domain/fusion/model/fusion-model-resolution.ts";
-import type { BrainstormLauncher } from "../domain/fusion/service/brainstorm-tool-spec.ts";
-import { runFusion, type FusionPorts } from "../domain/fusion/service/index.ts";
-import { err, ok, type Result, type TypedError } from "../domain/shared/model/result.ts";
-import { buildBrainstormInput } from "../domain/fusion/model/clean-input.ts";
-import type { ValidateRequest } from "../domain/validate/model/validate-arguments.ts";
-import type { ResultReader } from "../domain/results/service/bg-result-spec.ts";
-import { readTaskResult } from "../domain/results/service/read-task-result.ts";
-import { startValidateTask, type ValidateTaskReceipt } from "../domain/validate/service/validate-task.ts";
-import type { ValidateLauncher } from "../domain/validate/service/validate-tool-spec.ts";
-import type { PiCliLocation, PiCliNotFound } from "../adapters/node/pi-cli-locator.ts";
-import type { RuntimeAccess } from "../domain/tasks/service/task-tool-specs.ts";
-import type { Clock } from "../ports/clock.ts";
-import { CryptoRandomSource } from "../adapters/node/crypto-random-source.ts";
-import { FusionModelsStore } from "../adapters/node/fusion-models-store.ts";
-import { NodeFileCommitter } from "../adapters/node/node-file-committer.ts";
-import { PiChildRunner } from "../adapters/node/pi-child-runner.ts";
-import { piAgentDir } from "../adapters/mcp/pi-agent-dir.ts";
+import { CLEAN_BRAINSTORM_PROFILE } from "../../domain/fusion/model/clean-brainstorm-profile.ts";
+import { resolveExplicitFusionModels } from "../../domain/fusion/model/explicit-fusion-models.ts";
+import { calibratedEstimator } from "../../domain/fusion/model/fusion-budget-plan.ts";
+import type { ResolvedFusionModels } from "../../domain/fusion/model/fusion-model-resolution.ts";
+import type { BrainstormLauncher } from "../../domain/fusion/service/brainstorm-tool-spec.ts";
+import { runFusion, type FusionPorts } from "../../domain/fusion/service/index.ts";
+import { err, ok, type Result, type TypedError } from "../../domain/shared/model/result.ts";
+import { buildBrainstormInput } from "../../domain/fusion/model/clean-input.ts";
+import type { ValidateRequest } from "../../domain/validate/model/validate-arguments.ts";
+import type { ResultReader } from "../../domain/results/service/bg-result-spec.ts";
+import { readTaskResult } from "../../domain/results/service/read-task-result.ts";
+import { startValidateTask, type ValidateTaskReceipt } from "../../domain/validate/service/validate-task.ts";
+import type { ValidateLauncher } from "../../domain/validate/service/validate-tool-spec.ts";
+import type { PiCliLocation, PiCliNotFound } from "../../adapters/node/pi-cli-locator.ts";
+import type { RuntimeAccess } from "../../domain/tasks/service/task-tool-specs.ts";
+import type { Clock } from "../../ports/clock.ts";
+import { CryptoRandomSource } from "../../adapters/node/crypto-random-source.ts";
+import { FusionModelsStore } from "../../adapters/node/fusion-models-store.ts";
+import { NodeFileCommitter } from "../../adapters/node/node-file-committer.ts";
+import { PiChildRunner } from "../../adapters/node/pi-child-runner.ts";
+import { piAgentDir } from "../../adapters/mcp/pi-agent-dir.ts";
 import {
   anthropicSanitizerExtensionPath,
   fusionChildExtensionPath,
-} from "../adapters/pi/child/child-extension-paths.ts";
-import type { BudgetGateFactory } from "./fusion-runs.ts";
-import { piInstallHint } from "./pi-install-hint.ts";
+} from "../../adapters/pi/child/child-extension-paths.ts";
+import type { BudgetGateFactory } from "../fusion-runs.ts";
+import { piInstallHint } from "../pi-install-hint.ts";
 
 /** What Fusion on the MCP host works with: the server's task runtime, clock, directory and Pi CLI. */
 export interface McpFusionContext {
@@ -44,8 +44,8 @@ const DELIVERY = "notification_and_wait" as const;
  */
 async function loadPiSide() {
   const [runs, catalog] = await Promise.all([
-    import("./fusion-runs.ts"),
-    import("../adapters/mcp/pi-agent-catalog.ts"),
+    import("../fusion-runs.ts"),
+    import("../../adapters/mcp/pi-agent-catalog.ts"),
   ]);
   return { ...runs, ...catalog };
 }

@@ -6,8 +6,8 @@ import type {
 } from "@mariozechner/pi-coding-agent";
 import { Type } from "typebox";
 import { describe, expect, it } from "vitest";
-import type { TaskRuntime } from "../domain/tasks/service/task-runtime.ts";
-import type { RuntimeLifecycle } from "../adapters/pi/runtime-lifecycle.ts";
+import type { TaskRuntime } from "../../domain/tasks/service/task-runtime.ts";
+import type { RuntimeLifecycle } from "../../adapters/pi/runtime-lifecycle.ts";
 import { runtimeGated } from "./runtime-gate.ts";
 
 type Command = Parameters<ExtensionAPI["registerCommand"]>[1];

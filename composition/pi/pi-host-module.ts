@@ -1,16 +1,16 @@
 import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
 import { ContainerModule } from "inversify";
-import type { TaskRuntimeConfig } from "../domain/tasks/service/task-runtime.ts";
-import { CryptoRandomSource } from "../adapters/node/crypto-random-source.ts";
-import { GitWorktreeInspector } from "../adapters/node/git-worktree-inspector.ts";
-import { NodeFileCommitter } from "../adapters/node/node-file-committer.ts";
-import { NodeProcessLauncher } from "../adapters/node/node-process-launcher.ts";
-import { processIdentity } from "../adapters/node/node-survivor-probe.ts";
-import { NodeTaskSupervisor } from "../adapters/node/node-task-supervisor.ts";
-import { SystemClock } from "../adapters/node/system-clock.ts";
-import { PiTaskNotifier } from "../adapters/pi/pi-task-notifier.ts";
+import type { TaskRuntimeConfig } from "../../domain/tasks/service/task-runtime.ts";
+import { CryptoRandomSource } from "../../adapters/node/crypto-random-source.ts";
+import { GitWorktreeInspector } from "../../adapters/node/git-worktree-inspector.ts";
+import { NodeFileCommitter } from "../../adapters/node/node-file-committer.ts";
+import { NodeProcessLauncher } from "../../adapters/node/node-process-launcher.ts";
+import { processIdentity } from "../../adapters/node/node-survivor-probe.ts";
+import { NodeTaskSupervisor } from "../../adapters/node/node-task-supervisor.ts";
+import { SystemClock } from "../../adapters/node/system-clock.ts";
+import { PiTaskNotifier } from "../../adapters/pi/pi-task-notifier.ts";
 import type { AgentHostBindings } from "./agent-host.ts";
-import { TOKENS } from "./tokens.ts";
+import { TOKENS } from "../tokens.ts";
 
 /** Real adapters: child processes, the durable filesystem, the system clock, and Pi's message bus. */
 export function piHostModule(

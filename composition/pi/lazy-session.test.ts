@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { TaskRuntime } from "../domain/tasks/service/task-runtime.ts";
+import type { TaskRuntime } from "../../domain/tasks/service/task-runtime.ts";
 import { LazySession } from "./lazy-session.ts";
 
 const dirs: string[] = [];

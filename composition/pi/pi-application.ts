@@ -1,10 +1,10 @@
-import type { ApplicationAccess, ApplicationServices } from "../domain/tools/service/tool-catalogue.ts";
-import type { FusionLauncher } from "../domain/fusion/service/fusion-launch.ts";
-import { err } from "../domain/shared/model/result.ts";
-import { sessionRequired } from "../domain/shared/service/host-tool-spec.ts";
-import type { BudgetGateFactory } from "./fusion-runs.ts";
+import type { ApplicationAccess, ApplicationServices } from "../../domain/tools/service/tool-catalogue.ts";
+import type { FusionLauncher } from "../../domain/fusion/service/fusion-launch.ts";
+import { err } from "../../domain/shared/model/result.ts";
+import { sessionRequired } from "../../domain/shared/service/host-tool-spec.ts";
+import type { BudgetGateFactory } from "../fusion-runs.ts";
 import type { LazySession } from "./lazy-session.ts";
-import { OnFirstUse } from "./on-first-use.ts";
+import { OnFirstUse } from "../on-first-use.ts";
 import type { SessionServices } from "./session-services.ts";
 
 /**
@@ -13,12 +13,12 @@ import type { SessionServices } from "./session-services.ts";
  * reader, are imported on their first use, since most sessions never start either.
  */
 export class PiApplication implements ApplicationAccess {
-  private readonly fusion: OnFirstUse<import("./fusion-runs.ts").FusionRuns>;
+  private readonly fusion: OnFirstUse<import("../fusion-runs.ts").FusionRuns>;
   private readonly delegates = new OnFirstUse(async () => {
     const [{ DelegateRuns }, { NodeFileCommitter }, { readTaskResult }] = await Promise.all([
-      import("./delegate-runs.ts"),
-      import("../adapters/node/node-file-committer.ts"),
-      import("../domain/results/service/read-task-result.ts"),
+      import("../delegate-runs.ts"),
+      import("../../adapters/node/node-file-committer.ts"),
+      import("../../domain/results/service/read-task-result.ts"),
     ]);
     return { runs: new DelegateRuns(), files: new NodeFileCommitter(), readTaskResult };
   });
@@ -29,7 +29,7 @@ export class PiApplication implements ApplicationAccess {
     budgetGate: () => Promise<BudgetGateFactory>,
   ) {
     this.fusion = new OnFirstUse(async () => {
-      const [{ FusionRuns }, gate] = await Promise.all([import("./fusion-runs.ts"), budgetGate()]);
+      const [{ FusionRuns }, gate] = await Promise.all([import("../fusion-runs.ts"), budgetGate()]);
       return new FusionRuns(gate);
     });
   }
