@@ -1,15 +1,8 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import {
-  CallToolResultSchema,
-  LoggingMessageNotificationSchema,
-  type CallToolResult,
-} from "@modelcontextprotocol/sdk/types.js";
+import { CallToolResultSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TaskNotification } from "../../../domain/tasks/model/notification.ts";
 import { writeIsolatedAgentDir, type IsolatedAgentDir } from "../../fake/isolated-agent-dir.ts";
 import {
   startScriptedModelServer,
@@ -19,9 +12,8 @@ import {
   type ScriptedReply,
 } from "../../fake/scripted-model-server.ts";
 import { fusionRoleResponder, systemOf } from "../../fake/scripted-fusion-roles.ts";
-import { taskNotificationFromLog } from "../mcp-task-notifier.ts";
+import { connect, textOf, type Connection } from "./mcp-client.test-support.ts";
 
-const BIN = resolve(import.meta.dirname, "../../../bin/pi-background-tasks.mjs");
 const MODEL = "scripted/scripted-c";
 const EXPLICIT = {
   schema_version: "pi-background-tasks.fusion-models.v1",
@@ -34,22 +26,20 @@ const RUN_TIMEOUT = { timeout: 120_000 };
 let server: ScriptedModelServer;
 let agent: IsolatedAgentDir;
 let cwd: string;
-let client: Client;
-const notices: TaskNotification[] = [];
+let mcp: Connection;
 
 const roles = fusionRoleResponder();
 const respond = (input: ResponderInput): ScriptedReply => roles(input) ?? { text: "unexpected request" };
 
 const call = (name: string, args: Record<string, unknown>) =>
-  client.callTool({ name, arguments: args }, CallToolResultSchema, RUN_TIMEOUT) as Promise<CallToolResult>;
-const textOf = (r: CallToolResult) => r.content.map((p) => (p.type === "text" ? p.text : "")).join("");
+  mcp.client.callTool({ name, arguments: args }, CallToolResultSchema, RUN_TIMEOUT) as Promise<CallToolResult>;
 const structured = <T>(r: CallToolResult) => r.structuredContent as T;
 const childRequests = (from: number): RecordedRequest[] => server.requests.slice(from);
 /** The completion notice may trail the bg_wait answer by a moment: both follow the same terminal record. */
-async function noticeFor(taskId: string): Promise<TaskNotification | undefined> {
-  for (let i = 0; i < 100 && !notices.some((n) => n.snapshot.id === taskId); i++)
+async function noticeFor(taskId: string): Promise<Connection["notices"][number] | undefined> {
+  for (let i = 0; i < 100 && !mcp.notices.some((n) => n.snapshot.id === taskId); i++)
     await new Promise((r) => setTimeout(r, 50));
-  return notices.find((n) => n.snapshot.id === taskId);
+  return mcp.notices.find((n) => n.snapshot.id === taskId);
 }
 const writeModels = (config: unknown) => writeFileSync(join(agent.dir, "fusion-models.json"), JSON.stringify(config));
 
@@ -65,26 +55,11 @@ beforeAll(async () => {
     extraSettings: { retry: { enabled: false } },
   });
   writeModels(EXPLICIT);
-  const baseEnv = Object.fromEntries(
-    Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined),
-  );
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [BIN, "mcp"],
-    cwd,
-    env: { ...baseEnv, ...agent.env },
-    stderr: "pipe",
-  });
-  client = new Client({ name: "fusion-e2e-client", version: "1.0.0" });
-  client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
-    const notice = taskNotificationFromLog(n.params);
-    if (notice !== undefined) notices.push(notice);
-  });
-  await client.connect(transport);
+  mcp = await connect(cwd, agent.env);
 }, 30_000);
 
 afterAll(async () => {
-  await client?.close();
+  await mcp?.client.close();
   await server?.close();
   rmSync(cwd, { recursive: true, force: true });
 });
@@ -94,7 +69,7 @@ describe(
   { timeout: 180_000 },
   () => {
     it("lists fusion_validate, fusion_brainstorm and bg_result next to the task tools, worded for bg_wait", async () => {
-      const { tools } = await client.listTools();
+      const { tools } = await mcp.client.listTools();
       expect(tools.map((t) => t.name).sort()).toEqual([
         "bg_kill",
         "bg_logs",
