@@ -23,7 +23,8 @@ const HOST: DelegateHost = {
   hookEvidenceDir: "/pkg/evidence",
 };
 const encode = (text: string) => new TextEncoder().encode(text);
-const decode = (bytes: Uint8Array | undefined) => new TextDecoder().decode(bytes);
+const decode = (bytes: Uint8Array | "deferred" | undefined) =>
+  new TextDecoder().decode(bytes instanceof Uint8Array ? bytes : undefined);
 
 interface World {
   readonly files: InMemoryFileCommitter;
