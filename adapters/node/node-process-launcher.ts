@@ -175,9 +175,11 @@ async function* bytesOf(stream: Readable): AsyncGenerator<Uint8Array, void, unde
 function feedStdin(stream: Writable, bytes: Uint8Array): Promise<string | undefined> {
   // A child may exit or close stdin without reading it all (EPIPE, ECONNRESET). What it made of its
   // input is its own business and shows in its exit status; this must never crash the host.
+  if (stream.destroyed) return Promise.resolve("stdin is already closed (the child has exited)");
   return new Promise((resolve) => {
     stream.on("error", (error: Error) => resolve(error.message));
     stream.once("finish", () => resolve(undefined));
+    stream.once("close", () => resolve("stdin closed before the bytes were written"));
     stream.end(bytes);
   });
 }
