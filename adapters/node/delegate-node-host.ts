@@ -2,12 +2,11 @@ import { fileURLToPath } from "node:url";
 import type { DelegateHost, DelegatePorts } from "../../domain/delegate/service/delegate-ports.ts";
 import type { ConversationSource } from "../../ports/conversation-source.ts";
 import { CryptoRandomSource } from "./crypto-random-source.ts";
-import { fusionChildEnv } from "./fusion-child-env.ts";
+import { piChildEnv } from "./pi-child-env.ts";
 import { NodeFileCommitter } from "./node-file-committer.ts";
 import { NodeProcessLauncher } from "./node-process-launcher.ts";
 import { BASELINE_PI_FLAGS } from "../../domain/shared/model/pi-cli-flags.ts";
-import { probePiCliFlags } from "./pi-cli-flags-probe.ts";
-import { locatePiCli } from "./pi-cli-locator.ts";
+import { detectPiChildCli } from "./pi-child-command.ts";
 import { SystemClock } from "./system-clock.ts";
 
 // Paths, not imports: the guard and the sanitizer are loaded by the child Pi, and the evidence is data.
@@ -22,12 +21,12 @@ export const HOOK_CONTRACT_EVIDENCE_DIR = packageFile("../../domain/delegate/mod
  * own CLI, or the installed dependency) and its version, and the package's own guard and evidence.
  */
 export function nodeDelegateHost(env: Readonly<Record<string, string | undefined>> = process.env): DelegateHost {
-  const cli = locatePiCli({ env });
+  const cli = detectPiChildCli(env);
   return {
     nodePath: process.execPath,
     cliPath: cli.ok ? cli.value.cliPath : undefined,
     piVersion: cli.ok ? cli.value.version : undefined,
-    piFlags: cli.ok ? probePiCliFlags(process.execPath, cli.value.cliPath) : BASELINE_PI_FLAGS,
+    piFlags: cli.ok ? cli.value.flags : BASELINE_PI_FLAGS,
     guardExtensionPath: DELEGATE_GUARD_EXTENSION_PATH,
     anthropicSanitizerPath: ANTHROPIC_SANITIZER_PATH,
     hookEvidenceDir: HOOK_CONTRACT_EVIDENCE_DIR,
@@ -49,6 +48,6 @@ export function nodeDelegatePorts(options: NodeDelegatePortsOptions): DelegatePo
     clock: new SystemClock(),
     random: new CryptoRandomSource(),
     conversation: options.conversation,
-    childEnv: (extra) => fusionChildEnv(baseEnv, extra),
+    childEnv: (extra) => piChildEnv(baseEnv, extra),
   };
 }

@@ -5,10 +5,10 @@ import type { FileCommitter } from "../../ports/file-committer.ts";
 import type { ProcessLauncher } from "../../ports/process-launcher.ts";
 import type { ChildError, ChildStageSpec, FusionChildRunner, PreparedChild } from "../../ports/fusion-child-runner.ts";
 import { buildFusionChildArgv } from "./fusion-child-argv.ts";
-import { fusionChildEnv } from "./fusion-child-env.ts";
+import { piChildEnv } from "./pi-child-env.ts";
 import { NodeProcessLauncher } from "./node-process-launcher.ts";
-import { probePiCliFlags } from "./pi-cli-flags-probe.ts";
-import { locatePiCli, type PiCliLocation } from "./pi-cli-locator.ts";
+import { detectPiChildCli, type PiChildCli } from "./pi-child-command.ts";
+import type { PiCliLocation } from "./pi-cli-locator.ts";
 import { DEFAULT_CHILD_LIMITS, type ChildLimits } from "./fusion-child-limits.ts";
 import { PiPreparedChild } from "./pi-prepared-child.ts";
 
@@ -42,7 +42,7 @@ export interface PiChildRunnerOptions {
 export class PiChildRunner implements FusionChildRunner {
   readonly #options: PiChildRunnerOptions;
   readonly #limits: ChildLimits;
-  #cli: PiCliLocation | undefined;
+  #cli: PiChildCli | undefined;
   readonly #live = new Set<PiPreparedChild>();
   readonly #launcher: ProcessLauncher;
 
@@ -50,7 +50,6 @@ export class PiChildRunner implements FusionChildRunner {
     this.#options = options;
     this.#launcher = options.launcher ?? new NodeProcessLauncher();
     this.#limits = { ...DEFAULT_CHILD_LIMITS, ...options.limits };
-    this.#cli = options.cli;
   }
 
   prepare(spec: ChildStageSpec): Result<PreparedChild, ChildError> {
@@ -61,7 +60,7 @@ export class PiChildRunner implements FusionChildRunner {
     if (!isDirectory(spec.cwd)) return spawnFailed(`the working directory ${spec.cwd} does not exist`);
     const args = buildFusionChildArgv({
       cliPath: cli.value.cliPath,
-      flags: probePiCliFlags(process.execPath, cli.value.cliPath),
+      flags: cli.value.flags,
       route: spec.route,
       tools: spec.tools,
       systemPrompt: spec.systemPrompt,
@@ -70,7 +69,7 @@ export class PiChildRunner implements FusionChildRunner {
       ...(spec.extensions === undefined ? {} : { extensions: spec.extensions }),
     });
     if (!args.ok) return args;
-    const env = fusionChildEnv(this.#options.baseEnv ?? process.env, spec.env);
+    const env = piChildEnv(this.#options.baseEnv ?? process.env, spec.env);
     const prepared = new PiPreparedChild(spec, this.#limits, this.#options.files, this.#options.clock);
     const started = this.#launcher.launch({
       command: { kind: "argv", file: process.execPath, args: args.value },
@@ -101,11 +100,11 @@ export class PiChildRunner implements FusionChildRunner {
     );
   }
 
-  #locate(): Result<PiCliLocation, ChildError> {
+  #locate(): Result<PiChildCli, ChildError> {
     if (this.#cli !== undefined) return ok(this.#cli);
-    const found = locatePiCli({ env: this.#options.baseEnv ?? process.env });
+    const found = detectPiChildCli(this.#options.baseEnv ?? process.env, this.#options.cli);
     if (!found.ok) return spawnFailed(found.error.message);
-    this.#cli = found.value; // the version is detected once per runner
+    this.#cli = found.value; // the CLI and its flags are detected once per runner
     return ok(found.value);
   }
 
