@@ -9,12 +9,17 @@ import { BASELINE_PI_FLAGS } from "../../domain/shared/model/pi-cli-flags.ts";
 import { detectPiChildCli } from "./pi-child-command.ts";
 import { SystemClock } from "./system-clock.ts";
 
-// Paths, not imports: the guard and the sanitizer are loaded by the child Pi, and the evidence is data.
-const packageFile = (relative: string): string => fileURLToPath(new URL(relative, import.meta.url));
-
-export const DELEGATE_GUARD_EXTENSION_PATH = packageFile("../pi/child/delegate-guard-extension.ts");
-export const ANTHROPIC_SANITIZER_PATH = packageFile("../pi/child/anthropic-sanitizer-extension.ts");
-export const HOOK_CONTRACT_EVIDENCE_DIR = packageFile("../../domain/delegate/model/hook-contract-evidence");
+// Paths, not imports: the guard and the sanitizer are child programs loaded by the child Pi, and the
+// evidence is data.
+export const DELEGATE_GUARD_EXTENSION_PATH = fileURLToPath(
+  new URL("../pi/child/delegate-guard-extension.ts", import.meta.url),
+);
+export const ANTHROPIC_SANITIZER_PATH = fileURLToPath(
+  new URL("../pi/child/anthropic-sanitizer-extension.ts", import.meta.url),
+);
+export const HOOK_CONTRACT_EVIDENCE_DIR = fileURLToPath(
+  new URL("../../domain/delegate/model/hook-contract-evidence", import.meta.url),
+);
 
 /**
  * The host facts of a delegate launch on Node: this Node binary, the Pi CLI (PI_BG_PI_CLI, the host's

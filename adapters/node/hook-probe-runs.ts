@@ -15,9 +15,11 @@ import { piChildArgs } from "../../domain/shared/model/pi-child-argv.ts";
 import type { ProcessLauncher, RunningProcess } from "../../ports/process-launcher.ts";
 import { probePiCliFlags } from "./pi-cli-flags-probe.ts";
 
-// Paths, not imports: the probes run inside the child Pi.
-const childFile = (name: string): string => fileURLToPath(new URL(`../pi/child/${name}`, import.meta.url));
-export const HOOK_PROBE_EXTENSIONS = [childFile("hook-probe-first.ts"), childFile("hook-probe-second.ts")] as const;
+// Paths, not imports: the probes are child programs, run inside the child Pi.
+export const HOOK_PROBE_EXTENSIONS = [
+  fileURLToPath(new URL("../pi/child/hook-probe-first.ts", import.meta.url)),
+  fileURLToPath(new URL("../pi/child/hook-probe-second.ts", import.meta.url)),
+] as const;
 
 const RUN_TIMEOUT_MS = 30_000;
 const KILL_GRACE_MS = 2_000;
