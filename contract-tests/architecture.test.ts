@@ -29,6 +29,39 @@ export function importsOf(file: string, source: string): ImportFact[] {
   });
 }
 
+const resolveFrom = (file: string, specifier: string): string =>
+  normalize(join(dirname(file), specifier))
+    .split("\\")
+    .join("/");
+
+/** A file inside node_modules/ is a package's, judged like an import of that package. */
+function pathFact(file: string, specifier: string): ImportFact {
+  const resolved = resolveFrom(file, specifier);
+  const pkg = /^node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(resolved)?.[1];
+  return pkg === undefined ? { file, specifier, resolved, kind: "path" } : { file, specifier: pkg, kind: "path" };
+}
+
+/** `new URL(x, import.meta.url)` calls: the literal file references, and the text of any that is not a literal. */
+export function pathReferencesOf(file: string, source: string): { facts: ImportFact[]; nonLiteral: string[] } {
+  const facts: ImportFact[] = [];
+  const nonLiteral: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isNewExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === "URL") {
+      const [target, base] = node.arguments ?? [];
+      if (target !== undefined && base !== undefined && base.getText(sf) === "import.meta.url") {
+        if (!ts.isStringLiteral(target) && !ts.isNoSubstitutionTemplateLiteral(target))
+          nonLiteral.push(target.getText(sf));
+        else if (target.text.startsWith(".") && !/(^|\/)\.{0,2}$/.test(target.text))
+          facts.push(pathFact(file, target.text));
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  const sf = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, true);
+  visit(sf);
+  return { facts, nonLiteral };
+}
+
 const files = LAYERED.flatMap((dir) => walk(join(root, dir))).map((f) => relative(root, f).split("\\").join("/"));
 
 describe("architecture: import rules of DESIGN.md", () => {
@@ -44,6 +77,20 @@ describe("architecture: import rules of DESIGN.md", () => {
         .filter((v) => v.why !== undefined)
         .map((v) => `${v.fact.file} imports '${v.fact.specifier}': ${v.why}`),
     );
+    expect(broken).toEqual([]);
+  });
+
+  it('every path reference (`new URL("…", import.meta.url)`) of a non-test file respects the same rules', () => {
+    const sources = files.filter((f) => !/\.test(-support)?\.ts$/.test(f));
+    const refs = sources.map((file) => pathReferencesOf(file, readFileSync(join(root, file), "utf8")));
+    expect(refs.some((r) => r.facts.some((f) => f.resolved?.startsWith("adapters/pi/child/")))).toBe(true);
+    const broken = refs.flatMap(({ facts, nonLiteral }) => [
+      ...facts
+        .map((fact) => ({ fact, why: violation(fact) }))
+        .filter((v) => v.why !== undefined)
+        .map((v) => `${v.fact.file} refers to '${v.fact.specifier}': ${v.why}`),
+      ...nonLiteral.map((text) => `a path reference must be a string literal, not ${text}`),
+    ]);
     expect(broken).toEqual([]);
   });
 
@@ -129,6 +176,42 @@ describe("architecture: the rules catch what they must (mutation checks)", () =>
     const [fact] = importsOf(file, `import { a } from "${specifier}";`);
     expect(fact).toBeDefined();
     expect(violation(fact as ImportFact) === undefined).toBe(allowed);
+  });
+
+  const pathCases: Array<[string, string, boolean]> = [
+    ["adapters/pi/child/x.ts", "../../../composition/y.ts", false],
+    ["adapters/node/x.ts", "../undici/y.ts", false],
+    ["adapters/node/x.ts", "../pi/child/y-extension.ts", true],
+    ["adapters/node/x.ts", "./wrapper.mjs", true],
+    ["domain/a/model/x.ts", "../../../adapters/pi/child/y.ts", false],
+    ["composition/x.ts", "../package.json", true],
+    ["adapters/fake/x.ts", "../../node_modules/@scope/pkg/package.json", true],
+    ["adapters/fake/x.ts", "../../node_modules/inversify/package.json", false],
+  ];
+  it.each(pathCases)("%s referring to %s by path allowed=%s", (file, specifier, allowed) => {
+    const { facts } = pathReferencesOf(file, `const p = fileURLToPath(new URL("${specifier}", import.meta.url));`);
+    expect(facts).toHaveLength(1);
+    expect(violation(facts[0] as ImportFact) === undefined).toBe(allowed);
+  });
+
+  it("a path reference that is not a literal is reported, directories and other URLs are not references", () => {
+    const src =
+      'new URL(`../${name}`, import.meta.url); new URL(rel, import.meta.url); new URL("../../", import.meta.url);' +
+      ' new URL("https://x.test/a", import.meta.url); new URL("./a.ts", base);';
+    expect(pathReferencesOf("adapters/node/x.ts", src)).toEqual({ facts: [], nonLiteral: ["`../${name}`", "rel"] });
+  });
+
+  it("child programs: wire any adapter, but nobody in this process imports one", () => {
+    const allowed = (file: string, specifier: string): boolean => {
+      const [fact] = importsOf(file, `import { a } from "${specifier}";`);
+      return violation(fact as ImportFact) === undefined;
+    };
+    expect(allowed("adapters/pi/child/x.ts", "../../undici/y.ts")).toBe(true);
+    expect(allowed("adapters/pi/child/x.ts", "../../../composition/y.ts")).toBe(false);
+    expect(allowed("adapters/pi/child/x.ts", "inversify")).toBe(false);
+    expect(allowed("adapters/pi/e2e/x.ts", "../child/y.ts")).toBe(false);
+    expect(allowed("adapters/node/x.ts", "../pi/child/y.ts")).toBe(false);
+    expect(allowed("composition/x.ts", "../adapters/pi/child/paths.ts")).toBe(true);
   });
 
   it("parses multi-line, type-only and dynamic imports", () => {

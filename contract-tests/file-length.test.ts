@@ -19,7 +19,6 @@ const SOURCE = /\.(ts|mts|cts|mjs|cjs|js)$/;
  */
 const BEING_SPLIT_ELSEWHERE: readonly string[] = [
   "contract-tests/process-launcher.contract.ts", // branch ports-contracts
-  "adapters/node/pi-child-runner.fake.test.ts", // branch child-launch (adapters/node/pi-child-*)
 ];
 
 function walk(dir: string): string[] {

@@ -13,8 +13,12 @@ export interface LaunchSpec {
    * one marker variable of its own (the real one adds PI_BG_PROCESS_TAG) to find descendants later.
    */
   readonly env: Readonly<Record<string, string>>;
-  /** Bytes written to stdin, which is then closed. Omitted: stdin is closed at once (reads see EOF). */
-  readonly stdin?: Uint8Array;
+  /**
+   * Bytes written to stdin, which is then closed. Omitted: stdin is closed at once (reads see EOF).
+   * `"deferred"`: stdin stays open until `RunningProcess.sendStdin` (a pre-started child that must see
+   * nothing until its input is ready).
+   */
+  readonly stdin?: Uint8Array | "deferred";
 }
 
 export interface ProcessExit {
@@ -63,6 +67,12 @@ export interface RunningProcess {
    * this launch started, the leader included; resolves with the pids that were found and stopped.
    */
   sweep(options: KillOptions): Promise<readonly number[]>;
+  /**
+   * Writes the bytes to a `stdin: "deferred"` launch's stdin and closes it. Resolves with undefined once
+   * they are written, or with why they could not be (the child closed its stdin or exited: EPIPE).
+   * Optional: launchers without it refuse `stdin: "deferred"`.
+   */
+  sendStdin?(bytes: Uint8Array): Promise<string | undefined>;
   /**
    * Lets go of the process without stopping it: the host's ends of its pipes are closed and the host no
    * longer waits for it (it may exit while the process runs on). Optional: launchers without it cannot

@@ -52,6 +52,7 @@ export class FakeProcessLauncher implements ProcessLauncher {
     this.launches.push(spec);
     const script = this.#registered.find((entry) => entry.matches(spec))?.script ?? this.#fallback(spec);
     if (script.spawnError !== undefined) return err(typedError("spawn_failed", script.spawnError));
+    if (spec.stdin === "deferred") return err(typedError("spawn_failed", "the fake launcher has no deferred stdin"));
     const proc = new FakeProcess(this.#nextPid++, spec, script, {
       clock: this.#clock,
       nextPid: () => this.#nextPid++,

@@ -111,7 +111,7 @@ export class FakeProcess implements RunningProcess {
     this.exited = this.#leaderExit.then((exit) => this.#settle(exit, options));
     for (const chunk of script.stdout ?? []) this.stdout.push(this.#bytes(chunk));
     for (const chunk of script.stderr ?? []) this.stderr.push(this.#bytes(chunk));
-    if (script.echoStdin === true && spec.stdin !== undefined) this.stdout.push(spec.stdin);
+    if (script.echoStdin === true && spec.stdin instanceof Uint8Array) this.stdout.push(spec.stdin);
     const exit = script.exit;
     if (exit !== undefined) {
       if (script.runMs === undefined) queueMicrotask(() => this.finish(exit));

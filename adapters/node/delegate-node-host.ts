@@ -2,32 +2,36 @@ import { fileURLToPath } from "node:url";
 import type { DelegateHost, DelegatePorts } from "../../domain/delegate/service/delegate-ports.ts";
 import type { ConversationSource } from "../../ports/conversation-source.ts";
 import { CryptoRandomSource } from "./crypto-random-source.ts";
-import { fusionChildEnv } from "./fusion-child-env.ts";
+import { piChildEnv } from "./pi-child-env.ts";
 import { NodeFileCommitter } from "./node-file-committer.ts";
 import { NodeProcessLauncher } from "./node-process-launcher.ts";
 import { BASELINE_PI_FLAGS } from "../../domain/shared/model/pi-cli-flags.ts";
-import { probePiCliFlags } from "./pi-cli-flags-probe.ts";
-import { locatePiCli } from "./pi-cli-locator.ts";
+import { detectPiChildCli } from "./pi-child-command.ts";
 import { SystemClock } from "./system-clock.ts";
 
-// Paths, not imports: the guard and the sanitizer are loaded by the child Pi, and the evidence is data.
-const packageFile = (relative: string): string => fileURLToPath(new URL(relative, import.meta.url));
-
-export const DELEGATE_GUARD_EXTENSION_PATH = packageFile("../pi/child/delegate-guard-extension.ts");
-export const ANTHROPIC_SANITIZER_PATH = packageFile("../pi/child/anthropic-sanitizer-extension.ts");
-export const HOOK_CONTRACT_EVIDENCE_DIR = packageFile("../../domain/delegate/model/hook-contract-evidence");
+// Paths, not imports: the guard and the sanitizer are child programs loaded by the child Pi, and the
+// evidence is data.
+export const DELEGATE_GUARD_EXTENSION_PATH = fileURLToPath(
+  new URL("../pi/child/delegate-guard-extension.ts", import.meta.url),
+);
+export const ANTHROPIC_SANITIZER_PATH = fileURLToPath(
+  new URL("../pi/child/anthropic-sanitizer-extension.ts", import.meta.url),
+);
+export const HOOK_CONTRACT_EVIDENCE_DIR = fileURLToPath(
+  new URL("../../domain/delegate/model/hook-contract-evidence", import.meta.url),
+);
 
 /**
  * The host facts of a delegate launch on Node: this Node binary, the Pi CLI (PI_BG_PI_CLI, the host's
  * own CLI, or the installed dependency) and its version, and the package's own guard and evidence.
  */
 export function nodeDelegateHost(env: Readonly<Record<string, string | undefined>> = process.env): DelegateHost {
-  const cli = locatePiCli({ env });
+  const cli = detectPiChildCli(env);
   return {
     nodePath: process.execPath,
     cliPath: cli.ok ? cli.value.cliPath : undefined,
     piVersion: cli.ok ? cli.value.version : undefined,
-    piFlags: cli.ok ? probePiCliFlags(process.execPath, cli.value.cliPath) : BASELINE_PI_FLAGS,
+    piFlags: cli.ok ? cli.value.flags : BASELINE_PI_FLAGS,
     guardExtensionPath: DELEGATE_GUARD_EXTENSION_PATH,
     anthropicSanitizerPath: ANTHROPIC_SANITIZER_PATH,
     hookEvidenceDir: HOOK_CONTRACT_EVIDENCE_DIR,
@@ -49,6 +53,6 @@ export function nodeDelegatePorts(options: NodeDelegatePortsOptions): DelegatePo
     clock: new SystemClock(),
     random: new CryptoRandomSource(),
     conversation: options.conversation,
-    childEnv: (extra) => fusionChildEnv(baseEnv, extra),
+    childEnv: (extra) => piChildEnv(baseEnv, extra),
   };
 }

@@ -94,7 +94,7 @@ describe("buildFusionChildArgv", () => {
 
   it("stage extensions come after the metadata extension and the sanitizer, in the order given", () => {
     const extra = [
-      "/pkg/composition/fusion-web-fetch-child-extension.ts",
+      "/pkg/adapters/pi/child/fusion-web-fetch-child-extension.ts",
       "/pkg/adapters/pi/child/tool-audit-extension.ts",
     ];
     const args = argv({ tools: ["read", "fusion_web_fetch"], extensions: extra });

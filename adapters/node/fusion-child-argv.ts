@@ -1,4 +1,5 @@
 import { CHILD_DENIED_TOOLS } from "../../domain/shared/model/child-tool-denylist.ts";
+import { piChildArgs } from "../../domain/shared/model/pi-child-argv.ts";
 import type { PiCliFlags } from "../../domain/shared/model/pi-cli-flags.ts";
 import { err, ok, type Result } from "../../domain/shared/model/result.ts";
 import type { ChildError, ChildRoute } from "../../ports/fusion-child-runner.ts";
@@ -24,51 +25,36 @@ export interface FusionChildArgvInput {
 }
 
 /**
- * The child's argv after `process.execPath`:
- * `<cli> --mode text --no-session <tool policy> --no-extensions [--no-mcp] --no-skills --no-prompt-templates
- *  --no-themes --no-context-files --offline --extension <child> [--extension <sanitizer>] [--extension <stage extra>…]
- *  --provider P --model M --thinking T --system-prompt S`. The prompt itself goes over stdin.
+ * The child's argv after `process.execPath`: the CLI, then the `fusion-stage` command line of
+ * domain/shared/model/pi-child-argv.ts, once the allowlist, the extension paths and every argument are
+ * known to be passable. The prompt itself goes over stdin.
  *
  * Extension order: the metadata extension first (its frames describe every message), the Anthropic
  * sanitizer second (anthropic routes only), then the stage's extras as given — for research candidates
  * the web-fetch extension and then the tool-audit extension, which must be last so its `tool_result`
- * handler sees each result after any other extension's patch. No extras: argv is byte-identical to a
- * build without the field.
+ * handler sees each result after any other extension's patch.
  */
 export function buildFusionChildArgv(input: FusionChildArgvInput): Result<string[], ChildError> {
-  const policy = toolPolicy(input.tools, input.flags);
-  if (!policy.ok) return policy;
-  const extensions = ["--extension", input.childExtensionPath];
-  if (input.route.provider === "anthropic") extensions.push("--extension", input.anthropicSanitizerPath);
+  const refused = toolRefusal(input.tools);
+  if (refused !== undefined) return refuse(refused);
   const extra = input.extensions ?? [];
   const relative = extra.find((path) => !path.startsWith("/"));
   if (relative !== undefined) return refuse(`extension path ${JSON.stringify(relative)} is not absolute`);
   if (new Set([input.childExtensionPath, ...extra]).size !== extra.length + 1)
     return refuse(`the extension list ${extra.join(", ")} repeats an extension`);
-  for (const path of extra) extensions.push("--extension", path);
+  const sanitizer = input.route.provider === "anthropic" ? [input.anthropicSanitizerPath] : [];
   const args = [
     input.cliPath,
-    "--mode",
-    "text",
-    "--no-session",
-    ...policy.value,
-    "--no-extensions",
-    // Pi 1.x: --no-extensions already keeps its built-in MCP extension out; the switch says so explicitly.
-    ...(input.flags.noMcp ? ["--no-mcp"] : []),
-    "--no-skills",
-    "--no-prompt-templates",
-    "--no-themes",
-    "--no-context-files",
-    "--offline",
-    ...extensions,
-    "--provider",
-    input.route.provider,
-    "--model",
-    input.route.model,
-    "--thinking",
-    input.route.thinking,
-    "--system-prompt",
-    input.systemPrompt,
+    ...piChildArgs(
+      {
+        role: "fusion-stage",
+        route: input.route,
+        tools: { allow: input.tools, deny: FUSION_DENIED_TOOLS },
+        extensions: [input.childExtensionPath, ...sanitizer, ...extra],
+        systemPrompt: input.systemPrompt,
+      },
+      input.flags,
+    ),
   ];
   const bad = args.find((arg) => arg.includes("\0") || Buffer.byteLength(arg, "utf8") > MAX_ARG_BYTES);
   if (bad !== undefined) {
@@ -81,18 +67,14 @@ export function buildFusionChildArgv(input: FusionChildArgvInput): Result<string
   return ok(args);
 }
 
-function toolPolicy(tools: readonly string[], flags: PiCliFlags): Result<string[], ChildError> {
-  if (tools.length === 0) return ok(["--no-tools"]);
+/** Why an allowlist cannot be passed to a child, if it cannot. */
+function toolRefusal(tools: readonly string[]): string | undefined {
   const malformed = tools.find((t) => !/^[A-Za-z0-9_.:-]+$/.test(t));
-  if (malformed !== undefined) return refuse(`tool name ${JSON.stringify(malformed)} is not a plain tool name`);
-  if (new Set(tools).size !== tools.length) return refuse(`the tool allowlist ${tools.join(",")} has duplicates`);
+  if (malformed !== undefined) return `tool name ${JSON.stringify(malformed)} is not a plain tool name`;
+  if (new Set(tools).size !== tools.length) return `the tool allowlist ${tools.join(",")} has duplicates`;
   const denied = tools.filter((t) => FUSION_DENIED_TOOLS.includes(t));
-  if (denied.length > 0) return refuse(`the tool allowlist grants ${denied.join(",")}, which no Fusion child may use`);
-  // --tools is an allowlist over built-in and extension tools on every supported Pi; the denylist is
-  // belt and braces where the flag exists.
-  const policy = ["--no-builtin-tools", "--tools", tools.join(",")];
-  if (flags.excludeTools) policy.push("--exclude-tools", FUSION_DENIED_TOOLS.join(","));
-  return ok(policy);
+  if (denied.length > 0) return `the tool allowlist grants ${denied.join(",")}, which no Fusion child may use`;
+  return undefined;
 }
 
 function refuse(message: string): Result<never, ChildError> {

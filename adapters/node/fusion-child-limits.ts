@@ -6,7 +6,6 @@ export interface ChildLimits {
   readonly absoluteTimeoutMs: number;
   readonly idleTimeoutMs: number;
   readonly killGraceMs: number;
-  readonly killWaitMs: number;
 }
 
 export const DEFAULT_CHILD_LIMITS: ChildLimits = {
@@ -16,5 +15,4 @@ export const DEFAULT_CHILD_LIMITS: ChildLimits = {
   absoluteTimeoutMs: 30 * 60 * 1000,
   idleTimeoutMs: 900 * 1000,
   killGraceMs: 3_000,
-  killWaitMs: 5_000,
 };

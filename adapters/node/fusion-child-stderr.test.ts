@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { FUSION_CHILD_RESULT_MARKER as M } from "./fusion-child-frame.ts";
+import { FUSION_CHILD_RESULT_MARKER as M } from "../../domain/fusion/model/fusion-child-protocol.ts";
 import { ChildStderrSplitter } from "./fusion-child-stderr.ts";
 
 function split(text: string, cuts: readonly number[], keep = 1 << 20, maxFrame = 1 << 20): ChildStderrSplitter {

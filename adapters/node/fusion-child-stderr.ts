@@ -1,4 +1,4 @@
-import { FUSION_CHILD_RESULT_MARKER } from "./fusion-child-frame.ts";
+import { FUSION_CHILD_RESULT_MARKER } from "../../domain/fusion/model/fusion-child-protocol.ts";
 
 const MARKER = Buffer.from(FUSION_CHILD_RESULT_MARKER, "utf8");
 const NEWLINE = 0x0a;

@@ -11,22 +11,16 @@ import {
   type ProbeRun,
   type ProbeRuns,
 } from "../../domain/delegate/model/hook-contract-observation.ts";
+import { piChildArgs } from "../../domain/shared/model/pi-child-argv.ts";
 import type { ProcessLauncher, RunningProcess } from "../../ports/process-launcher.ts";
+import { probePiCliFlags } from "./pi-cli-flags-probe.ts";
 
-// Paths, not imports: the probes run inside the child Pi.
-const childFile = (name: string): string => fileURLToPath(new URL(`../pi/child/${name}`, import.meta.url));
-export const HOOK_PROBE_EXTENSIONS = [childFile("hook-probe-first.ts"), childFile("hook-probe-second.ts")] as const;
+// Paths, not imports: the probes are child programs, run inside the child Pi.
+export const HOOK_PROBE_EXTENSIONS = [
+  fileURLToPath(new URL("../pi/child/hook-probe-first.ts", import.meta.url)),
+  fileURLToPath(new URL("../pi/child/hook-probe-second.ts", import.meta.url)),
+] as const;
 
-const LEAN = [
-  "--no-session",
-  "--no-extensions",
-  "--no-builtin-tools",
-  "--no-skills",
-  "--no-prompt-templates",
-  "--no-themes",
-  "--no-context-files",
-  "--offline",
-];
 const RUN_TIMEOUT_MS = 30_000;
 const KILL_GRACE_MS = 2_000;
 
@@ -63,26 +57,17 @@ async function runOne(input: HookProbeInput, scenario: HookProbeScenario, dir: s
   const model = await input.model();
   try {
     const log = join(dir, `${scenario}.jsonl`);
-    const [first, second] = HOOK_PROBE_EXTENSIONS;
-    const started = input.launcher.launch({
-      command: {
-        kind: "argv",
-        file: input.nodePath,
-        args: [
-          input.cliPath,
-          "--mode",
-          "json",
-          ...LEAN,
-          "-e",
-          first,
-          "-e",
-          second,
-          "--tools",
-          PROBE_TOOL,
-          "-p",
-          PROBE_PROMPTS[scenario],
-        ],
+    const args = piChildArgs(
+      {
+        role: "hook-probe",
+        tools: { allow: [PROBE_TOOL], deny: [] },
+        extensions: [...HOOK_PROBE_EXTENSIONS],
+        prompt: PROBE_PROMPTS[scenario],
       },
+      probePiCliFlags(input.nodePath, input.cliPath),
+    );
+    const started = input.launcher.launch({
+      command: { kind: "argv", file: input.nodePath, args: [input.cliPath, ...args] },
       cwd: dir,
       env: { ...input.baseEnv, ...model.env, HOOK_PROBE_LOG: log, HOOK_PROBE_SCENARIO: scenario },
     });

@@ -76,4 +76,30 @@ describe("NodeProcessLauncher streaming", () => {
     const proc = start(shell("exit 143"));
     expect(await proc.exited).toEqual({ code: 143, signal: null });
   });
+
+  it("deferred stdin: the child sees nothing until sendStdin, then exactly the bytes and EOF", async () => {
+    const proc = start({ ...shell("echo started; cat"), stdin: "deferred" });
+    const iterator = proc.stdout[Symbol.asyncIterator]();
+    const first = await iterator.next();
+    expect(new TextDecoder().decode(first.done === true ? undefined : first.value)).toBe("started\n");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await settledYet(proc.exited)).toBe(false); // cat still waits for its input
+    expect(await proc.sendStdin?.(new TextEncoder().encode("late ✓"))).toBeUndefined();
+    const rest = drain({ [Symbol.asyncIterator]: () => iterator });
+    const [out, , exit] = await Promise.all([rest, drain(proc.stderr), proc.exited]);
+    expect(new TextDecoder().decode(out)).toBe("late ✓");
+    expect(exit).toEqual({ code: 0, signal: null });
+    expect(() => proc.sendStdin?.(new Uint8Array())).toThrow(/twice/);
+  });
+
+  it("deferred stdin to a child that has exited resolves with why the write failed", async () => {
+    const proc = start({ ...shell("exit 0"), stdin: "deferred" });
+    await Promise.all([drain(proc.stdout), drain(proc.stderr), proc.exited]);
+    expect(await proc.sendStdin?.(new Uint8Array(256 * 1024))).toMatch(/already closed/);
+  });
+
+  it("sendStdin on a launch without deferred stdin is a bug", () => {
+    const proc = start(shell("true"));
+    expect(() => proc.sendStdin?.(new Uint8Array())).toThrow(/deferred/);
+  });
 });

@@ -87,15 +87,18 @@ class NodeRunningProcess implements RunningProcess {
   #leaderReaped = false;
   #killing: Promise<void> | undefined;
   readonly #child: ChildProcess;
+  readonly #deferredStdin: boolean;
+  #stdinSent = false;
 
   constructor(
     child: ChildProcess,
     readonly pid: number,
     tag: string,
-    stdin: Uint8Array | undefined,
+    stdin: Uint8Array | "deferred" | undefined,
     graces: Required<NodeProcessLauncherOptions>,
   ) {
     this.#child = child;
+    this.#deferredStdin = stdin === "deferred";
     this.stdout = bytesOf(required(child.stdout, "stdout"));
     this.stderr = bytesOf(required(child.stderr, "stderr"));
     const leaderExit = new Promise<void>((resolve) => {
@@ -116,7 +119,16 @@ class NodeRunningProcess implements RunningProcess {
       child.once("close", (code: number | null, signal: NodeJS.Signals | null) => resolve({ code, signal }));
     });
     this.exited = this.#settle(closed, graces);
-    if (stdin !== undefined) feedStdin(required(child.stdin, "stdin"), stdin);
+    if (stdin instanceof Uint8Array) void feedStdin(required(child.stdin, "stdin"), stdin);
+    // Until `sendStdin`: an EPIPE on the idle pipe (the child exited) must not crash the host.
+    else if (stdin === "deferred") required(child.stdin, "stdin").on("error", () => undefined);
+  }
+
+  sendStdin(bytes: Uint8Array): Promise<string | undefined> {
+    if (!this.#deferredStdin) throw new Error('sendStdin needs a launch with stdin: "deferred"');
+    if (this.#stdinSent) throw new Error("sendStdin called twice");
+    this.#stdinSent = true;
+    return feedStdin(required(this.#child.stdin, "stdin"), bytes);
   }
 
   killGroup(options: KillOptions): Promise<void> {
@@ -159,11 +171,17 @@ async function* bytesOf(stream: Readable): AsyncGenerator<Uint8Array, void, unde
   }
 }
 
-function feedStdin(stream: Writable, bytes: Uint8Array): void {
+/** Resolves with why the bytes could not be written, or undefined once they are. */
+function feedStdin(stream: Writable, bytes: Uint8Array): Promise<string | undefined> {
   // A child may exit or close stdin without reading it all (EPIPE, ECONNRESET). What it made of its
   // input is its own business and shows in its exit status; this must never crash the host.
-  stream.on("error", () => undefined);
-  stream.end(bytes);
+  if (stream.destroyed) return Promise.resolve("stdin is already closed (the child has exited)");
+  return new Promise((resolve) => {
+    stream.on("error", (error: Error) => resolve(error.message));
+    stream.once("finish", () => resolve(undefined));
+    stream.once("close", () => resolve("stdin closed before the bytes were written"));
+    stream.end(bytes);
+  });
 }
 
 /**

@@ -1,93 +1,13 @@
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { ChildStageSpec } from "../../ports/fusion-child-runner.ts";
-import { NodeFileCommitter } from "./node-file-committer.ts";
-import { PiChildRunner, type ChildLimits } from "./pi-child-runner.ts";
-import { PiPreparedChild } from "./pi-prepared-child.ts";
-import { groupHasLiveMembers } from "./process-group.ts";
-import { SystemClock } from "./system-clock.ts";
+import { artifact, FAKE_CLI, hasArtifact, never, prepared, recorded, setup } from "./pi-child-runner.test-support.ts";
 
-// The fast tier: the runner drives a stand-in CLI (fixtures/fake-pi-cli.mjs) that speaks the frame
-// protocol and misbehaves on request. The real-Pi tier is pi-child-runner.pi.test.ts.
-const here = dirname(fileURLToPath(import.meta.url));
-const FAKE_CLI = join(here, "fixtures", "fake-pi-cli.mjs");
-const ROUTE = { provider: "scripted", model: "scripted-a", thinking: "off" } as const;
+// How a child's output is judged: the answer, its frames and usage, the artifacts, and what is refused
+// before anything starts. Stopping children is pi-child-runner.stop.fake.test.ts.
 const BLOCK2 = "second ✓ block";
 
-interface Setup {
-  readonly dir: string;
-  readonly record: string;
-  readonly spec: ChildStageSpec;
-  readonly runner: PiChildRunner;
-}
-
-function setup(behaviour: string, limits: Partial<ChildLimits> = {}, over: Partial<ChildStageSpec> = {}): Setup {
-  const dir = mkdtempSync(join(tmpdir(), "pi-child-fake-"));
-  const record = join(dir, "record.json");
-  const runner = new PiChildRunner({
-    childExtensionPath: FAKE_CLI,
-    anthropicSanitizerPath: join(dir, "no-such-sanitizer.ts"),
-    files: new NodeFileCommitter(),
-    clock: new SystemClock(),
-    baseEnv: { ...process.env },
-    cli: { cliPath: FAKE_CLI, version: undefined, source: "env" },
-    limits: { killGraceMs: 300, ...limits },
-  });
-  const spec: ChildStageSpec = {
-    runDir: dir,
-    prefix: "candidate-1.attempt-1",
-    route: ROUTE,
-    tools: [],
-    systemPrompt: "SYSTEM",
-    cwd: dir,
-    env: { FAKE_PI_BEHAVIOUR: behaviour, FAKE_PI_RECORD: record },
-    ...over,
-  };
-  return { dir, record, spec, runner };
-}
-
-function prepared(s: Setup): PiPreparedChild {
-  const child = s.runner.prepare(s.spec);
-  if (!child.ok) throw new Error(child.error.message);
-  if (!(child.value instanceof PiPreparedChild)) throw new Error("expected the node adapter's prepared child");
-  return child.value;
-}
-
-/** Alive means present and not a zombie. */
-function alive(pid: number): boolean {
-  try {
-    return !(readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1] ?? "").startsWith("Z");
-  } catch {
-    return false;
-  }
-}
-
-const artifact = (s: Setup, suffix: string): string =>
-  readFileSync(join(s.dir, `candidate-1.attempt-1.${suffix}`), "utf8");
-const hasArtifact = (s: Setup, suffix: string): boolean => existsSync(join(s.dir, `candidate-1.attempt-1.${suffix}`));
-
-async function recorded(s: Setup): Promise<{ argv: string[]; stdin: string; pid: number; grandchildPid?: number }> {
-  while (!existsSync(s.record)) await new Promise((r) => setTimeout(r, 20));
-  for (;;) {
-    try {
-      return JSON.parse(readFileSync(s.record, "utf8")) as {
-        argv: string[];
-        stdin: string;
-        pid: number;
-        grandchildPid?: number;
-      };
-    } catch {
-      await new Promise((r) => setTimeout(r, 20)); // written but not complete yet
-    }
-  }
-}
-
-const never = (): AbortSignal => new AbortController().signal;
-
-describe("PiChildRunner (stand-in CLI)", () => {
+describe("PiChildRunner (stand-in CLI): answers and refusals", () => {
   it("sends the prompt over stdin byte-exact and returns the verified answer, frames, usage and artifacts", async () => {
     const s = setup("ok");
     const prompt = "  héllo\nworld 😀 \t\n";
@@ -141,15 +61,6 @@ describe("PiChildRunner (stand-in CLI)", () => {
   it("judges by the final frame, not the exit code", async () => {
     const result = await prepared(setup("exit_1_after_stop")).send("p", never());
     expect(result.ok).toBe(true);
-  });
-
-  it("settles as soon as the verified answer is in, and still reaps a child that does not exit", async () => {
-    const child = prepared(setup("linger"));
-    const result = await child.send("p", never());
-    expect(result.ok && result.value.exitCode).toBeNull(); // judged before the child exited
-    for (let i = 0; i < 100 && (await groupHasLiveMembers(child.pid)); i += 1)
-      await new Promise((r) => setTimeout(r, 50));
-    expect(await groupHasLiveMembers(child.pid)).toBe(false);
   });
 
   it("sums usage over every frame (tool turn + final answer)", async () => {
@@ -216,87 +127,6 @@ describe("PiChildRunner (stand-in CLI)", () => {
     const result = await child.send("p", never());
     expect(result.ok ? undefined : result.error.code).toBe("child_spawn_failed");
     expect(result.ok ? "" : result.error.message).toContain("Unknown option: --exclude-tools");
-  });
-
-  it("output resets the idle watchdog", async () => {
-    // 12 stderr lines 100 ms apart outlast the 800 ms watchdog only if each one resets it. The child is
-    // pre-started and ready, so its start-up does not count.
-    const s = setup("slow_chatty", { idleTimeoutMs: 800 });
-    const ready = join(s.dir, "ready");
-    const child = prepared({ ...s, spec: { ...s.spec, env: { ...s.spec.env, FAKE_PI_READY: ready } } });
-    while (!existsSync(ready)) await new Promise((r) => setTimeout(r, 20));
-    const result = await child.send("p", never());
-    expect(result.ok ? "" : result.error.message).toBe("");
-    expect(artifact(s, "stderr.txt")).toContain("tick 12\n");
-  });
-
-  it("a silent child hits the idle watchdog: child_timeout, group gone", async () => {
-    const child = prepared(setup("hang", { idleTimeoutMs: 150 }));
-    const result = await child.send("p", never());
-    expect(result.ok ? undefined : result.error.code).toBe("child_timeout");
-    expect(result.ok ? "" : result.error.message).toContain("no output for 150 ms");
-    expect(await groupHasLiveMembers(child.pid)).toBe(false);
-  });
-
-  it("the absolute timeout also stops a child", async () => {
-    const result = await prepared(setup("hang", { absoluteTimeoutMs: 150 })).send("p", never());
-    expect(result.ok ? "" : result.error.message).toContain("ran longer than 150 ms");
-  });
-
-  it("cancel kills the whole group, escalating to SIGKILL when SIGTERM is ignored", async () => {
-    const s = setup("ignore_term");
-    const abort = new AbortController();
-    const running = prepared(s).send("p", abort.signal);
-    const rec = await recorded(s);
-    abort.abort();
-    const result = await running;
-    expect(result.ok ? undefined : result.error.code).toBe("child_cancelled");
-    expect(result.ok ? undefined : result.error.partial?.exitCode).toBeNull();
-    expect(await groupHasLiveMembers(rec.pid)).toBe(false);
-  });
-
-  it("cancel also kills grandchildren in the group", async () => {
-    const s = setup("grandchild");
-    const abort = new AbortController();
-    const running = prepared(s).send("p", abort.signal);
-    const rec = await recorded(s);
-    expect(rec.grandchildPid).toBeGreaterThan(0);
-    abort.abort();
-    expect((await running).ok).toBe(false);
-    expect(alive(rec.grandchildPid ?? 0)).toBe(false);
-    expect(await groupHasLiveMembers(rec.pid)).toBe(false);
-  });
-
-  it("an already aborted signal cancels without writing the prompt", async () => {
-    const s = setup("ok");
-    const abort = new AbortController();
-    abort.abort();
-    const result = await prepared(s).send("p", abort.signal);
-    expect(result.ok ? undefined : result.error.code).toBe("child_cancelled");
-    expect(existsSync(s.record)).toBe(false);
-  });
-
-  it("discard stops a child that never got a prompt; send afterwards is a bug", async () => {
-    const s = setup("ok");
-    const child = prepared(s);
-    await child.discard();
-    await child.discard();
-    expect(existsSync(s.record)).toBe(false);
-    expect(await groupHasLiveMembers(child.pid)).toBe(false);
-    await expect(child.send("p", never())).rejects.toThrow(/discarded child/);
-  });
-
-  it("shutdown discards unsent children, cancels running ones, and waits until every group is gone", async () => {
-    const s = setup("hang");
-    const unsent = prepared(s);
-    const running = prepared({ ...s, spec: { ...s.spec, prefix: "candidate-2.attempt-1" } });
-    const result = running.send("p", never());
-    await recorded(s);
-    await s.runner.shutdown();
-    const settled = await result;
-    expect(settled.ok ? undefined : settled.error.code).toBe("child_cancelled");
-    expect([await groupHasLiveMembers(unsent.pid), await groupHasLiveMembers(running.pid)]).toEqual([false, false]);
-    await expect(unsent.send("p", never())).rejects.toThrow(/discarded child/);
   });
 
   it("a prompt with a lone surrogate is refused as child_stdin_failed", async () => {

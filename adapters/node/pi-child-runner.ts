@@ -2,12 +2,13 @@ import { existsSync, statSync } from "node:fs";
 import { err, ok, type Result } from "../../domain/shared/model/result.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { FileCommitter } from "../../ports/file-committer.ts";
+import type { ProcessLauncher } from "../../ports/process-launcher.ts";
 import type { ChildError, ChildStageSpec, FusionChildRunner, PreparedChild } from "../../ports/fusion-child-runner.ts";
 import { buildFusionChildArgv } from "./fusion-child-argv.ts";
-import { fusionChildEnv } from "./fusion-child-env.ts";
-import { PiChildProcess } from "./pi-child-process.ts";
-import { probePiCliFlags } from "./pi-cli-flags-probe.ts";
-import { locatePiCli, type PiCliLocation } from "./pi-cli-locator.ts";
+import { piChildEnv } from "./pi-child-env.ts";
+import { NodeProcessLauncher } from "./node-process-launcher.ts";
+import { detectPiChildCli, type PiChildCli } from "./pi-child-command.ts";
+import type { PiCliLocation } from "./pi-cli-locator.ts";
 import { DEFAULT_CHILD_LIMITS, type ChildLimits } from "./fusion-child-limits.ts";
 import { PiPreparedChild } from "./pi-prepared-child.ts";
 
@@ -25,6 +26,8 @@ export interface PiChildRunnerOptions {
   /** Default: located once with `locatePiCli` (honours PI_BG_PI_CLI). */
   readonly cli?: PiCliLocation;
   readonly limits?: Partial<ChildLimits>;
+  /** Needs deferred stdin. Default: the tagged `NodeProcessLauncher`, so a stop reaches every descendant. */
+  readonly launcher?: ProcessLauncher;
 }
 
 /**
@@ -34,18 +37,19 @@ export interface PiChildRunnerOptions {
  * request only after stdin closed), so a pre-started child sees nothing early. Pi trims the prompt it
  * reads from stdin (`data.trim()`), so leading/trailing whitespace of a prompt never reaches the model.
  * An attempt settles as soon as the final `stop` frame and the matching stdout are in; Pi's own
- * teardown (~0.3–0.5 s) then finishes in the background and the group is reaped.
+ * teardown (~0.3–0.5 s) then finishes in the background and the child's tree is reaped.
  */
 export class PiChildRunner implements FusionChildRunner {
   readonly #options: PiChildRunnerOptions;
   readonly #limits: ChildLimits;
-  #cli: PiCliLocation | undefined;
+  #cli: PiChildCli | undefined;
   readonly #live = new Set<PiPreparedChild>();
+  readonly #launcher: ProcessLauncher;
 
   constructor(options: PiChildRunnerOptions) {
     this.#options = options;
+    this.#launcher = options.launcher ?? new NodeProcessLauncher();
     this.#limits = { ...DEFAULT_CHILD_LIMITS, ...options.limits };
-    this.#cli = options.cli;
   }
 
   prepare(spec: ChildStageSpec): Result<PreparedChild, ChildError> {
@@ -56,7 +60,7 @@ export class PiChildRunner implements FusionChildRunner {
     if (!isDirectory(spec.cwd)) return spawnFailed(`the working directory ${spec.cwd} does not exist`);
     const args = buildFusionChildArgv({
       cliPath: cli.value.cliPath,
-      flags: probePiCliFlags(process.execPath, cli.value.cliPath),
+      flags: cli.value.flags,
       route: spec.route,
       tools: spec.tools,
       systemPrompt: spec.systemPrompt,
@@ -65,16 +69,15 @@ export class PiChildRunner implements FusionChildRunner {
       ...(spec.extensions === undefined ? {} : { extensions: spec.extensions }),
     });
     if (!args.ok) return args;
-    const env = fusionChildEnv(this.#options.baseEnv ?? process.env, spec.env);
+    const env = piChildEnv(this.#options.baseEnv ?? process.env, spec.env);
     const prepared = new PiPreparedChild(spec, this.#limits, this.#options.files, this.#options.clock);
-    const started = PiChildProcess.spawn({
-      file: process.execPath,
-      args: args.value,
+    const started = this.#launcher.launch({
+      command: { kind: "argv", file: process.execPath, args: args.value },
       cwd: spec.cwd,
       env,
-      ...prepared.sinks(),
+      stdin: "deferred",
     });
-    if (!started.ok) return spawnFailed(`cannot start the Pi CLI: ${started.error}`);
+    if (!started.ok) return spawnFailed(`cannot start the Pi CLI: ${started.error.message}`);
     prepared.attach(started.value);
     this.#live.add(prepared);
     const forget = (): boolean => this.#live.delete(prepared);
@@ -97,11 +100,11 @@ export class PiChildRunner implements FusionChildRunner {
     );
   }
 
-  #locate(): Result<PiCliLocation, ChildError> {
+  #locate(): Result<PiChildCli, ChildError> {
     if (this.#cli !== undefined) return ok(this.#cli);
-    const found = locatePiCli({ env: this.#options.baseEnv ?? process.env });
+    const found = detectPiChildCli(this.#options.baseEnv ?? process.env, this.#options.cli);
     if (!found.ok) return spawnFailed(found.error.message);
-    this.#cli = found.value; // the version is detected once per runner
+    this.#cli = found.value; // the CLI and its flags are detected once per runner
     return ok(found.value);
   }
 

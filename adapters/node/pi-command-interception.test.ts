@@ -6,7 +6,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TELEMETRY_FRAME_MARKER } from "../../domain/telemetry/model/telemetry-frame.ts";
 import { runProcess } from "./pi-cli-harness.test-support.ts";
 import {
-  piLaunchArgv,
   piTelemetryWrapperPath,
   planPiInterception,
   shellQuote,
@@ -74,11 +73,6 @@ describe("planPiInterception decision", () => {
     const plan = planPiInterception("pi -p x", OPTIONS);
     expect(plan.wrapped && plan.command === `${plan.prefix}pi -p x`).toBe(true);
     expect(planPiInterception("./pi -p x", OPTIONS).command).toBe("./pi -p x");
-  });
-
-  it("launches cli.js with node and a standalone pi binary directly", () => {
-    expect(piLaunchArgv("/n", "/a/cli.js")).toEqual(["/n", "/a/cli.js"]);
-    expect(piLaunchArgv("/n", "/opt/pi")).toEqual(["/opt/pi"]);
   });
 
   it("shell-quotes any word", () => {

@@ -1,4 +1,5 @@
 import { fileURLToPath } from "node:url";
+import { piCliLaunch } from "../../domain/shared/model/pi-child-argv.ts";
 
 /**
  * Decides whether an `isAgent` task command gets Pi telemetry, and builds the POSIX shell prefix that routes
@@ -58,15 +59,12 @@ export function planPiInterception(command: string, options: PiInterceptionOptio
 export function shellPrefix(options: Pick<PiInterceptionOptions, "wrapperPath" | "nodePath" | "piCliPath">): string {
   const node = shellQuote(options.nodePath);
   const wrapper = shellQuote(options.wrapperPath);
-  const launch = piLaunchArgv(options.nodePath, options.piCliPath).map(shellQuote).join(" ");
+  const cli = piCliLaunch(options.nodePath, options.piCliPath);
+  const launch = [cli.file, ...cli.args].map(shellQuote).join(" ");
   return (
     `{ __pi_bg_stdout_id=$(${node} ${wrapper} --print-fd-identity 9); } 9>&1\n` +
     `pi() { PI_BG_TASK_STDOUT_ID="$__pi_bg_stdout_id" ${node} ${wrapper} ${launch} -- "$@"; }\n`
   );
-}
-
-export function piLaunchArgv(nodePath: string, piCliPath: string): readonly string[] {
-  return /\.[cm]?js$/.test(piCliPath) ? [nodePath, piCliPath] : [piCliPath];
 }
 
 export function shellQuote(word: string): string {

@@ -2,26 +2,39 @@ import type { Result } from "../../domain/shared/model/result.ts";
 import type { Clock, TimerHandle } from "../../ports/clock.ts";
 import type { FileCommitter } from "../../ports/file-committer.ts";
 import type { ChildError, ChildStageResult, ChildStageSpec, PreparedChild } from "../../ports/fusion-child-runner.ts";
-import type { ProcessExit } from "../../ports/process-launcher.ts";
+import type { ProcessExit, RunningProcess } from "../../ports/process-launcher.ts";
 import { childArtifactPaths, writeChildArtifacts } from "./fusion-child-artifacts.ts";
 import { CompletionWatch } from "./fusion-child-completion.ts";
+import type { ChildLimits } from "./fusion-child-limits.ts";
 import { judgeChild, type StopCause } from "./fusion-child-outcome.ts";
 import { ChildStderrSplitter } from "./fusion-child-stderr.ts";
-import type { PiChildProcess } from "./pi-child-process.ts";
-import type { ChildLimits } from "./fusion-child-limits.ts";
+import { unrefDelay } from "./unref-delay.ts";
 
 const STDERR_TAIL_CHARS = 1_000;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 type State = "prepared" | "sent" | "discarded";
 
+/** The launched child as this class sees it: its output read to the end, its stdin still open. */
+interface AttachedProcess {
+  readonly running: RunningProcess;
+  readonly sendStdin: (bytes: Uint8Array) => Promise<string | undefined>;
+  /** Resolves once the child exited and its output is read to the end. */
+  readonly closed: Promise<ProcessExit>;
+}
+
 /**
- * One started child: collects its output from spawn on and gets its prompt at `send`. The attempt is
+ * One started child: collects its output from launch on and gets its prompt at `send`. The attempt is
  * judged when the child exits, or earlier, as soon as a verified final answer is in (then `exitCode` is
- * null and the child is reaped in the background while Pi tears down).
+ * null and the child is reaped in the background while Pi tears down). Every stop (kill, timeout,
+ * discard, reaping after the exit) goes through the launcher's tree stop: the process group and every
+ * tagged descendant that left it.
  */
 export class PiPreparedChild implements PreparedChild {
-  #process: PiChildProcess | undefined;
+  #process: AttachedProcess | undefined;
+  #closedFlag = false;
+  #stdinError: string | undefined;
+  #sweeping: Promise<void> | undefined;
   #state: State = "prepared";
   #stop: StopCause | undefined;
   #killing: Promise<void> | undefined;
@@ -48,31 +61,32 @@ export class PiPreparedChild implements PreparedChild {
     this.#completion = new CompletionWatch(spec.route);
   }
 
-  sinks(): { onStdout: (chunk: Buffer) => void; onStderr: (chunk: Buffer) => void } {
-    return {
-      onStdout: (chunk) => this.#onStdout(chunk),
-      onStderr: (chunk) => {
-        this.#lastActivity = this.clock.monotonic();
-        this.#stderr.push(chunk);
-        this.#checkAnswered();
-      },
-    };
-  }
-
-  attach(process: PiChildProcess): void {
-    this.#process = process;
+  /** Takes over a child launched with `stdin: "deferred"` and reads its output from now on. */
+  attach(running: RunningProcess): void {
+    const { sendStdin } = running;
+    if (sendStdin === undefined) throw new Error("PiPreparedChild needs a launcher with deferred stdin");
+    const stdout = drain(running.stdout, (chunk) => this.#onStdout(chunk));
+    const stderr = drain(running.stderr, (chunk) => {
+      this.#lastActivity = this.clock.monotonic();
+      this.#stderr.push(chunk);
+      this.#checkAnswered();
+    });
+    const closed = Promise.all([running.exited, stdout, stderr]).then(([exit]) => {
+      this.#closedFlag = true;
+      return exit;
+    });
+    this.#process = { running, sendStdin: (bytes) => sendStdin.call(running, bytes), closed };
   }
 
   /** The process group id of the child (diagnostics, tests). */
   get pid(): number {
-    return this.#attached().pid;
+    return this.#attached().running.pid;
   }
 
-  /** Resolves once the child exited and no other member of its process group is left. */
+  /** Resolves once the child exited and nothing it started is left. */
   async whenGone(): Promise<void> {
-    const proc = this.#attached();
-    await proc.closed;
-    await (this.#killing ?? proc.reapStragglers(this.limits.killGraceMs, this.limits.killWaitMs));
+    await this.#attached().closed;
+    await this.#reap();
     await this.#reaping;
   }
 
@@ -85,7 +99,7 @@ export class PiPreparedChild implements PreparedChild {
     if (this.#state !== "prepared") throw new Error(`PreparedChild.send called on a ${this.#state} child`);
     this.#state = "sent";
     const proc = this.#attached();
-    const exitedBeforeSend = proc.exited;
+    const exitedBeforeSend = this.#closedFlag;
     const startedAt = this.clock.monotonic();
     this.#lastActivity = startedAt;
     const onAbort = (): void => this.#stopWith({ kind: "cancelled" });
@@ -97,14 +111,16 @@ export class PiPreparedChild implements PreparedChild {
         reason: "it contains a lone UTF-16 surrogate and has no exact UTF-8 form",
       });
     } else if (!exitedBeforeSend && this.#stop === undefined) {
-      proc.sendStdin(new TextEncoder().encode(prompt));
+      void proc.sendStdin(new TextEncoder().encode(prompt)).then((problem) => {
+        this.#stdinError ??= problem;
+      });
       this.#armWatchdogs();
       this.#awaitingAnswer = true;
     }
     const exit = await this.#settle(proc);
     signal.removeEventListener("abort", onAbort);
     const durationMs = this.clock.monotonic() - startedAt;
-    return this.#finish(exit, exitedBeforeSend, proc.stdinError, durationMs);
+    return this.#finish(exit, exitedBeforeSend, this.#stdinError, durationMs);
   }
 
   discard(): Promise<void> {
@@ -121,7 +137,7 @@ export class PiPreparedChild implements PreparedChild {
     await this.#reaping;
   }
 
-  async #settle(proc: PiChildProcess): Promise<ProcessExit> {
+  async #settle(proc: AttachedProcess): Promise<ProcessExit> {
     const answered = new Promise<undefined>((resolve) => {
       if (this.#answered) resolve(undefined);
       else this.#onAnswered = () => resolve(undefined);
@@ -134,8 +150,7 @@ export class PiPreparedChild implements PreparedChild {
       this.#reaping = this.#reapAfterAnswer(proc);
       return { code: null, signal: null };
     }
-    if (this.#killing !== undefined) await this.#killing;
-    else await proc.reapStragglers(this.limits.killGraceMs, this.limits.killWaitMs);
+    await this.#reap();
     this.#stderr.end();
     return exit;
   }
@@ -178,20 +193,21 @@ export class PiPreparedChild implements PreparedChild {
     this.#onAnswered?.();
   }
 
-  async #reapAfterAnswer(proc: PiChildProcess): Promise<void> {
-    const { killGraceMs, killWaitMs } = this.limits;
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<boolean>((resolve) => {
-      timer = setTimeout(() => resolve(false), killGraceMs);
-    });
-    const exited = await Promise.race([proc.closed.then(() => true), late]);
-    clearTimeout(timer);
-    try {
-      if (exited) await proc.reapStragglers(killGraceMs, killWaitMs);
-      else await proc.killGroup(killGraceMs, killWaitMs);
-    } catch {
-      // The answer is already judged and durable; a child surviving SIGKILL cannot change it.
-    }
+  async #reapAfterAnswer(proc: AttachedProcess): Promise<void> {
+    const late = unrefDelay(this.limits.killGraceMs);
+    const exited = await Promise.race([proc.closed.then(() => true), late.done.then(() => false)]);
+    late.cancel();
+    if (exited) await this.#reap();
+    else await proc.running.killGroup({ graceMs: this.limits.killGraceMs });
+  }
+
+  /** After the child exited: whatever it started and left behind is stopped too (once). */
+  #reap(): Promise<void> {
+    if (this.#killing !== undefined) return this.#killing;
+    this.#sweeping ??= this.#attached()
+      .running.sweep({ graceMs: this.limits.killGraceMs })
+      .then(() => undefined);
+    return this.#sweeping;
   }
 
   #onStdout(chunk: Buffer): void {
@@ -225,16 +241,25 @@ export class PiPreparedChild implements PreparedChild {
   #stopWith(cause: StopCause): void {
     if (this.#stop !== undefined || this.#answered) return;
     const proc = this.#attached();
-    if (proc.exited && this.#killing === undefined && cause.kind !== "discarded") {
+    if (this.#closedFlag && this.#killing === undefined && cause.kind !== "discarded") {
       // Already exited on its own: nothing to stop, the exit is judged as it is.
       return;
     }
     this.#stop = cause;
-    this.#killing = proc.killGroup(this.limits.killGraceMs, this.limits.killWaitMs);
+    this.#killing = proc.running.killGroup({ graceMs: this.limits.killGraceMs });
   }
 
-  #attached(): PiChildProcess {
+  #attached(): AttachedProcess {
     if (this.#process === undefined) throw new Error("PiPreparedChild used before its process was attached");
     return this.#process;
+  }
+}
+
+/** Reads a stream to its end; a pipe that fails just ends the output (the exit tells the rest). */
+async function drain(stream: AsyncIterable<Uint8Array>, sink: (chunk: Buffer) => void): Promise<void> {
+  try {
+    for await (const chunk of stream) sink(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+  } catch {
+    // ended early
   }
 }

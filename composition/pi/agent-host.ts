@@ -3,9 +3,9 @@ import type { AttestedRunnerConfig } from "../../domain/attested/service/atteste
 import type { TaskSettings } from "../../domain/tasks/model/runtime-settings.ts";
 import type { LaunchPlanner, TaskRuntimeConfig } from "../../domain/tasks/service/task-runtime.ts";
 import { agentLaunchPlanner } from "../../adapters/node/agent-launch-planner.ts";
-import { fusionChildEnv } from "../../adapters/node/fusion-child-env.ts";
+import { piChildEnv } from "../../adapters/node/pi-child-env.ts";
 import { locatePiCli } from "../../adapters/node/pi-cli-locator.ts";
-import { piLaunchArgv } from "../../adapters/node/pi-command-interception.ts";
+import { piCliLaunch } from "../../domain/shared/model/pi-child-argv.ts";
 import { contextWindowIndex } from "../../adapters/pi/model-windows.ts";
 
 export interface AgentHostBindings {
@@ -33,15 +33,14 @@ export function agentHostBindings(
     piCliPath: cli.ok ? cli.value.cliPath : undefined,
     windows,
   });
-  const [file, ...args] = cli.ok ? piLaunchArgv(nodePath, cli.value.cliPath) : [];
   return {
     planLaunch,
     attested: {
       cwd: config.cwd,
       taskDir: config.taskDir,
       displayDir: config.displayDir,
-      piLaunch: file === undefined ? (cli.ok ? "empty Pi launch argv" : cli.error.message) : { file, args },
-      childEnv: fusionChildEnv(process.env),
+      piLaunch: cli.ok ? piCliLaunch(nodePath, cli.value.cliPath) : cli.error.message,
+      childEnv: piChildEnv(process.env),
       windows,
     },
   };

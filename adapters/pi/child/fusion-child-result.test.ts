@@ -1,11 +1,7 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import {
-  buildResultFrame,
-  frameLine,
-  FUSION_CHILD_RESULT_MARKER,
-  type AssistantMessageView,
-} from "./fusion-child-result.ts";
+import { FUSION_CHILD_RESULT_MARKER } from "../../../domain/fusion/model/fusion-child-protocol.ts";
+import { buildResultFrame, frameLine, type AssistantMessageView } from "./fusion-child-result.ts";
 
 const sha = (text: string): string => createHash("sha256").update(text, "utf8").digest("hex");
 const usage = {

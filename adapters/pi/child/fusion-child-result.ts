@@ -1,55 +1,19 @@
 import { createHash } from "node:crypto";
+import {
+  FUSION_CHILD_RESULT_MARKER,
+  FUSION_CHILD_RESULT_SCHEMA,
+  type ChildUsage,
+  type FusionChildResultFrame,
+  type InvalidResultFrame,
+} from "../../../domain/fusion/model/fusion-child-protocol.ts";
 
 /**
- * The child→parent metadata frame of a Fusion child (reference §3.5): one stderr line per finalised
- * assistant message, `\x1ePI_FUSION_CHILD_RESULT ` + compact JSON. Reasoning-free by construction:
- * only text block sizes and digests, the stop reason and Pi's full `Usage` leave the child.
+ * The child's side of the Fusion child protocol (domain/fusion/model/fusion-child-protocol.ts): the frame
+ * of one finalised assistant message.
  *
  * `text` is the message's text blocks joined by "\n": Pi's text mode prints each text block followed
  * by "\n", so the child's stdout is exactly `text + "\n"` (or empty when there is no text block).
- *
- * `tool_calls` (v3) counts the message's tool-call blocks: Pi executes each exactly once (an unknown tool
- * or invalid arguments end as an error result), so the parent can check the tool-call audit log against it.
- *
- * Runs inside the child Pi: imports node builtins only.
  */
-export const FUSION_CHILD_RESULT_MARKER = "\x1ePI_FUSION_CHILD_RESULT ";
-export const FUSION_CHILD_RESULT_SCHEMA = "pi-background-tasks.fusion-child-result.v3";
-
-export interface ChildUsage {
-  readonly input: number;
-  readonly output: number;
-  readonly cacheRead: number;
-  readonly cacheWrite: number;
-  readonly totalTokens: number;
-  readonly cost: {
-    readonly input: number;
-    readonly output: number;
-    readonly cacheRead: number;
-    readonly cacheWrite: number;
-    readonly total: number;
-  };
-}
-
-export interface FusionChildResultFrame {
-  readonly schema_version: typeof FUSION_CHILD_RESULT_SCHEMA;
-  readonly provider: string;
-  readonly model: string;
-  readonly stop_reason: string;
-  readonly error_message?: string;
-  readonly text_blocks: readonly { readonly utf8_bytes: number; readonly sha256: string }[];
-  readonly text_sha256: string;
-  readonly text_bytes: number;
-  readonly tool_calls: number;
-  readonly usage: ChildUsage;
-}
-
-/** Sent instead of a frame when the message cannot be described; the parent rejects it loudly. */
-export interface InvalidResultFrame {
-  readonly schema_version: typeof FUSION_CHILD_RESULT_SCHEMA;
-  readonly invalid: string;
-}
-
 /** The fields of Pi's AssistantMessage this frame reads. */
 export interface AssistantMessageView {
   readonly role: string;

@@ -19,8 +19,8 @@ export type WireWebFetch = (policy: AddressPolicy) => WebFetchWiring;
  * `PI_FUSION_RESEARCH_ENABLED=1`. Any other value but unset or "0" fails the load (Pi then exits 1): a typo
  * must not silently turn research off. The HTTP agents are closed on `session_shutdown`.
  *
- * The file Pi loads with `--extension` is `composition/fusion-web-fetch-child-extension.ts`, which hands
- * in the undici adapter: an adapter here may not import another adapter.
+ * The file Pi loads with `--extension` is fusion-web-fetch-child-extension.ts, which hands in the undici
+ * adapter.
  */
 export function installFusionWebFetch(
   pi: ExtensionAPI,

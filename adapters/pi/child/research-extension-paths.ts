@@ -6,8 +6,7 @@ import { fileURLToPath } from "node:url";
  * the audit extension LAST, so its `tool_result` handler sees each result after any other patch.
  */
 export function fusionWebFetchExtensionPath(): string {
-  // A path, not an import: the loadable entry lives in composition/, which may wire the undici adapter.
-  return fileURLToPath(new URL("../../../composition/fusion-web-fetch-child-extension.ts", import.meta.url));
+  return fileURLToPath(new URL("./fusion-web-fetch-child-extension.ts", import.meta.url));
 }
 
 export function toolAuditExtensionPath(): string {

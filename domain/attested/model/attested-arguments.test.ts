@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { logicalPiArgv, normalizeAttestedRunArguments } from "./attested-arguments.ts";
+import { normalizeAttestedRunArguments } from "./attested-arguments.ts";
+import { logicalPiArgv } from "./attested-pi-argv.ts";
 import { credentialClassOf } from "./credential-class.ts";
 import { checkExtraPiArgs } from "./extra-pi-args.ts";
 import { isInside, normalizeReportPath } from "./report-path.ts";

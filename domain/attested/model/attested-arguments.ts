@@ -101,18 +101,3 @@ export function normalizeAttestedRunArguments(raw: unknown): Result<AttestedRunR
     ...(args.timeoutSeconds === undefined ? {} : { timeoutSeconds: Math.max(1, Math.floor(args.timeoutSeconds)) }),
   });
 }
-
-/** `pi` plus its arguments as the run's record shows them; the prompt is not among them (it goes over stdin). */
-export function logicalPiArgv(request: AttestedRunRequest): readonly string[] {
-  return [
-    "pi",
-    "--mode",
-    "json",
-    "--provider",
-    request.provider,
-    "--model",
-    request.model,
-    ...(request.thinking === undefined ? [] : ["--thinking", request.thinking]),
-    ...request.extraPiArgs,
-  ];
-}

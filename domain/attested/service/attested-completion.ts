@@ -3,7 +3,8 @@ import type { WorktreeInspector, WorktreeState } from "../../../ports/worktree-i
 import { sha256Hex } from "../../shared/model/canonical-json.ts";
 import type { AttestedPiFacts, TaskSnapshot } from "../../tasks/model/task-snapshot.ts";
 import type { TaskCompletion } from "../../tasks/service/execution-hooks.ts";
-import { logicalPiArgv, type AttestedRunRequest } from "../model/attested-arguments.ts";
+import type { AttestedRunRequest } from "../model/attested-arguments.ts";
+import { logicalPiArgv } from "../model/attested-pi-argv.ts";
 import { judgeAttestedStream, type AttestedStreamFacts } from "../model/attested-verdict.ts";
 import type { CredentialClass } from "../model/credential-class.ts";
 import { sealAttestation, type AttestationBody, type FileDigest } from "../model/pi-attestation.ts";

@@ -38,7 +38,8 @@ const EVENTS = [
   line({ type: "agent_end", messages: [] }),
 ];
 const sha = (data: string | Uint8Array) => createHash("sha256").update(data).digest("hex");
-const text = (bytes: Uint8Array | undefined) => Buffer.from(bytes ?? new Uint8Array()).toString("utf8");
+const text = (bytes: Uint8Array | "deferred" | undefined) =>
+  Buffer.from(bytes instanceof Uint8Array ? bytes : new Uint8Array()).toString("utf8");
 
 interface Options {
   readonly script?: FakeScript;

@@ -1,4 +1,5 @@
 import { CHILD_DENIED_TOOLS } from "../../shared/model/child-tool-denylist.ts";
+import { piChildArgs, sessionById } from "../../shared/model/pi-child-argv.ts";
 import type { PiCliFlags } from "../../shared/model/pi-cli-flags.ts";
 import { artifactPath, DELEGATE_ARTIFACT, DELEGATE_ENV } from "./delegate-artifacts.ts";
 import type { RouteRef } from "./delegate-route.ts";
@@ -53,49 +54,34 @@ export interface LaunchPlan {
 }
 
 /**
- * `node <cli> --mode json <session> --no-skills --no-prompt-templates --no-context-files --no-themes
- * --no-extensions [--no-mcp] --no-builtin-tools --tools read,grep,find,ls,delegate_read_artifact
- * [--exclude-tools <denylist>] [--extension <sanitizer>] --extension <guard> --provider P --model M --offline`,
- * where <session> is `--session-dir <dir>/child-session --session-id <delegate-id>` or, on a Pi without those
+ * `node <cli>` and the `delegate` command line of domain/shared/model/pi-child-argv.ts: the inspect-only
+ * allowlist (plus the denylist where the CLI has `--exclude-tools`), [the sanitizer,] the guard, and the
+ * session `--session-dir <dir>/child-session --session-id <delegate-id>` or, on a Pi without those
  * (0.73.1), `--session <dir>/child-session/<delegate-id>.jsonl`.
  */
 export function buildLaunchPlan(input: LaunchPlanInput): LaunchPlan {
   const { flags } = input;
   const sessionDir = artifactPath(input.artifactDir, DELEGATE_ARTIFACT.childSessionDir);
-  const byId = flags.sessionId && flags.sessionDir;
-  const sessionFile = byId
-    ? null
-    : artifactPath(input.artifactDir, `${DELEGATE_ARTIFACT.childSessionDir}/${input.childSessionId}.jsonl`);
-  const session =
-    sessionFile === null
-      ? ["--session-dir", sessionDir, "--session-id", input.childSessionId]
-      : ["--session", sessionFile];
-  const extensions =
+  const byId = sessionById(flags);
+  const file = artifactPath(input.artifactDir, `${DELEGATE_ARTIFACT.childSessionDir}/${input.childSessionId}.jsonl`);
+  const sanitizer =
     input.route.provider === "anthropic" && input.anthropicSanitizerPath !== undefined
-      ? ["--extension", input.anthropicSanitizerPath, "--extension", input.guardExtensionPath]
-      : ["--extension", input.guardExtensionPath];
+      ? [input.anthropicSanitizerPath]
+      : [];
   const args = [
     input.cliPath,
-    "--mode",
-    "json",
-    ...session,
-    "--no-skills",
-    "--no-prompt-templates",
-    "--no-context-files",
-    "--no-themes",
-    "--no-extensions",
-    ...(flags.noMcp ? ["--no-mcp"] : []),
-    "--no-builtin-tools",
-    "--tools",
-    DELEGATE_CHILD_TOOLS.join(","),
-    ...(flags.excludeTools ? ["--exclude-tools", DELEGATE_DENIED_TOOLS.join(",")] : []),
-    ...extensions,
-    "--provider",
-    input.route.provider,
-    "--model",
-    input.route.model,
-    "--offline",
+    ...piChildArgs(
+      {
+        role: "delegate",
+        route: input.route,
+        session: { dir: sessionDir, id: input.childSessionId, file },
+        tools: { allow: DELEGATE_CHILD_TOOLS, deny: DELEGATE_DENIED_TOOLS },
+        extensions: [...sanitizer, input.guardExtensionPath],
+      },
+      flags,
+    ),
   ];
+  const sessionFile = byId ? null : file;
   const env = {
     [DELEGATE_ENV.artifactDir]: input.artifactDir,
     [DELEGATE_ENV.seedPath]: artifactPath(input.artifactDir, DELEGATE_ARTIFACT.seed),

@@ -24,7 +24,8 @@ export const HOST: DelegateHost = {
   hookEvidenceDir: "/pkg/evidence",
 };
 export const encode = (text: string) => new TextEncoder().encode(text);
-export const decode = (bytes: Uint8Array | undefined) => new TextDecoder().decode(bytes);
+export const decode = (bytes: Uint8Array | "deferred" | undefined) =>
+  new TextDecoder().decode(bytes instanceof Uint8Array ? bytes : undefined);
 
 export interface World {
   readonly files: InMemoryFileCommitter;

@@ -57,7 +57,7 @@ export function canonicalInputFixture(requestText = "Compare two caching strateg
 
 /** Stand-in paths of the host's candidate extensions (the fake runner never loads them). */
 export const TEST_CANDIDATE_EXTENSIONS = {
-  webFetch: "/pkg/composition/fusion-web-fetch-child-extension.ts",
+  webFetch: "/pkg/adapters/pi/child/fusion-web-fetch-child-extension.ts",
   toolAudit: "/pkg/adapters/pi/child/tool-audit-extension.ts",
 } as const;
 

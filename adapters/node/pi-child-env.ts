@@ -1,5 +1,5 @@
 /**
- * The environment of a Fusion child: the parent's, minus credential- and session-bearing variables
+ * The environment of every isolated Pi child (Fusion stage, delegate, attested run): the parent's, minus credential- and session-bearing variables
  * (reference §2.8; matched case-insensitively), plus `PI_SKIP_VERSION_CHECK=1` and the stage's private
  * protocol variables. `PI_CODING_AGENT_DIR` stays: the child reads models.json and its auth from there.
  * The candidate protocol variables (audit log path, research flag) are never inherited: only the stage
@@ -30,7 +30,7 @@ export function isStrippedFromChild(name: string): boolean {
   return STRIPPED_EXACT.has(upper) || STRIPPED_PREFIXES.some((prefix) => upper.startsWith(prefix));
 }
 
-export function fusionChildEnv(
+export function piChildEnv(
   parent: Readonly<Record<string, string | undefined>>,
   extra: Readonly<Record<string, string>> = {},
 ): Record<string, string> {
@@ -41,7 +41,7 @@ export function fusionChildEnv(
   env.PI_SKIP_VERSION_CHECK = "1";
   for (const [name, value] of Object.entries(extra)) {
     if (isStrippedFromChild(name))
-      throw new Error(`fusionChildEnv: the stage env may not set the credential variable ${name}`);
+      throw new Error(`piChildEnv: the stage env may not set the credential variable ${name}`);
     env[name] = value;
   }
   return env;

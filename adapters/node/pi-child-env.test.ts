@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { fusionChildEnv, isStrippedFromChild } from "./fusion-child-env.ts";
+import { piChildEnv, isStrippedFromChild } from "./pi-child-env.ts";
 
-describe("fusionChildEnv", () => {
+describe("piChildEnv", () => {
   it("strips credential and session variables case-insensitively and keeps the rest", () => {
     const parent = {
       PATH: "/bin",
@@ -26,7 +26,7 @@ describe("fusionChildEnv", () => {
       MY_OPENAI_THING: "kept: prefix only",
       UNDEFINED_ONE: undefined,
     };
-    expect(fusionChildEnv(parent, { PI_FUSION_TOOL_CALL_LOG_PATH: "/run/x.jsonl" })).toEqual({
+    expect(piChildEnv(parent, { PI_FUSION_TOOL_CALL_LOG_PATH: "/run/x.jsonl" })).toEqual({
       PATH: "/bin",
       HOME: "/home/u",
       PI_CODING_AGENT_DIR: "/agent",
@@ -44,21 +44,21 @@ describe("fusionChildEnv", () => {
       PI_FUSION_WEB_FETCH_TEST_SEAM: "1",
       PI_FUSION_WEB_FETCH_TEST_ADMIT_CIDR: "127.0.0.0/8",
     };
-    expect(fusionChildEnv(parent)).toEqual({
+    expect(piChildEnv(parent)).toEqual({
       PI_FUSION_WEB_FETCH_TEST_SEAM: "1",
       PI_FUSION_WEB_FETCH_TEST_ADMIT_CIDR: "127.0.0.0/8",
       PI_SKIP_VERSION_CHECK: "1",
     });
     const stage = { PI_FUSION_TOOL_CALL_LOG_PATH: "/run/c.jsonl", PI_FUSION_RESEARCH_ENABLED: "1" };
-    expect(fusionChildEnv(parent, stage)).toMatchObject(stage);
+    expect(piChildEnv(parent, stage)).toMatchObject(stage);
   });
 
   it("PI_SKIP_VERSION_CHECK is forced to 1", () => {
-    expect(fusionChildEnv({ PI_SKIP_VERSION_CHECK: "0" }).PI_SKIP_VERSION_CHECK).toBe("1");
+    expect(piChildEnv({ PI_SKIP_VERSION_CHECK: "0" }).PI_SKIP_VERSION_CHECK).toBe("1");
   });
 
   it("a stage may not smuggle a credential variable back in", () => {
-    expect(() => fusionChildEnv({}, { OPENAI_API_KEY: "x" })).toThrow(/credential variable OPENAI_API_KEY/);
+    expect(() => piChildEnv({}, { OPENAI_API_KEY: "x" })).toThrow(/credential variable OPENAI_API_KEY/);
     expect(isStrippedFromChild("azure_openai_api_key")).toBe(true);
     expect(isStrippedFromChild("AZURE_API_KEY")).toBe(false);
   });
