@@ -3,16 +3,18 @@ import {
   retrieveDelegateResult,
   type DelegateHandle,
   type DelegateLaunchReceipt,
+  type DelegatePorts,
   type DelegateResultView,
 } from "../domain/delegate/service/index.ts";
 import type { ToolCall } from "../domain/shared/service/host-tool-spec.ts";
+import type { BgResultQuery } from "../domain/results/model/bg-result-arguments.ts";
+import type { ResultView } from "../domain/results/service/bg-result-spec.ts";
+import { readTaskResult } from "../domain/results/service/read-task-result.ts";
 import type { ResultDelivery } from "../domain/shared/model/result-delivery.ts";
 import { err, ok, type Result, type TypedError } from "../domain/shared/model/result.ts";
 import { InProcessWork } from "../domain/tasks/service/in-process-work.ts";
 import type { TaskRuntime } from "../domain/tasks/service/task-runtime.ts";
-import { CryptoRandomSource } from "../adapters/node/crypto-random-source.ts";
-import { nodeDelegateHost, nodeDelegatePorts } from "../adapters/node/delegate-node-host.ts";
-import { NodeFileCommitter } from "../adapters/node/node-file-committer.ts";
+import { nodeDelegateHost } from "../adapters/node/delegate-node-host.ts";
 import { withHookContractProof } from "./hook-contract-proof.ts";
 
 /**
@@ -22,15 +24,15 @@ import { withHookContractProof } from "./hook-contract-proof.ts";
  */
 export class DelegateRuns {
   private readonly handles = new Map<string, DelegateHandle>();
-  private readonly files = new NodeFileCommitter();
-  private readonly random = new CryptoRandomSource();
+
+  constructor(private readonly ports: Omit<DelegatePorts, "conversation">) {}
 
   async launch(
     rawArguments: unknown,
     { toolCallId, session }: ToolCall,
     runtime: TaskRuntime,
   ): Promise<Result<DelegateLaunchReceipt, TypedError>> {
-    const ports = nodeDelegatePorts({ conversation: session.conversation });
+    const ports: DelegatePorts = { ...this.ports, conversation: session.conversation };
     const current = session.currentModel();
     const launched = await launchDelegate(ports, {
       rawArguments,
@@ -43,7 +45,7 @@ export class DelegateRuns {
         contextWindow: m.contextWindow > 0 ? m.contextWindow : undefined,
       })),
       host: withHookContractProof(nodeDelegateHost()),
-      taskId: `d${this.random.hex(16)}`,
+      taskId: `d${this.ports.random.hex(16)}`,
     });
     if (!launched.ok) return launched;
     const { receipt, handle } = launched.value;
@@ -98,7 +100,12 @@ export class DelegateRuns {
   }
 
   result(taskId: string, delivery: ResultDelivery | undefined): Promise<Result<DelegateResultView, TypedError>> {
-    return retrieveDelegateResult(this.files, taskId, this.handles.get(taskId), delivery);
+    return retrieveDelegateResult(this.ports.files, taskId, this.handles.get(taskId), delivery);
+  }
+
+  /** `bg_result` for any task of `runtime`: a delegate's through its handle here, a Fusion run's from its files. */
+  taskResult(query: BgResultQuery, runtime: TaskRuntime): Promise<Result<ResultView, TypedError>> {
+    return readTaskResult({ files: this.ports.files, runtime, delegates: this }, query);
   }
 
   async shutdown(): Promise<void> {

@@ -1,5 +1,9 @@
 import { getAgentDir } from "@mariozechner/pi-coding-agent";
+import type { Clock } from "../ports/clock.ts";
+import type { FileCommitter } from "../ports/file-committer.ts";
 import type { HostSession } from "../ports/host-session.ts";
+import type { ProcessLauncher } from "../ports/process-launcher.ts";
+import type { RandomSource } from "../ports/random-source.ts";
 import { fusionBudgetGate, type TokenEstimator } from "../domain/fusion/model/fusion-budget-plan.ts";
 import {
   resolveFusionModels,
@@ -19,11 +23,8 @@ import { err, type Result, type TypedError } from "../domain/shared/model/result
 import type { TaskRuntime } from "../domain/tasks/service/task-runtime.ts";
 import type { ValidateRequest } from "../domain/validate/model/validate-arguments.ts";
 import { startValidateTask, type ValidateTaskReceipt } from "../domain/validate/service/validate-task.ts";
-import { CryptoRandomSource } from "../adapters/node/crypto-random-source.ts";
 import { FusionModelsStore } from "../adapters/node/fusion-models-store.ts";
-import { NodeFileCommitter } from "../adapters/node/node-file-committer.ts";
 import { PiChildRunner } from "../adapters/node/pi-child-runner.ts";
-import { SystemClock } from "../adapters/node/system-clock.ts";
 import {
   anthropicSanitizerExtensionPath,
   fusionChildExtensionPath,
@@ -73,16 +74,28 @@ export function routesOf(models: ResolvedFusionModels): FusionModelRoutes {
  */
 export class FusionRuns {
   private readonly live = new Set<AbortController>();
-  private readonly files = new NodeFileCommitter();
-  private readonly clock = new SystemClock();
-  private readonly runner = new PiChildRunner({
-    childExtensionPath: fusionChildExtensionPath(),
-    anthropicSanitizerPath: anthropicSanitizerExtensionPath(),
-    files: this.files,
-    clock: this.clock,
-  });
+  private readonly files: FileCommitter;
+  private readonly clock: Clock;
+  private readonly random: RandomSource;
+  private readonly runner: PiChildRunner;
+  private readonly budgetGate: BudgetGateFactory;
 
-  constructor(private readonly budgetGate: BudgetGateFactory) {}
+  constructor(deps: {
+    readonly files: FileCommitter;
+    readonly clock: Clock;
+    readonly random: RandomSource;
+    readonly launcher: ProcessLauncher;
+    readonly budgetGate: BudgetGateFactory;
+  }) {
+    ({ files: this.files, clock: this.clock, random: this.random, budgetGate: this.budgetGate } = deps);
+    this.runner = new PiChildRunner({
+      childExtensionPath: fusionChildExtensionPath(),
+      anthropicSanitizerPath: anthropicSanitizerExtensionPath(),
+      files: deps.files,
+      clock: deps.clock,
+      launcher: deps.launcher,
+    });
+  }
 
   readonly launch = async (launch: FusionLaunch): Promise<Result<FusionRunOutcome, TypedError>> => {
     const controller = new AbortController();
@@ -159,7 +172,7 @@ export class FusionRuns {
   }
 
   private ports() {
-    return { runner: this.runner, files: this.files, clock: this.clock, random: new CryptoRandomSource() };
+    return { runner: this.runner, files: this.files, clock: this.clock, random: this.random };
   }
 
   /** Pins the five slots to available routes, or says which slot cannot be served. */

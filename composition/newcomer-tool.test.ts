@@ -2,7 +2,16 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { execFileSync } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fauxToolCall } from "@mariozechner/pi-ai";
@@ -33,7 +42,13 @@ export const newcomerEchoSpec: HostToolSpec<{ taskId?: string }, { echoed: strin
 
 function copyWithNewcomer(): { root: string; changed: string[] } {
   const root = mkdtempSync(join(tmpdir(), "pi-bg-newcomer-"));
-  const files = execFileSync("git", ["ls-files"], { cwd: PACKAGE_ROOT, encoding: "utf8" }).split("\n").filter(Boolean);
+  // The working tree as git sees it: tracked and new files, not ignored ones (node_modules is linked below).
+  const files = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard"], {
+    cwd: PACKAGE_ROOT,
+    encoding: "utf8",
+  })
+    .split("\n")
+    .filter((file) => file !== "" && existsSync(join(PACKAGE_ROOT, file)));
   for (const file of files) {
     mkdirSync(dirname(join(root, file)), { recursive: true });
     copyFileSync(join(PACKAGE_ROOT, file), join(root, file));

@@ -1,4 +1,6 @@
 import type { ServiceIdentifier } from "inversify";
+import type { DelegateRuns } from "./delegate-runs.ts";
+import type { FusionRuns } from "./fusion-runs.ts";
 import type { AttestedPiRunner, AttestedRunnerConfig } from "../domain/attested/service/attested-pi-runner.ts";
 import type { LaunchPlanner, TaskRuntime, TaskRuntimeConfig } from "../domain/tasks/service/task-runtime.ts";
 import type { Clock } from "../ports/clock.ts";
@@ -25,6 +27,10 @@ export const TOKENS = {
   attestedRunner: Symbol("AttestedPiRunner") as ServiceIdentifier<AttestedPiRunner>,
   /** The task supervisor and this host's identity, recorded in every task for crash recovery. */
   survival: Symbol("TaskSurvival") as ServiceIdentifier<TaskSurvival>,
+  /** Fusion runs over host sessions (Pi), built on their first use. */
+  fusionRuns: Symbol("FusionRuns") as ServiceIdentifier<FusionRuns>,
+  /** Delegated agents and their verified results, built on their first use. */
+  delegateRuns: Symbol("DelegateRuns") as ServiceIdentifier<DelegateRuns>,
 } as const;
 
 export interface TaskSurvival {

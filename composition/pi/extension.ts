@@ -4,7 +4,6 @@ import { registerEventBusApi } from "../../adapters/pi/event-bus-api.ts";
 import { piToolFromSpec } from "../../adapters/pi/pi-tool.ts";
 import { registerTaskCommands } from "../../adapters/pi/task-commands.ts";
 import { registerTaskUi } from "../../adapters/pi/ui/register-task-ui.ts";
-import type { BudgetGateFactory } from "../fusion-runs.ts";
 import { LazySession } from "./lazy-session.ts";
 import { PiApplication } from "./pi-application.ts";
 import { registerFusionCommands } from "./fusion-commands.ts";
@@ -13,15 +12,6 @@ import { runtimeGated } from "./runtime-gate.ts";
 /** Tools Pi keeps active even when a session starts with a narrower set (Fusion and the verified results). */
 const ALWAYS_ACTIVE = ["fusion_brainstorm", "fusion_validate", "bg_delegate", "bg_result"];
 
-/** Fusion's budget gate: the conservative estimator, loaded with the Fusion runtime on its first use. */
-async function budgetGate(): Promise<BudgetGateFactory> {
-  const [{ budgetGateFor }, { calibratedEstimator }] = await Promise.all([
-    import("../fusion-runs.ts"),
-    import("../../domain/fusion/model/fusion-budget-plan.ts"),
-  ]);
-  return budgetGateFor(calibratedEstimator, "input-token-calibration.v1");
-}
-
 /**
  * The Pi extension: every tool of the catalogue, the task commands and dock, and the Fusion commands, wired
  * per session. Loading it evaluates only what registration needs (names, descriptions, schemas); the services
@@ -29,7 +19,7 @@ async function budgetGate(): Promise<BudgetGateFactory> {
  */
 export default function piBackgroundTasks(pi: ExtensionAPI): void {
   const session = new LazySession(pi);
-  const app = new PiApplication(session, budgetGate);
+  const app = new PiApplication(session);
   for (const spec of toolCatalogue(app, { delivery: "agent_turn", sessions: true }))
     pi.registerTool(piToolFromSpec(pi, spec));
   const gated = runtimeGated(pi, session);
@@ -40,7 +30,7 @@ export default function piBackgroundTasks(pi: ExtensionAPI): void {
     const missing = ALWAYS_ACTIVE.filter((name) => !active.includes(name));
     if (missing.length > 0) pi.setActiveTools([...active, ...missing]);
   });
-  pi.on("session_shutdown", async () => app.close());
+  pi.on("session_shutdown", async () => session.close());
   // After the session's hooks: their session_start handlers see the new session, their shutdown ones run once its tasks stopped.
   registerTaskUi(gated, session.current, process.env, session);
   registerEventBusApi(pi, session.current, session);

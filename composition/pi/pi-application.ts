@@ -2,63 +2,43 @@ import type { ApplicationAccess, ApplicationServices } from "../../domain/tools/
 import type { FusionLauncher } from "../../domain/fusion/service/fusion-launch.ts";
 import { err } from "../../domain/shared/model/result.ts";
 import { sessionRequired } from "../../domain/shared/service/host-tool-spec.ts";
-import type { BudgetGateFactory } from "../fusion-runs.ts";
 import type { LazySession } from "./lazy-session.ts";
-import { OnFirstUse } from "../on-first-use.ts";
 import type { SessionServices } from "./session-services.ts";
 
 /**
- * The application services of the current Pi session, for the tool catalogue and the commands. The task
- * runtime comes with the session's container (lazy-session.ts); Fusion, and the delegate runner with the result
- * reader, are imported on their first use, since most sessions never start either.
+ * The application services of the current Pi session, for the tool catalogue and the commands: what the
+ * session's container resolves (lazy-session.ts), with Fusion and delegates built on their first use.
  */
 export class PiApplication implements ApplicationAccess {
-  private readonly fusion: OnFirstUse<import("../fusion-runs.ts").FusionRuns>;
-  private readonly delegates = new OnFirstUse(async () => {
-    const [{ DelegateRuns }, { NodeFileCommitter }, { readTaskResult }] = await Promise.all([
-      import("../delegate-runs.ts"),
-      import("../../adapters/node/node-file-committer.ts"),
-      import("../../domain/results/service/read-task-result.ts"),
-    ]);
-    return { runs: new DelegateRuns(), files: new NodeFileCommitter(), readTaskResult };
-  });
   private cache: { readonly of: SessionServices; readonly services: ApplicationServices } | undefined;
 
-  constructor(
-    private readonly session: LazySession,
-    budgetGate: () => Promise<BudgetGateFactory>,
-  ) {
-    this.fusion = new OnFirstUse(async () => {
-      const [{ FusionRuns }, gate] = await Promise.all([import("../fusion-runs.ts"), budgetGate()]);
-      return new FusionRuns(gate);
-    });
-  }
+  constructor(private readonly session: LazySession) {}
 
   /** `/fusion` and the brainstorm tool. */
-  readonly launchFusion: FusionLauncher = async (launch) => (await this.fusion.get()).launch(launch);
+  readonly launchFusion: FusionLauncher = async (launch) => (await (await this.opened()).fusion()).launch(launch);
 
   async ready(): Promise<ApplicationServices> {
-    await this.session.ready();
-    const built = this.built();
-    if (built === undefined) throw new Error("the Pi session ended while its services were being built");
-    return built;
+    return this.servicesOf(await this.opened());
   }
 
   built(): ApplicationServices | undefined {
     const of = this.session.services();
-    if (of === undefined) return undefined;
-    if (this.cache?.of !== of) this.cache = { of, services: this.servicesOf(of) };
+    return of === undefined ? undefined : this.servicesOf(of);
+  }
+
+  private async opened(): Promise<SessionServices> {
+    await this.session.ready();
+    const of = this.session.services();
+    if (of === undefined) throw new Error("the Pi session ended while its services were being built");
+    return of;
+  }
+
+  private servicesOf(of: SessionServices): ApplicationServices {
+    if (this.cache?.of !== of) this.cache = { of, services: this.build(of) };
     return this.cache.services;
   }
 
-  /** session_shutdown: the session's tasks stop first, then live Fusion runs and delegates. */
-  async close(): Promise<void> {
-    await this.session.close();
-    await (await this.fusion.ifCreated())?.shutdown();
-    await (await this.delegates.ifCreated())?.runs.shutdown();
-  }
-
-  private servicesOf({ runtime, attested, clock }: SessionServices): ApplicationServices {
+  private build({ runtime, attested, clock, fusion, delegates }: SessionServices): ApplicationServices {
     return {
       tasks: runtime,
       clock,
@@ -77,12 +57,9 @@ export class PiApplication implements ApplicationAccess {
       validate: async (request, call) =>
         call === undefined
           ? err(sessionRequired("fusion_validate"))
-          : (await this.fusion.get()).validate(request, call.session, runtime),
-      delegate: async (raw, call) => (await this.delegates.get()).runs.launch(raw, call, runtime),
-      results: async (query) => {
-        const { files, runs, readTaskResult } = await this.delegates.get();
-        return readTaskResult({ files, runtime, delegates: runs }, query);
-      },
+          : (await fusion()).validate(request, call.session, runtime),
+      delegate: async (raw, call) => (await delegates()).launch(raw, call, runtime),
+      results: async (query) => (await delegates()).taskResult(query, runtime),
     };
   }
 }
