@@ -1,6 +1,7 @@
 import type { ServiceIdentifier } from "inversify";
 import type { DelegateRuns } from "./delegate-runs.ts";
 import type { FusionRuns } from "./fusion-runs.ts";
+import type { McpFusion } from "./mcp/mcp-fusion.ts";
 import type { AttestedPiRunner, AttestedRunnerConfig } from "../domain/attested/service/attested-pi-runner.ts";
 import type { LaunchPlanner, TaskRuntime, TaskRuntimeConfig } from "../domain/tasks/service/task-runtime.ts";
 import type { Clock } from "../ports/clock.ts";
@@ -31,6 +32,8 @@ export const TOKENS = {
   fusionRuns: Symbol("FusionRuns") as ServiceIdentifier<FusionRuns>,
   /** Delegated agents and their verified results, built on their first use. */
   delegateRuns: Symbol("DelegateRuns") as ServiceIdentifier<DelegateRuns>,
+  /** Fusion for the MCP host (clean-task brainstorms, validate tasks, results). */
+  mcpFusion: Symbol("McpFusion") as ServiceIdentifier<McpFusion>,
 } as const;
 
 export interface TaskSurvival {

@@ -14,9 +14,10 @@ import type { ValidateLauncher } from "../../domain/validate/service/validate-to
 import type { PiCliLocation, PiCliNotFound } from "../../adapters/node/pi-cli-locator.ts";
 import type { RuntimeAccess } from "../../domain/tasks/service/task-tool-specs.ts";
 import type { Clock } from "../../ports/clock.ts";
-import { CryptoRandomSource } from "../../adapters/node/crypto-random-source.ts";
+import type { FileCommitter } from "../../ports/file-committer.ts";
+import type { ProcessLauncher } from "../../ports/process-launcher.ts";
+import type { RandomSource } from "../../ports/random-source.ts";
 import { FusionModelsStore } from "../../adapters/node/fusion-models-store.ts";
-import { NodeFileCommitter } from "../../adapters/node/node-file-committer.ts";
 import { PiChildRunner } from "../../adapters/node/pi-child-runner.ts";
 import { piAgentDir } from "../../adapters/mcp/pi-agent-dir.ts";
 import {
@@ -30,6 +31,9 @@ import { piInstallHint } from "../pi-install-hint.ts";
 export interface McpFusionContext {
   readonly runtime: RuntimeAccess;
   readonly clock: Clock;
+  readonly files: FileCommitter;
+  readonly random: RandomSource;
+  readonly launcher: ProcessLauncher;
   readonly cwd: string;
   readonly env: Readonly<Record<string, string>>;
   readonly pid: number;
@@ -63,7 +67,6 @@ const SESSION_ID = "mcp";
  */
 export class McpFusion {
   private readonly live = new Set<AbortController>();
-  private readonly files = new NodeFileCommitter();
   private readonly agentDir: string;
   private readonly runner: PiChildRunner | undefined;
   private piSide: Promise<PiSide> | undefined;
@@ -78,7 +81,7 @@ export class McpFusion {
 
   /** bg_result: a Fusion run's verified result (this host has no delegates). */
   readonly results: ResultReader = (query) =>
-    readTaskResult({ files: this.files, runtime: this.context.runtime() }, query);
+    readTaskResult({ files: this.context.files, runtime: this.context.runtime() }, query);
 
   /** Aborts live brainstorms (validate runs stop with their tasks) and waits until every child group is gone. */
   async shutdown(): Promise<void> {
@@ -149,7 +152,7 @@ export class McpFusion {
       return err({ code: "pi_cli_not_found", message: `${piInstallHint(reason)} No Fusion child was started.` });
     }
     const pi = await (this.piSide ??= loadPiSide());
-    const store = new FusionModelsStore({ agentDir: this.agentDir, files: this.files });
+    const store = new FusionModelsStore({ agentDir: this.agentDir, files: this.context.files });
     const loaded = await store.load();
     if (!loaded.ok) return loaded;
     const available = await pi.availablePiModels(this.agentDir);
@@ -158,9 +161,9 @@ export class McpFusion {
     if (!models.ok) return models;
     const ports = {
       runner: this.runner,
-      files: this.files,
+      files: this.context.files,
       clock: this.context.clock,
-      random: new CryptoRandomSource(),
+      random: this.context.random,
     };
     return ok({
       ports,
@@ -178,10 +181,11 @@ export class McpFusion {
     return new PiChildRunner({
       childExtensionPath: fusionChildExtensionPath(),
       anthropicSanitizerPath: anthropicSanitizerExtensionPath(),
-      files: this.files,
+      files: this.context.files,
       clock: this.context.clock,
       baseEnv: this.context.env,
       cli,
+      launcher: this.context.launcher,
     });
   }
 

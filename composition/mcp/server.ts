@@ -6,14 +6,12 @@ import { Container } from "inversify";
 import type { Result } from "../../domain/shared/model/result.ts";
 import { taskSettingsFromEnv, type SettingsError } from "../../domain/tasks/model/runtime-settings.ts";
 import type { TaskRuntime, TaskRuntimeConfig } from "../../domain/tasks/service/task-runtime.ts";
-import type { RuntimeAccess } from "../../domain/tasks/service/task-tool-specs.ts";
 import { toolCatalogue, type ApplicationServices } from "../../domain/tools/service/tool-catalogue.ts";
 import { agentLaunchPlanner } from "../../adapters/node/agent-launch-planner.ts";
 import { locatePiCli } from "../../adapters/node/pi-cli-locator.ts";
 import { SystemClock } from "../../adapters/node/system-clock.ts";
 import { McpTaskNotifier } from "../../adapters/mcp/mcp-task-notifier.ts";
 import { serveToolSpecs } from "../../adapters/mcp/mcp-tool-server.ts";
-import { McpFusion } from "./mcp-fusion.ts";
 import { mcpHostModule } from "./mcp-host-module.ts";
 import { adoptOrphans, takeOverOrphans } from "../orphan-takeover.ts";
 import { piInstallHint } from "../pi-install-hint.ts";
@@ -93,13 +91,19 @@ export async function serveMcp(options: McpServeOptions): Promise<Result<McpSess
   });
   const container = new Container();
   await container.load(
-    mcpHostModule({ config, clock, notifier: new McpTaskNotifier(server), warn, planLaunch }),
+    mcpHostModule({
+      config,
+      clock,
+      notifier: new McpTaskNotifier(server),
+      warn,
+      planLaunch,
+      fusion: { cwd: options.cwd, env, pid: options.pid, piCli },
+    }),
     taskRuntimeModule,
   );
   const runtime = await container.getAsync(TOKENS.taskRuntime);
   const releaseOrphans = adoptOrphans(runtime, recovered);
-  const access: RuntimeAccess = () => runtime;
-  const fusion = new McpFusion({ runtime: access, clock, cwd: options.cwd, env, pid: options.pid, piCli });
+  const fusion = await container.getAsync(TOKENS.mcpFusion);
   const services: ApplicationServices = {
     tasks: runtime,
     clock,
@@ -111,9 +115,8 @@ export async function serveMcp(options: McpServeOptions): Promise<Result<McpSess
     { ready: async () => services, built: () => services },
     { delivery: "notification_and_wait", sessions: false },
   );
-  const closeHooks = [() => fusion.shutdown(), async () => releaseOrphans()];
   serveToolSpecs(server, specs, warn);
-  const session = closeOnce(runtime, container, server, closeHooks, options.log);
+  const session = closeOnce(runtime, container, server, releaseOrphans, options.log);
   server.onclose = () => void session.close("the MCP transport closed");
   options.stdin.once("end", () => void session.close("stdin ended"));
   options.stdout.on("error", (error: Error) => void session.close(`stdout failed: ${error.message}`));
@@ -126,7 +129,7 @@ function closeOnce(
   runtime: TaskRuntime,
   container: Container,
   server: Server,
-  hooks: ReadonlyArray<() => Promise<void>>,
+  releaseOrphans: () => void,
   log: (line: string) => void,
 ): McpSession {
   let closing: Promise<void> | undefined;
@@ -136,14 +139,13 @@ function closeOnce(
     closing ??= (async () => {
       const running = runtime.list().filter((t) => t.status === "running").length;
       log(`Shutting down (${reason}); stopping ${running} running task${running === 1 ? "" : "s"}`);
-      await container.unbindAllAsync();
-      const failed = (await Promise.allSettled(hooks.map((hook) => hook()))).filter(
-        (r): r is PromiseRejectedResult => r.status === "rejected",
-      );
-      for (const failure of failed)
-        log(
-          `A shutdown step failed: ${failure.reason instanceof Error ? failure.reason.message : String(failure.reason)}`,
+      // Tasks, then live Fusion runs: everything the container built stops here.
+      await container
+        .unbindAllAsync()
+        .catch((cause: unknown) =>
+          log(`A shutdown step failed: ${cause instanceof Error ? cause.message : String(cause)}`),
         );
+      releaseOrphans();
       await server.close();
       markClosed();
     })();
