@@ -1,35 +1,7 @@
-import { readdirSync, readFileSync } from "node:fs";
-import { dirname, join, normalize, relative } from "node:path";
-import { fileURLToPath } from "node:url";
-import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { importCircles } from "./import-circles.ts";
 import { DOMAIN_FORBIDDEN_CALLS, layerOf, violation, type ImportFact } from "./import-rules.ts";
-
-const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const LAYERED = ["domain", "ports", "adapters", "composition", "contract-tests"];
-
-function walk(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = join(dir, entry.name);
-    if (entry.isDirectory()) return entry.name === "node_modules" ? [] : walk(full);
-    return /\.(ts|mts|mjs)$/.test(entry.name) ? [full] : [];
-  });
-}
-
-export function importsOf(file: string, source: string): ImportFact[] {
-  // The compiler's own pre-processor: real imports only, never text inside strings or comments.
-  return ts.preProcessFile(source, true, true).importedFiles.map(({ fileName: specifier }) => {
-    const resolved = specifier.startsWith(".")
-      ? normalize(join(dirname(file), specifier))
-          .split("\\")
-          .join("/")
-      : undefined;
-    return { file, specifier, resolved };
-  });
-}
-
-const files = LAYERED.flatMap((dir) => walk(join(root, dir))).map((f) => relative(root, f).split("\\").join("/"));
+import { importsOf, layeredFiles as files, readSource } from "./source-files.test-support.ts";
 
 describe("architecture: import rules of DESIGN.md", () => {
   it("finds the layered source files", () => {
@@ -39,7 +11,7 @@ describe("architecture: import rules of DESIGN.md", () => {
 
   it("every import respects its layer", () => {
     const broken = files.flatMap((file) =>
-      importsOf(file, readFileSync(join(root, file), "utf8"))
+      importsOf(file, readSource(file))
         .map((fact) => ({ fact, why: violation(fact) }))
         .filter((v) => v.why !== undefined)
         .map((v) => `${v.fact.file} imports '${v.fact.specifier}': ${v.why}`),
@@ -52,9 +24,7 @@ describe("architecture: import rules of DESIGN.md", () => {
     const graph = new Map(
       sources.map((file) => [
         file,
-        importsOf(file, readFileSync(join(root, file), "utf8")).flatMap((fact) =>
-          fact.resolved === undefined ? [] : [fact.resolved],
-        ),
+        importsOf(file, readSource(file)).flatMap((fact) => (fact.resolved === undefined ? [] : [fact.resolved])),
       ]),
     );
     expect(importCircles(graph).map((circle) => circle.join(" <-> "))).toEqual([]);
@@ -82,7 +52,7 @@ describe("architecture: import rules of DESIGN.md", () => {
     const broken = files
       .filter((f) => layerOf(f).startsWith("domain") && !f.endsWith(".test.ts"))
       .flatMap((file) => {
-        const text = readFileSync(join(root, file), "utf8").replace(/\/\/.*$|\/\*[\s\S]*?\*\//gm, "");
+        const text = readSource(file).replace(/\/\/.*$|\/\*[\s\S]*?\*\//gm, "");
         return DOMAIN_FORBIDDEN_CALLS.filter((re) => re.test(text)).map((re) => `${file} uses ${re.source}`);
       });
     expect(broken).toEqual([]);

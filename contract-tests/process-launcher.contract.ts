@@ -3,6 +3,8 @@ import type { LaunchSpec, ProcessLauncher, RunningProcess } from "../ports/proce
 import { expectEventually } from "./eventually.ts";
 import { collect, drain, peek, startedRun } from "./process-output.ts";
 
+export const COVERS_PORT = "ports/process-launcher.ts";
+
 /**
  * The fixed vocabulary each twin maps to a LaunchSpec: shell commands for the real launcher,
  * scripts for the fake. Scenarios that wait for a kill print "ready\n" on stdout once their
