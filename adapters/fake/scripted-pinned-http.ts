@@ -54,7 +54,11 @@ export class ScriptedPinnedHttp implements PinnedHttp {
       if (typeof address !== "string")
         return fail(address.code === "blocked_address" && hop > 0 ? "redirect_blocked" : address.code, address.message);
       this.requests.push({ url: url.href, userAgent: req.userAgent, accept: req.accept });
-      const page = this.options.pages[url.href.split("?")[0] ?? ""] ?? { status: 404, contentType: "text/plain", body: "not found" };
+      const page = this.options.pages[url.href.split("?")[0] ?? ""] ?? {
+        status: 404,
+        contentType: "text/plain",
+        body: "not found",
+      };
       hops.push({ url: url.href, status: page.status, address });
       if (REDIRECTS.has(page.status) && page.location !== undefined) {
         if (hop >= req.maxRedirects) return fail("redirect_limit", `more than ${req.maxRedirects} redirects`);
