@@ -1,68 +1,7 @@
-import { readdirSync, readFileSync } from "node:fs";
-import { dirname, join, normalize, relative } from "node:path";
-import { fileURLToPath } from "node:url";
-import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { importCircles } from "./import-circles.ts";
 import { DOMAIN_FORBIDDEN_CALLS, layerOf, violation, type ImportFact } from "./import-rules.ts";
-
-const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const LAYERED = ["domain", "ports", "adapters", "composition", "contract-tests"];
-
-function walk(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = join(dir, entry.name);
-    if (entry.isDirectory()) return entry.name === "node_modules" ? [] : walk(full);
-    return /\.(ts|mts|mjs)$/.test(entry.name) ? [full] : [];
-  });
-}
-
-export function importsOf(file: string, source: string): ImportFact[] {
-  // The compiler's own pre-processor: real imports only, never text inside strings or comments.
-  return ts.preProcessFile(source, true, true).importedFiles.map(({ fileName: specifier }) => {
-    const resolved = specifier.startsWith(".")
-      ? normalize(join(dirname(file), specifier))
-          .split("\\")
-          .join("/")
-      : undefined;
-    return { file, specifier, resolved };
-  });
-}
-
-const resolveFrom = (file: string, specifier: string): string =>
-  normalize(join(dirname(file), specifier))
-    .split("\\")
-    .join("/");
-
-/** A file inside node_modules/ is a package's, judged like an import of that package. */
-function pathFact(file: string, specifier: string): ImportFact {
-  const resolved = resolveFrom(file, specifier);
-  const pkg = /^node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(resolved)?.[1];
-  return pkg === undefined ? { file, specifier, resolved, kind: "path" } : { file, specifier: pkg, kind: "path" };
-}
-
-/** `new URL(x, import.meta.url)` calls: the literal file references, and the text of any that is not a literal. */
-export function pathReferencesOf(file: string, source: string): { facts: ImportFact[]; nonLiteral: string[] } {
-  const facts: ImportFact[] = [];
-  const nonLiteral: string[] = [];
-  const visit = (node: ts.Node): void => {
-    if (ts.isNewExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === "URL") {
-      const [target, base] = node.arguments ?? [];
-      if (target !== undefined && base !== undefined && base.getText(sf) === "import.meta.url") {
-        if (!ts.isStringLiteral(target) && !ts.isNoSubstitutionTemplateLiteral(target))
-          nonLiteral.push(target.getText(sf));
-        else if (target.text.startsWith(".") && !/(^|\/)\.{0,2}$/.test(target.text))
-          facts.push(pathFact(file, target.text));
-      }
-    }
-    ts.forEachChild(node, visit);
-  };
-  const sf = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, true);
-  visit(sf);
-  return { facts, nonLiteral };
-}
-
-const files = LAYERED.flatMap((dir) => walk(join(root, dir))).map((f) => relative(root, f).split("\\").join("/"));
+import { importsOf, layeredFiles as files, pathReferencesOf, readSource } from "./source-files.test-support.ts";
 
 describe("architecture: import rules of DESIGN.md", () => {
   it("finds the layered source files", () => {
@@ -72,7 +11,7 @@ describe("architecture: import rules of DESIGN.md", () => {
 
   it("every import respects its layer", () => {
     const broken = files.flatMap((file) =>
-      importsOf(file, readFileSync(join(root, file), "utf8"))
+      importsOf(file, readSource(file))
         .map((fact) => ({ fact, why: violation(fact) }))
         .filter((v) => v.why !== undefined)
         .map((v) => `${v.fact.file} imports '${v.fact.specifier}': ${v.why}`),
@@ -82,7 +21,7 @@ describe("architecture: import rules of DESIGN.md", () => {
 
   it('every path reference (`new URL("…", import.meta.url)`) of a non-test file respects the same rules', () => {
     const sources = files.filter((f) => !/\.test(-support)?\.ts$/.test(f));
-    const refs = sources.map((file) => pathReferencesOf(file, readFileSync(join(root, file), "utf8")));
+    const refs = sources.map((file) => pathReferencesOf(file, readSource(file)));
     expect(refs.some((r) => r.facts.some((f) => f.resolved?.startsWith("adapters/pi/child/")))).toBe(true);
     const broken = refs.flatMap(({ facts, nonLiteral }) => [
       ...facts
@@ -99,9 +38,7 @@ describe("architecture: import rules of DESIGN.md", () => {
     const graph = new Map(
       sources.map((file) => [
         file,
-        importsOf(file, readFileSync(join(root, file), "utf8")).flatMap((fact) =>
-          fact.resolved === undefined ? [] : [fact.resolved],
-        ),
+        importsOf(file, readSource(file)).flatMap((fact) => (fact.resolved === undefined ? [] : [fact.resolved])),
       ]),
     );
     expect(importCircles(graph).map((circle) => circle.join(" <-> "))).toEqual([]);
@@ -112,7 +49,7 @@ describe("architecture: import rules of DESIGN.md", () => {
     const graph = new Map<string, string[]>();
     for (const file of files.filter((f) => areaOf(f) !== undefined && !/\.test(-support)?\.ts$/.test(f))) {
       const from = areaOf(file) as string;
-      const targets = importsOf(file, readFileSync(join(root, file), "utf8")).flatMap((fact) => {
+      const targets = importsOf(file, readSource(file)).flatMap((fact) => {
         const to = fact.resolved === undefined ? undefined : areaOf(fact.resolved);
         return to === undefined || to === from ? [] : [to];
       });
@@ -144,7 +81,7 @@ describe("architecture: import rules of DESIGN.md", () => {
     const broken = files
       .filter((f) => layerOf(f).startsWith("domain") && !f.endsWith(".test.ts"))
       .flatMap((file) => {
-        const text = readFileSync(join(root, file), "utf8").replace(/\/\/.*$|\/\*[\s\S]*?\*\//gm, "");
+        const text = readSource(file).replace(/\/\/.*$|\/\*[\s\S]*?\*\//gm, "");
         return DOMAIN_FORBIDDEN_CALLS.filter((re) => re.test(text)).map((re) => `${file} uses ${re.source}`);
       });
     expect(broken).toEqual([]);

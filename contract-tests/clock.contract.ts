@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { Clock } from "../ports/clock.ts";
 
+export const COVERS_PORT = "ports/clock.ts";
+
 export interface ClockSubject {
   readonly clock: Clock;
   /** Lets at least `ms` pass on `clock` and runs the timers that fell due (real: sleeps; fake: advances). */

@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { Result } from "../domain/shared/model/result.ts";
 import type { FileCommitter, FileError } from "../ports/file-committer.ts";
 
+export const COVERS_PORT = "ports/file-committer.ts";
+
 export interface FileCommitterSubject {
   readonly committer: FileCommitter;
   /** An existing, empty directory for this test. */

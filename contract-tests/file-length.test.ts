@@ -13,14 +13,6 @@ const SKIPPED_DIRS = new Set(["node_modules", ".git", ".pi", "fixtures", "hook-c
 const SKIPPED_PATHS = new Set(["bench/corpus", "bench/.out", "tmp"]);
 const SOURCE = /\.(ts|mts|cts|mjs|cjs|js)$/;
 
-/**
- * Files still over the limit that another branch is splitting; the lead drops each entry when it merges.
- * Matched by the end of the path, so an entry survives its directory being renamed.
- */
-const BEING_SPLIT_ELSEWHERE: readonly string[] = [
-  "contract-tests/process-launcher.contract.ts", // branch ports-contracts
-];
-
 function walk(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const full = join(dir, entry.name);
@@ -37,9 +29,8 @@ export function lineCount(text: string): number {
   return text.endsWith("\n") ? lines - 1 : lines;
 }
 
-export function tooLong(files: ReadonlyArray<{ path: string; text: string }>, exempt: readonly string[]): string[] {
+export function tooLong(files: ReadonlyArray<{ path: string; text: string }>): string[] {
   return files
-    .filter(({ path }) => !exempt.some((suffix) => path.endsWith(suffix)))
     .map(({ path, text }) => ({ path, lines: lineCount(text) }))
     .filter(({ lines }) => lines > MAX_LINES)
     .map(({ path, lines }) => `${path}: ${lines} lines (at most ${MAX_LINES})`);
@@ -57,22 +48,15 @@ describe(`source files have at most ${MAX_LINES} lines`, () => {
   });
 
   it("no file is longer", () => {
-    expect(tooLong(read(), BEING_SPLIT_ELSEWHERE)).toEqual([]);
-  });
-
-  it("each exemption still names a file over the limit (drop it once that file is split)", () => {
-    const over = tooLong(read(), []);
-    const stale = BEING_SPLIT_ELSEWHERE.filter((suffix) => !over.some((line) => line.split(":")[0]?.endsWith(suffix)));
-    expect(stale).toEqual([]);
+    expect(tooLong(read())).toEqual([]);
   });
 
   it("counts lines as wc -l does, and flags one line over (mutation check)", () => {
     const text = (n: number) => "x\n".repeat(n);
     expect([lineCount(""), lineCount("a"), lineCount("a\n"), lineCount("a\nb")]).toEqual([0, 1, 1, 2]);
-    expect(tooLong([{ path: "a.ts", text: text(MAX_LINES) }], [])).toEqual([]);
-    expect(tooLong([{ path: "a.ts", text: text(MAX_LINES + 1) }], [])).toEqual([
+    expect(tooLong([{ path: "a.ts", text: text(MAX_LINES) }])).toEqual([]);
+    expect(tooLong([{ path: "a.ts", text: text(MAX_LINES + 1) }])).toEqual([
       `a.ts: ${MAX_LINES + 1} lines (at most ${MAX_LINES})`,
     ]);
-    expect(tooLong([{ path: "x/a.ts", text: text(MAX_LINES + 1) }], ["/a.ts"])).toEqual([]);
   });
 });

@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import type { LaunchSpec, ProcessExit, ProcessLauncher, RunningProcess } from "../ports/process-launcher.ts";
+import type { LaunchSpec, ProcessLauncher, RunningProcess } from "../ports/process-launcher.ts";
+import { expectEventually } from "./eventually.ts";
+import { collect, drain, peek, startedRun } from "./process-output.ts";
+
+export const COVERS_PORT = "ports/process-launcher.ts";
 
 /**
  * The fixed vocabulary each twin maps to a LaunchSpec: shell commands for the real launcher,
@@ -251,72 +255,4 @@ export function describeProcessLauncherContract(name: string, makeSubject: () =>
       expect(await proc.sweep({ graceMs: SHORT_GRACE_MS })).toEqual([]);
     });
   });
-}
-
-interface Run {
-  readonly stdout: Promise<Uint8Array>;
-  /** Stdout so far. */
-  readonly seen: () => Uint8Array;
-  readonly exit: Promise<ProcessExit>;
-  readonly ready: Promise<void>;
-}
-
-/** Drains both streams at once (as every consumer must) and notices the "ready" line. */
-function collect(proc: RunningProcess): Run {
-  let markReady: () => void = () => undefined;
-  const ready = new Promise<void>((resolve) => (markReady = resolve));
-  let soFar: Uint8Array = new Uint8Array(0);
-  const stdout = drain(proc.stdout, (seen) => {
-    soFar = seen;
-    if (text(seen).includes("ready\n")) markReady();
-  });
-  const stderr = drain(proc.stderr);
-  const exit = Promise.all([stdout, stderr, proc.exited]).then(([, , exited]) => exited);
-  return { stdout, seen: () => soFar, exit, ready };
-}
-
-/** Stdout up to now, once "ready" was seen. */
-async function peek(run: Run): Promise<Uint8Array> {
-  await run.ready;
-  return run.seen();
-}
-
-async function startedRun(proc: RunningProcess): Promise<Run> {
-  const run = collect(proc);
-  const early = run.exit.then((exit) => {
-    throw new Error(`process ended before it was ready: ${JSON.stringify(exit)}`);
-  });
-  await Promise.race([run.ready, early]);
-  return run;
-}
-
-export async function drain(
-  stream: AsyncIterable<Uint8Array>,
-  onChunk?: (soFar: Uint8Array) => void,
-): Promise<Uint8Array> {
-  const chunks: Uint8Array[] = [];
-  for await (const chunk of stream) {
-    chunks.push(chunk);
-    onChunk?.(concat(chunks));
-  }
-  return concat(chunks);
-}
-
-function concat(chunks: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
-  let at = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.length;
-  }
-  return out;
-}
-
-/** Processes die asynchronously after a signal; allow them a bounded moment. */
-async function expectEventually(check: () => Promise<boolean>, limitMs = 5_000): Promise<void> {
-  const deadline = Date.now() + limitMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error("condition still false after the allowed time");
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { RandomSource } from "../ports/random-source.ts";
 
+export const COVERS_PORT = "ports/random-source.ts";
+
 export function describeRandomSourceContract(name: string, makeSubject: () => RandomSource): void {
   describe(`RandomSource contract: ${name}`, () => {
     it("gives 2 × count lowercase hex characters", () => {

@@ -3,6 +3,8 @@ import { renderNotification, type TaskNotification } from "../domain/tasks/model
 import type { TaskSnapshot } from "../domain/tasks/model/task-snapshot.ts";
 import type { TaskNotifier } from "../ports/task-notifier.ts";
 
+export const COVERS_PORT = "ports/task-notifier.ts";
+
 export interface TaskNotifierSubject {
   readonly notifier: TaskNotifier;
   /**

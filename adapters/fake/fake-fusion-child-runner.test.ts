@@ -1,8 +1,12 @@
 import { describe, expect, it } from "vitest";
+import {
+  describeFusionChildRunnerContract,
+  type ChildScenario,
+} from "../../contract-tests/fusion-child-runner.contract.ts";
 import { ZERO_USAGE } from "../../domain/shared/model/usage.ts";
 import type { ChildStageSpec } from "../../ports/fusion-child-runner.ts";
 import { verifyToolAuditLog } from "../../domain/fusion/model/tool-audit-log.ts";
-import { FakeFusionChildRunner } from "./fake-fusion-child-runner.ts";
+import { FakeFusionChildRunner, type FakeStageScript } from "./fake-fusion-child-runner.ts";
 import { InMemoryFileCommitter } from "./in-memory-file-committer.ts";
 
 const spec = (prefix: string): ChildStageSpec => ({
@@ -14,6 +18,38 @@ const spec = (prefix: string): ChildStageSpec => ({
   cwd: "/",
 });
 const usage = { ...ZERO_USAGE, input: 3, totalTokens: 3 };
+
+function scriptFor(scenario: ChildScenario): FakeStageScript {
+  const used = (input: number, output: number) => ({ ...ZERO_USAGE, input, output, totalTokens: input + output });
+  switch (scenario.kind) {
+    case "answer":
+      return { answer: scenario.text, usage: used(scenario.usage.input, scenario.usage.output) };
+    case "tool-then-answer":
+      return { answer: scenario.text, toolCalls: 1, usage: used(70, 8) };
+    case "provider-error":
+      return { fail: { code: "child_exit_failed", message: 'stopReason "error": 400', usage: used(0, 0) } };
+    case "slow-answer":
+      return { hang: true };
+  }
+}
+
+describeFusionChildRunnerContract("FakeFusionChildRunner", async () => {
+  const files = new InMemoryFileCommitter();
+  await files.ensureDir("/run");
+  const runner = new FakeFusionChildRunner({}, { files });
+  return {
+    runner,
+    runDir: "/run",
+    route: { provider: "scripted", model: "scripted-a", thinking: "off" },
+    script: (prefix, scenario) => runner.script(prefix, scriptFor(scenario)),
+    modelRequests: () => [...runner.modelPrompts],
+    modelReached: async (count) => {
+      while (runner.modelPrompts.length < count) await new Promise((resolve) => setTimeout(resolve, 5));
+    },
+    anyChildAlive: async () => runner.liveChildren().length > 0,
+    artifact: async (path) => files.contents(path),
+  };
+});
 const never = new AbortController().signal;
 
 function prepared(runner: FakeFusionChildRunner, prefix: string) {

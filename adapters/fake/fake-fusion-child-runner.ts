@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
 import { err, ok, type Result } from "../../domain/shared/model/result.ts";
 import { TOOL_CALL_LOG_ENV } from "../../domain/fusion/model/candidate-launch.ts";
-import { buildToolAuditRecord, toolAuditLine } from "../../domain/fusion/model/tool-audit-record.ts";
 import { ZERO_USAGE, type Usage } from "../../domain/shared/model/usage.ts";
 import type { FileCommitter } from "../../ports/file-committer.ts";
+import { writeArtifacts, writeAuditLog, type ScriptedAuditLog } from "./fake-child-artifacts.ts";
 import type {
   ChildError,
   ChildErrorCode,
@@ -39,13 +39,14 @@ export interface FakeStageScript {
   /** The count the frame reports, when it should differ from `toolCalls`. */
   readonly reportedToolCalls?: number;
   /** Replaces the audit log an audited child writes: these exact bytes, or no file at all. */
-  readonly auditLog?: { readonly bytes: string } | { readonly missing: true };
+  readonly auditLog?: ScriptedAuditLog;
 }
 
 export interface FakeRunnerOptions {
   /**
    * Where an audited child (its spec env names `PI_FUSION_TOOL_CALL_LOG_PATH`) writes its tool-call log,
-   * as the real audit extension would: the same committer the orchestrator reads from.
+   * as the real audit extension would: the same committer the orchestrator reads from. Every attempt
+   * also writes its `<prefix>.events.jsonl` and `.stderr.txt` there, as the real runner does.
    */
   readonly files?: FileCommitter;
 }
@@ -65,6 +66,8 @@ export type FakeRunnerEvent =
 export class FakeFusionChildRunner implements FusionChildRunner {
   readonly events: FakeRunnerEvent[] = [];
   readonly specs = new Map<string, ChildStageSpec>();
+  /** Prompts that reached the "model": sent while the attempt's signal was not yet aborted. */
+  readonly modelPrompts: string[] = [];
   readonly #scripts = new Map<string, FakeStageScript>();
   readonly #prompts = new Map<string, string>();
   readonly #live = new Set<string>();
@@ -168,9 +171,11 @@ class FakePreparedChild implements PreparedChild {
     if (this.#used) throw new Error(`child ${this.spec.prefix} used twice`);
     this.#used = true;
     const script = this.runner.recordSend(this.spec, prompt);
+    if (!signal.aborted) this.runner.modelPrompts.push(prompt);
     const finished = await waitFor(script, signal);
-    if (finished) await writeAuditLog(this.runner.files, this.spec, script);
+    if (finished) await writeAuditLog(this.runner.files, this.spec, script?.toolCalls ?? 0, script?.auditLog);
     const outcome = finished ? answer(this.spec, prompt, script) : cancelled(this.spec, script);
+    await writeArtifacts(this.runner.files, this.spec, outcome.ok ? outcome.value : outcome.error.partial);
     this.runner.recordSettled(this.spec.prefix, outcome.ok ? "answered" : outcome.error.code);
     return outcome;
   }
@@ -221,33 +226,6 @@ function answer(
   // As Pi would: one `toolUse` message with the calls (no usage of its own here), then the answer.
   const asked: ChildMessageFrame = { ...frameOf(spec, "", ZERO_USAGE, "toolUse"), toolCalls: calls };
   return ok({ ...done, frames: [asked, ...done.frames] });
-}
-
-/** What the real audit extension leaves for an audited child: one valid line per call, unless scripted otherwise. */
-async function writeAuditLog(
-  files: FileCommitter | undefined,
-  spec: ChildStageSpec,
-  script: FakeStageScript | undefined,
-): Promise<void> {
-  const path = spec.env?.[TOOL_CALL_LOG_ENV];
-  if (path === undefined || files === undefined) return;
-  const scripted = script?.auditLog;
-  if (scripted !== undefined && "missing" in scripted) return;
-  const lines = Array.from({ length: script?.toolCalls ?? 0 }, (_, i) =>
-    toolAuditLine(
-      buildToolAuditRecord(i + 1, {
-        toolName: "read",
-        toolCallId: `call_${spec.prefix}_${i + 1}`,
-        arguments: { value: { path: `file-${i + 1}.ts` } },
-        resultContent: [{ type: "text", text: `contents ${i + 1}` }],
-        resultDetails: undefined,
-        isError: false,
-        durationMs: 1,
-      }),
-    ),
-  );
-  const written = await files.replaceAtomic(path, new TextEncoder().encode(scripted?.bytes ?? lines.join("")));
-  if (!written.ok) throw new Error(`FakeFusionChildRunner: cannot write ${path}: ${written.error.message}`);
 }
 
 function cancelled(spec: ChildStageSpec, script: FakeStageScript | undefined): Result<ChildStageResult, ChildError> {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import {
   describeProcessLauncherContract,
-  drain,
   type ProcessScenario,
 } from "../../contract-tests/process-launcher.contract.ts";
+import { drain } from "../../contract-tests/process-output.ts";
 import type { LaunchSpec } from "../../ports/process-launcher.ts";
 import { FakeClock } from "./fake-clock.ts";
 import { FakeProcessLauncher, type FakeScript } from "./fake-process-launcher.ts";

@@ -19,8 +19,12 @@ export class FakeSurvivorProbe implements SurvivorProbe {
     this.self = self;
   }
 
+  /** The listed directories under `root`, keeping only `<id>.json` files as the real probe does. */
   async listTaskDirs(root: string): Promise<readonly TaskDirListing[]> {
-    return this.dirs.filter((d) => d.dir.startsWith(`${root}/`));
+    return this.dirs
+      .filter((d) => d.dir.startsWith(`${root}/`))
+      .map((d) => ({ dir: d.dir, metadataFiles: d.metadataFiles.filter(isMetadataFile).sort() }))
+      .filter((d) => d.metadataFiles.length > 0);
   }
 
   async hostAlive(host: { readonly pid: number; readonly startedAt?: string }, taskDir: string): Promise<boolean> {
@@ -45,3 +49,5 @@ export class FakeSurvivorProbe implements SurvivorProbe {
     return pids;
   }
 }
+
+const isMetadataFile = (path: string) => /^[A-Za-z0-9_-]+\.json$/.test(path.slice(path.lastIndexOf("/") + 1));

@@ -3,12 +3,14 @@ import type { RealpathError, WorktreeError, WorktreeInspector, WorktreeState } f
 
 /**
  * Scripted twin of the Git worktree inspector: `inspect` answers from a list (in order, the last one
- * repeating), `realpath` from a map. Records every call so tests can see what was looked at.
+ * repeating), the directory's own list when `at` gave it one; `realpath` answers from a map. Records
+ * every call so tests can see what was looked at.
  */
 export class FakeWorktreeInspector implements WorktreeInspector {
   readonly inspected: string[] = [];
   readonly realpaths = new Map<string, string>();
   #answers: Result<WorktreeState, WorktreeError>[];
+  readonly #byDir = new Map<string, Result<WorktreeState, WorktreeError>[]>();
 
   constructor(...answers: (WorktreeState | WorktreeError)[]) {
     this.#answers = answers.map(toResult);
@@ -21,9 +23,17 @@ export class FakeWorktreeInspector implements WorktreeInspector {
     return this;
   }
 
+  /** Answers for `dir` alone (replacing any it had), in order, the last one repeating. */
+  at(dir: string, ...answers: (WorktreeState | WorktreeError)[]): this {
+    if (answers.length === 0) throw new Error("FakeWorktreeInspector.at needs at least one answer");
+    this.#byDir.set(dir, answers.map(toResult));
+    return this;
+  }
+
   async inspect(dir: string): Promise<Result<WorktreeState, WorktreeError>> {
     this.inspected.push(dir);
-    const answer = this.#answers.length > 1 ? this.#answers.shift() : this.#answers[0];
+    const answers = this.#byDir.get(dir) ?? this.#answers;
+    const answer = answers.length > 1 ? answers.shift() : answers[0];
     if (answer === undefined) throw new Error("FakeWorktreeInspector ran out of answers");
     return answer;
   }

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { drain } from "../../contract-tests/process-launcher.contract.ts";
+import { drain } from "../../contract-tests/process-output.ts";
 import type { LaunchSpec, RunningProcess } from "../../ports/process-launcher.ts";
 import { NodeProcessLauncher } from "./node-process-launcher.ts";
 

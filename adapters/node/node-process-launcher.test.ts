@@ -7,9 +7,9 @@ import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import {
   describeProcessLauncherContract,
-  drain,
   type ProcessScenario,
 } from "../../contract-tests/process-launcher.contract.ts";
+import { drain } from "../../contract-tests/process-output.ts";
 import type { LaunchSpec } from "../../ports/process-launcher.ts";
 import { NodeProcessLauncher } from "./node-process-launcher.ts";
 

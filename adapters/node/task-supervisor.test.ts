@@ -1,7 +1,12 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
+import {
+  describeTaskSupervisorContract,
+  type SupervisedScenario,
+} from "../../contract-tests/task-supervisor.contract.ts";
 import { parseExitRecord, type ExitRecord } from "../../domain/tasks/model/exit-record.ts";
 import type { RunningProcess } from "../../ports/process-launcher.ts";
 import { NodeProcessLauncher } from "./node-process-launcher.ts";
@@ -44,27 +49,26 @@ async function collect(proc: RunningProcess) {
   return { stdout, stderr, exit };
 }
 
+const shell = (scenario: SupervisedScenario): string => {
+  switch (scenario.kind) {
+    case "print-and-exit":
+      return `printf '%s' '${scenario.stdout}'; printf '%s' '${scenario.stderr}' >&2; exit ${scenario.exitCode}`;
+    case "print-env":
+      return `printf '%s' "$${scenario.name}"`;
+    case "die-by-signal":
+      return "kill -USR2 $$";
+  }
+};
+
+describeTaskSupervisorContract("NodeTaskSupervisor (task-supervisor.mjs) on NodeProcessLauncher", async () => ({
+  supervisor,
+  launcher,
+  dir: mkdtempSync(join(tmpdir(), "supervisor-")),
+  command: (scenario) => ({ kind: "shell", command: shell(scenario), shell: "/bin/sh" }),
+  readFile: (path) => readFile(path).catch(() => undefined),
+}));
+
 describe("task-supervisor.mjs", () => {
-  it("passes stdout and stderr through unchanged, exits with the command's code, and commits the exit record", async () => {
-    const { proc, files, dir } = run("printf 'out\\n'; printf 'err\\n' >&2; exit 7");
-    expect(await collect(proc)).toEqual({ stdout: "out\n", stderr: "err\n", exit: { code: 7, signal: null } });
-    expect(record(files.exitPath)).toMatchObject({
-      code: 7,
-      signal: null,
-      hostGone: false,
-      spilledBytes: 0,
-      lostOutputBytes: 0,
-    });
-    expect(readdirSync(dir).filter((f) => f.endsWith(".tmp"))).toEqual([]);
-    expect(existsSync(files.spillPath)).toBe(false);
-  });
-
-  it("dies by the command's signal and records it", async () => {
-    const { proc, files } = run("kill -USR2 $$");
-    expect((await collect(proc)).exit).toEqual({ code: null, signal: "SIGUSR2" });
-    expect(record(files.exitPath)).toMatchObject({ code: null, signal: "SIGUSR2" });
-  });
-
   it("outlives a group SIGTERM long enough to record how the command ended", async () => {
     const { proc, files } = run("trap 'echo cleaning; exit 5' TERM; echo ready; while :; do sleep 0.05; done");
     const out = proc.stdout[Symbol.asyncIterator]();

@@ -1,40 +1,17 @@
 import { buildConnector } from "undici";
-import { err, ok, type Result } from "../../domain/shared/model/result.ts";
 import { DEFAULT_ADDRESS_POLICY, type AddressPolicy } from "../../domain/web/model/address-policy.ts";
 import { cidrOf } from "../../domain/web/model/cidr.ts";
 import { normaliseWebUrl } from "../../domain/web/model/web-url.ts";
 import { ACCEPTED_MEDIA_TYPES } from "../../domain/web/model/media-type.ts";
 import { WEB_FETCH_ACCEPT, WEB_FETCH_USER_AGENT } from "../../domain/web/model/web-fetch-limits.ts";
-import type { DnsResolveError, DnsResolver } from "../../ports/dns-resolver.ts";
+import type { DnsResolver } from "../../ports/dns-resolver.ts";
 import type { PinnedGetRequest } from "../../ports/pinned-http.ts";
 import { UndiciPinnedHttp } from "./undici-pinned-http.ts";
 
-/** Test support for the pinned-HTTP adapter: scripted DNS, a loopback-only dial spy, request builders. */
+/** Test support for the pinned-HTTP adapter: a loopback-only dial spy and request builders. */
 
 export const ADMIT_LOOPBACK: AddressPolicy = { admittedSubnets: [cidrOf("127.0.0.0/8")] };
 export { DEFAULT_ADDRESS_POLICY };
-
-type Answer = readonly string[] | "fail" | "hang";
-
-/** Answers per hostname; a list of answers is consumed one per call (the last one repeats). */
-export class ScriptedResolver implements DnsResolver {
-  readonly calls: string[] = [];
-  constructor(private readonly script: Readonly<Record<string, readonly Answer[]>>) {}
-
-  callsFor(hostname: string): number {
-    return this.calls.filter((name) => name === hostname).length;
-  }
-
-  resolveAll(hostname: string): Promise<Result<readonly string[], DnsResolveError>> {
-    const answers = this.script[hostname] ?? ["fail"];
-    const answer = answers[Math.min(this.callsFor(hostname), answers.length - 1)] ?? "fail";
-    this.calls.push(hostname);
-    if (answer === "hang") return new Promise(() => undefined);
-    if (answer === "fail")
-      return Promise.resolve(err({ code: "dns_failure", message: `scripted: no such host '${hostname}'` }));
-    return Promise.resolve(ok(answer));
-  }
-}
 
 export interface DialRecord {
   readonly hostname: string;

@@ -1,8 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { describePageExtractorContract } from "../../contract-tests/page-extractor.contract.ts";
 import type { ExtractFormat } from "../../ports/page-extractor.ts";
 import type { PageKind } from "../../domain/web/model/media-type.ts";
 import { htmlNestingDepth } from "./html-nesting-depth.ts";
 import { TurndownPageExtractor } from "./turndown-page-extractor.ts";
+
+describePageExtractorContract("TurndownPageExtractor", () => new TurndownPageExtractor());
 
 const extractor = new TurndownPageExtractor();
 function extract(text: string, format: ExtractFormat = "markdown", kind: PageKind = "html"): string {
@@ -89,14 +92,6 @@ describe("plain-text extraction", () => {
       "text",
     );
     expect(text).toBe("Head\n\na *b* link\nnext\n\n- one\n\nk\tv");
-  });
-});
-
-describe("text and Markdown pages pass through unchanged", () => {
-  it.each(["plain", "markdown"] as const)("%s", (kind) => {
-    const body = "# Not HTML <b>kept</b>\n\n| a |";
-    expect(extract(body, "markdown", kind)).toBe(body);
-    expect(extract(body, "text", kind)).toBe(body);
   });
 });
 

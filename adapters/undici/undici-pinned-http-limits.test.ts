@@ -1,7 +1,8 @@
 import { createServer } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { startLoopbackWebServer, type LoopbackWebServer, type Route } from "./loopback-web-server.test-support.ts";
-import { getRequest, LoopbackDialSpy, makeHttp, ScriptedResolver } from "./pinned-http.test-support.ts";
+import { getRequest, LoopbackDialSpy, makeHttp } from "./pinned-http.test-support.ts";
+import { ScriptedDnsResolver } from "../fake/scripted-dns-resolver.ts";
 
 let servers: LoopbackWebServer[] = [];
 async function serve(routes: Record<string, Route>): Promise<LoopbackWebServer> {
@@ -14,7 +15,7 @@ afterEach(async () => {
   servers = [];
 });
 
-const resolver = () => new ScriptedResolver({ "site.test": [["127.0.0.1"]], "slow-dns.test": ["hang"] });
+const resolver = () => new ScriptedDnsResolver({ "site.test": [["127.0.0.1"]], "slow-dns.test": ["hang"] });
 const url = (server: LoopbackWebServer, path: string) => `http://site.test:${server.port}${path}`;
 const codeOf = (result: { ok: boolean; error?: { code: string } }) => (result.ok ? "ok" : result.error?.code);
 

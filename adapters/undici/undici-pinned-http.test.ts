@@ -6,8 +6,8 @@ import {
   getRequest,
   LoopbackDialSpy,
   makeHttp,
-  ScriptedResolver,
 } from "./pinned-http.test-support.ts";
+import { ScriptedDnsResolver } from "../fake/scripted-dns-resolver.ts";
 
 const html: Route = (_req, res) =>
   res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end("<h1>Hello</h1>");
@@ -30,7 +30,7 @@ afterEach(async () => {
 describe("pinning", () => {
   it("dials the vetted address while Host stays the name, resolving once", async () => {
     const server = await serve({ "/": html });
-    const resolver = new ScriptedResolver({ "site.test": [["127.0.0.1"]] });
+    const resolver = new ScriptedDnsResolver({ "site.test": [["127.0.0.1"]] });
     const spy = new LoopbackDialSpy();
     const result = await makeHttp(resolver, spy).get(getRequest(`http://site.test:${server.port}/`));
     expect(result.ok).toBe(true);
@@ -48,7 +48,7 @@ describe("pinning", () => {
 
   it("a rebinding resolver (admitted first, private second) cannot move the connection: no second lookup happens", async () => {
     const server = await serve({ "/": html });
-    const resolver = new ScriptedResolver({ "rebind.test": [["127.0.0.1"], ["10.0.0.7"]] });
+    const resolver = new ScriptedDnsResolver({ "rebind.test": [["127.0.0.1"], ["10.0.0.7"]] });
     const spy = new LoopbackDialSpy();
     const result = await makeHttp(resolver, spy).get(getRequest(`http://rebind.test:${server.port}/`));
     expect(result.ok).toBe(true);
@@ -59,7 +59,7 @@ describe("pinning", () => {
 
   it("re-vets on a redirect hop: the rebound second answer is refused before any dial", async () => {
     const server = await serve({ "/": redirect("/next"), "/next": html });
-    const resolver = new ScriptedResolver({ "rebind.test": [["127.0.0.1"], ["10.0.0.7"]] });
+    const resolver = new ScriptedDnsResolver({ "rebind.test": [["127.0.0.1"], ["10.0.0.7"]] });
     const spy = new LoopbackDialSpy();
     const result = await makeHttp(resolver, spy).get(getRequest(`http://rebind.test:${server.port}/`));
     expect(result.ok ? "ok" : result.error).toMatchObject({
@@ -74,7 +74,7 @@ describe("pinning", () => {
 
   it("verifies the socket's remote address: a socket that lands elsewhere is refused", async () => {
     const server = await serve({ "/": html });
-    const resolver = new ScriptedResolver({ "site.test": [["127.0.0.3"]] });
+    const resolver = new ScriptedDnsResolver({ "site.test": [["127.0.0.3"]] });
     const spy = new LoopbackDialSpy("127.0.0.1");
     const result = await makeHttp(resolver, spy).get(getRequest(`http://site.test:${server.port}/`));
     expect(result.ok ? "ok" : result.error).toMatchObject({ code: "blocked_address", address: "127.0.0.1" });
@@ -112,7 +112,7 @@ describe("refusals open no socket", () => {
   ];
   it.each(cases)("%s → blocked_address", async (_name, script, url, category) => {
     const server = await serve({ "/": html });
-    const resolver = new ScriptedResolver(script);
+    const resolver = new ScriptedDnsResolver(script);
     const spy = new LoopbackDialSpy();
     const mixed = url.includes("mixed") || url.includes("odd");
     const policy = mixed ? ADMIT_LOOPBACK : DEFAULT_ADDRESS_POLICY;
@@ -124,14 +124,14 @@ describe("refusals open no socket", () => {
 
   it("a DNS failure is dns_failure, with no dial", async () => {
     const spy = new LoopbackDialSpy();
-    const result = await makeHttp(new ScriptedResolver({}), spy).get(getRequest("http://missing.test/"));
+    const result = await makeHttp(new ScriptedDnsResolver({}), spy).get(getRequest("http://missing.test/"));
     expect(result.ok ? "ok" : result.error.code).toBe("dns_failure");
     expect(spy.dials).toEqual([]);
   });
 
   it("an empty DNS answer is dns_failure", async () => {
     const spy = new LoopbackDialSpy();
-    const result = await makeHttp(new ScriptedResolver({ "empty.test": [[]] }), spy).get(
+    const result = await makeHttp(new ScriptedDnsResolver({ "empty.test": [[]] }), spy).get(
       getRequest("http://empty.test/"),
     );
     expect(result.ok ? "ok" : result.error.code).toBe("dns_failure");
@@ -157,7 +157,7 @@ describe("redirects", () => {
       "/d": html,
     });
     port = server.port;
-    const resolver = new ScriptedResolver({ "site.test": [["127.0.0.1"]], "other.test": [["127.0.0.1"]] });
+    const resolver = new ScriptedDnsResolver({ "site.test": [["127.0.0.1"]], "other.test": [["127.0.0.1"]] });
     const spy = new LoopbackDialSpy();
     const result = await makeHttp(resolver, spy).get(getRequest(`http://site.test:${port}/a`, { timeoutMs: 4_000 }));
     expect(result.ok ? "ok" : result.error).toBe("ok");
@@ -188,7 +188,7 @@ describe("redirects", () => {
     ["a name that resolves privately", "http://inside.test/", "private"],
   ])("a redirect to %s is redirect_blocked before any socket is opened for it", async (_name, location, category) => {
     const server = await serve({ "/": redirect(location) });
-    const resolver = new ScriptedResolver({ "site.test": [["127.0.0.1"]], "inside.test": [["192.168.0.10"]] });
+    const resolver = new ScriptedDnsResolver({ "site.test": [["127.0.0.1"]], "inside.test": [["192.168.0.10"]] });
     const spy = new LoopbackDialSpy();
     const result = await makeHttp(resolver, spy).get(getRequest(`http://site.test:${server.port}/`));
     expect(result.ok ? "ok" : result.error).toMatchObject({ code: "redirect_blocked", category, hop: 1 });
@@ -203,7 +203,7 @@ describe("redirects", () => {
   ])("a redirect to %s is redirect_blocked", async (_name, location) => {
     const server = await serve({ "/": redirect(location) });
     const spy = new LoopbackDialSpy();
-    const result = await makeHttp(new ScriptedResolver({ "site.test": [["127.0.0.1"]] }), spy).get(
+    const result = await makeHttp(new ScriptedDnsResolver({ "site.test": [["127.0.0.1"]] }), spy).get(
       getRequest(`http://site.test:${server.port}/`),
     );
     expect(result.ok ? "ok" : result.error.code).toBe("redirect_blocked");
@@ -214,7 +214,7 @@ describe("redirects", () => {
     const routes: Record<string, Route> = {};
     for (let i = 0; i < 10; i++) routes[`/r${i}`] = redirect(`/r${i + 1}`);
     const server = await serve(routes);
-    const resolver = new ScriptedResolver({ "site.test": [["127.0.0.1"]] });
+    const resolver = new ScriptedDnsResolver({ "site.test": [["127.0.0.1"]] });
     const result = await makeHttp(resolver, new LoopbackDialSpy()).get(
       getRequest(`http://site.test:${server.port}/r0`, { maxRedirects: 5 }),
     );
@@ -226,7 +226,7 @@ describe("redirects", () => {
     const routes: Record<string, Route> = { "/r5": html };
     for (let i = 0; i < 5; i++) routes[`/r${i}`] = redirect(`/r${i + 1}`);
     const server = await serve(routes);
-    const resolver = new ScriptedResolver({ "site.test": [["127.0.0.1"]] });
+    const resolver = new ScriptedDnsResolver({ "site.test": [["127.0.0.1"]] });
     const result = await makeHttp(resolver, new LoopbackDialSpy()).get(
       getRequest(`http://site.test:${server.port}/r0`, { maxRedirects: 5 }),
     );
@@ -235,7 +235,7 @@ describe("redirects", () => {
 
   it("a 3xx without Location is the final response (http_error)", async () => {
     const server = await serve({ "/": (_req, res) => res.writeHead(302).end() });
-    const result = await makeHttp(new ScriptedResolver({ "site.test": [["127.0.0.1"]] }), new LoopbackDialSpy()).get(
+    const result = await makeHttp(new ScriptedDnsResolver({ "site.test": [["127.0.0.1"]] }), new LoopbackDialSpy()).get(
       getRequest(`http://site.test:${server.port}/`),
     );
     expect(result.ok ? "ok" : result.error).toMatchObject({ code: "http_error", status: 302 });

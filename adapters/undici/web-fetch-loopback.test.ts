@@ -14,7 +14,8 @@ import {
   type Route,
   type TlsMaterial,
 } from "./loopback-web-server.test-support.ts";
-import { ADMIT_LOOPBACK, LoopbackDialSpy, ScriptedResolver } from "./pinned-http.test-support.ts";
+import { ADMIT_LOOPBACK, LoopbackDialSpy } from "./pinned-http.test-support.ts";
+import { ScriptedDnsResolver } from "../fake/scripted-dns-resolver.ts";
 import { TurndownPageExtractor } from "./turndown-page-extractor.ts";
 import { UndiciPinnedHttp } from "./undici-pinned-http.ts";
 
@@ -57,7 +58,7 @@ describe("fusion_web_fetch over loopback HTTP", () => {
       "/article": (_q, r) => r.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(ARTICLE),
     });
     const http = new UndiciPinnedHttp({
-      resolver: new ScriptedResolver({ "docs.test": [["127.0.0.1"]] }),
+      resolver: new ScriptedDnsResolver({ "docs.test": [["127.0.0.1"]] }),
       policy: ADMIT_LOOPBACK,
       dial: new LoopbackDialSpy().connect,
     });
@@ -93,7 +94,7 @@ describe("fusion_web_fetch over loopback HTTP", () => {
       "/": (_q, r) => r.writeHead(200, { "content-type": "text/html" }).end(`<p>${"word ".repeat(2000)}</p>`),
     });
     const http = new UndiciPinnedHttp({
-      resolver: new ScriptedResolver({ "docs.test": [["127.0.0.1"]] }),
+      resolver: new ScriptedDnsResolver({ "docs.test": [["127.0.0.1"]] }),
       policy: ADMIT_LOOPBACK,
       dial: new LoopbackDialSpy().connect,
     });
@@ -114,7 +115,7 @@ describe("fusion_web_fetch over loopback HTTP", () => {
       "/private": (_q, r) => r.writeHead(307, { location: "http://10.1.2.3/" }).end(),
     });
     const http = new UndiciPinnedHttp({
-      resolver: new ScriptedResolver({ "docs.test": [["127.0.0.1"]] }),
+      resolver: new ScriptedDnsResolver({ "docs.test": [["127.0.0.1"]] }),
       policy: ADMIT_LOOPBACK,
       dial: new LoopbackDialSpy().connect,
     });
@@ -171,7 +172,7 @@ describe("HTTPS through the pin keeps SNI and certificate checks on the name", (
     );
     const spy = new LoopbackDialSpy(undefined, tls.cert);
     const http = new UndiciPinnedHttp({
-      resolver: new ScriptedResolver({ "secure.test": [["127.0.0.1"]] }),
+      resolver: new ScriptedDnsResolver({ "secure.test": [["127.0.0.1"]] }),
       policy: ADMIT_LOOPBACK,
       dial: spy.connect,
     });
@@ -184,7 +185,7 @@ describe("HTTPS through the pin keeps SNI and certificate checks on the name", (
   it("a certificate for another name fails as network_error (no fallback to an unverified connection)", async () => {
     const server = await serve({ "/": (_q, r) => r.writeHead(200, { "content-type": "text/plain" }).end("x") }, tls);
     const http = new UndiciPinnedHttp({
-      resolver: new ScriptedResolver({ "other.test": [["127.0.0.1"]] }),
+      resolver: new ScriptedDnsResolver({ "other.test": [["127.0.0.1"]] }),
       policy: ADMIT_LOOPBACK,
       dial: new LoopbackDialSpy(undefined, tls.cert).connect,
     });
@@ -200,7 +201,7 @@ describe("the production connector (no dial seam)", () => {
   it("dials the pinned loopback address itself and fetches", async () => {
     const server = await serve({ "/": (_q, r) => r.writeHead(200, { "content-type": "text/plain" }).end("direct") });
     const http = new UndiciPinnedHttp({
-      resolver: new ScriptedResolver({ "docs.test": [["127.0.0.1"]] }),
+      resolver: new ScriptedDnsResolver({ "docs.test": [["127.0.0.1"]] }),
       policy: ADMIT_LOOPBACK,
     });
     const result = await webFetch({ url: `http://docs.test:${server.port}/` }, deps(http));

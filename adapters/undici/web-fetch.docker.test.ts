@@ -8,7 +8,8 @@ import type { WebFetchErrorCode } from "../../domain/web/model/web-fetch-error.t
 import { DEFAULT_WEB_FETCH_LIMITS, type WebFetchLimits } from "../../domain/web/model/web-fetch-limits.ts";
 import { webFetch, type WebFetchInput } from "../../domain/web/service/web-fetch.ts";
 import type { Clock } from "../../ports/clock.ts";
-import { getRequest, ScriptedResolver } from "./pinned-http.test-support.ts";
+import { getRequest } from "./pinned-http.test-support.ts";
+import { ScriptedDnsResolver } from "../fake/scripted-dns-resolver.ts";
 import { TurndownPageExtractor } from "./turndown-page-extractor.ts";
 import { UndiciPinnedHttp } from "./undici-pinned-http.ts";
 import {
@@ -85,7 +86,7 @@ describe.runIf(engine.available)("web fetch against a container web host on 203.
 
   function fetcher(policy: AddressPolicy = ADMIT_CONTAINER_NET, extraNames: Record<string, readonly string[]> = {}) {
     const spy = new SubnetDialSpy();
-    const resolver = new ScriptedResolver({
+    const resolver = new ScriptedDnsResolver({
       "web.test": [[host.address]],
       "www.web.test": [[host.address]],
       "evil.test": [["10.0.0.1"]],

@@ -1,0 +1,87 @@
+import { describe, expect, it } from "vitest";
+import { parseExitRecord, type ExitRecord } from "../domain/tasks/model/exit-record.ts";
+import type { LaunchCommand, ProcessLauncher } from "../ports/process-launcher.ts";
+import type { SupervisionFiles, TaskSupervisor } from "../ports/task-survival.ts";
+import { drain } from "./process-output.ts";
+
+export const COVERS_PORT = "ports/task-survival.ts";
+
+/** The commands a supervised task runs; each twin maps them to what its launcher can run. */
+export type SupervisedScenario =
+  | { readonly kind: "print-and-exit"; readonly stdout: string; readonly stderr: string; readonly exitCode: number }
+  /** Prints the value of the environment variable `name`, then exits 0. */
+  | { readonly kind: "print-env"; readonly name: string }
+  /** Sends itself SIGUSR2. */
+  | { readonly kind: "die-by-signal" };
+
+export interface TaskSupervisorSubject {
+  readonly supervisor: TaskSupervisor;
+  /** Runs the supervised launches, as the host's launcher does. */
+  readonly launcher: ProcessLauncher;
+  /** A fresh directory for the supervision files. */
+  readonly dir: string;
+  command(scenario: SupervisedScenario): LaunchCommand;
+  /** The bytes of a file the supervisor wrote, or undefined. */
+  readFile(path: string): Promise<Uint8Array | undefined>;
+}
+
+const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+
+export function describeTaskSupervisorContract(name: string, makeSubject: () => Promise<TaskSupervisorSubject>): void {
+  describe(`TaskSupervisor contract: ${name}`, () => {
+    const files = (subject: TaskSupervisorSubject): SupervisionFiles => ({
+      exitPath: `${subject.dir}/t.exit.json`,
+      spillPath: `${subject.dir}/t.after-host.output`,
+      spillCapBytes: 1 << 20,
+    });
+    const run = async (subject: TaskSupervisorSubject, scenario: SupervisedScenario, env = {}) => {
+      const wrapped = subject.supervisor.wrap(
+        subject.command(scenario),
+        { PATH: "/usr/bin:/bin", ...env },
+        files(subject),
+      );
+      const launched = subject.launcher.launch({ command: wrapped.command, cwd: subject.dir, env: wrapped.env });
+      if (!launched.ok) throw new Error(`launch failed: ${launched.error.message}`);
+      const proc = launched.value;
+      const [stdout, stderr, exit] = await Promise.all([drain(proc.stdout), drain(proc.stderr), proc.exited]);
+      return { stdout: text(stdout), stderr: text(stderr), exit };
+    };
+    const record = async (subject: TaskSupervisorSubject): Promise<ExitRecord> => {
+      const bytes = await subject.readFile(files(subject).exitPath);
+      if (bytes === undefined) throw new Error("no exit record was committed");
+      const parsed = parseExitRecord(bytes);
+      if (!parsed.ok) throw new Error(parsed.error.message);
+      return parsed.value;
+    };
+
+    it("passes the output through, ends with the command's code and commits it as the exit record", async () => {
+      const subject = await makeSubject();
+      const ran = await run(subject, { kind: "print-and-exit", stdout: "out ✓\n", stderr: "err\n", exitCode: 7 });
+      expect(ran).toEqual({ stdout: "out ✓\n", stderr: "err\n", exit: { code: 7, signal: null } });
+      expect(await record(subject)).toMatchObject({ code: 7, signal: null, hostGone: false, spilledBytes: 0 });
+      expect(await subject.readFile(files(subject).spillPath)).toBeUndefined();
+    });
+
+    it("ends by the command's signal and records it", async () => {
+      const subject = await makeSubject();
+      expect((await run(subject, { kind: "die-by-signal" })).exit).toEqual({ code: null, signal: "SIGUSR2" });
+      expect(await record(subject)).toMatchObject({ code: null, signal: "SIGUSR2" });
+    });
+
+    it("gives the command the environment it was given", async () => {
+      const subject = await makeSubject();
+      const ran = await run(subject, { kind: "print-env", name: "TASK_VALUE" }, { TASK_VALUE: "kept — ü" });
+      expect(ran.stdout).toBe("kept — ü");
+    });
+
+    it("gives every task its own process tag", async () => {
+      const subject = await makeSubject();
+      const tags = Array.from(
+        { length: 20 },
+        () => subject.supervisor.wrap(subject.command({ kind: "die-by-signal" }), {}, files(subject)).processTag,
+      );
+      expect(new Set(tags).size).toBe(20);
+      for (const tag of tags) expect(tag.length).toBeGreaterThanOrEqual(16);
+    });
+  });
+}
