@@ -160,7 +160,7 @@ export class FusionRuns {
     return startValidateTask(
       { ports: this.ports(), runtime, pid: process.pid, live: this.live, delivery: "agent_turn" },
       {
-        arguments: request,
+        request,
         cwd: session.cwd,
         routes: routesOf(models.value),
         thinkingLevel: session.thinkingLevel(),

@@ -98,7 +98,7 @@ export class McpFusion {
     return startValidateTask(
       { ports, runtime: this.context.runtime(), pid: this.context.pid, live: this.live, delivery: DELIVERY },
       {
-        arguments: args,
+        request: args,
         cwd: this.context.cwd,
         routes: pi.routesOf(models),
         thinkingLevel,

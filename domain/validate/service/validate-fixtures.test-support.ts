@@ -22,7 +22,11 @@ import {
   validArguments,
   type Decide,
 } from "../model/validate-fixtures.test-support.ts";
-import { startValidateRun, type ValidateRunRequest } from "./validate-run.ts";
+import type { FusionError } from "../../fusion/model/fusion-error.ts";
+import type { Result } from "../../shared/model/result.ts";
+import type { InvalidArguments } from "../../shared/model/tool-arguments.ts";
+import { normalizeValidateArguments } from "../model/validate-arguments.ts";
+import { startValidateRun, type ValidateLaunch, type ValidateRunRequest } from "./validate-run.ts";
 
 export const BASE_DIR = "/work/project";
 export const LOCATION = { baseDir: BASE_DIR, sessionId: "sess-1", pid: 4242 } as const;
@@ -82,7 +86,11 @@ export interface ValidateHarness<R extends FusionChildRunner, F extends FileComm
   readonly budget: RecordingBudgetGate;
   readonly ports: FusionPorts;
   readonly progress: FusionProgress[];
-  start(args?: unknown, overrides?: Partial<ValidateRunRequest>): ReturnType<typeof startValidateRun>;
+  /** Normalises `args` as the tool does (refusing them the same way), then starts the run. */
+  start(
+    args?: unknown,
+    overrides?: Partial<ValidateRunRequest>,
+  ): Promise<Result<ValidateLaunch, InvalidArguments | FusionError>>;
   text(path: string): string | undefined;
 }
 
@@ -105,9 +113,11 @@ export function validateHarness<
     budget,
     ports,
     progress,
-    start: (args = validArguments(), overrides = {}) =>
-      startValidateRun(ports, {
-        arguments: args,
+    start: async (args = validArguments(), overrides = {}) => {
+      const request = normalizeValidateArguments(args);
+      if (!request.ok) return request;
+      return startValidateRun(ports, {
+        request: request.value,
         cwd: BASE_DIR,
         routes: CANARY_ROUTES,
         thinkingLevel: "medium",
@@ -115,7 +125,8 @@ export function validateHarness<
         location: LOCATION,
         candidateExtensions: TEST_CANDIDATE_EXTENSIONS,
         ...overrides,
-      }),
+      });
+    },
     text: (path) => {
       const bytes = deps.files.contents(path);
       return bytes === undefined ? undefined : decoder.decode(bytes);

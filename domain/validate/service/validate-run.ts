@@ -10,14 +10,13 @@ import { VALIDATE_PROFILE } from "../model/validate-profile.ts";
 import { runFusion } from "../../fusion/service/fusion-orchestrator.ts";
 import type { FusionPorts, FusionRunOutcome } from "../../fusion/service/fusion-run-request.ts";
 import { err, ok, type Result } from "../../shared/model/result.ts";
-import type { InvalidArguments } from "../../shared/model/tool-arguments.ts";
 import { buildValidateInput } from "../model/clean-task-input.ts";
-import { normalizeValidateArguments, type ValidateRequest } from "../model/validate-arguments.ts";
+import type { ValidateRequest } from "../model/validate-arguments.ts";
 import { commitValidateResult, type CommittedResult, type ResultCommitError } from "./validate-result-store.ts";
 
 export interface ValidateRunRequest {
-  /** The raw tool arguments; normalised here, and refused before anything exists. */
-  readonly arguments: unknown;
+  /** The request as the tool's normaliser returned it (`normalizeValidateArguments`). */
+  readonly request: ValidateRequest;
   /** The repository the reviewers read (the session's cwd). */
   readonly cwd: string;
   readonly source?: FusionSource;
@@ -64,16 +63,14 @@ export interface ValidateLaunch {
 /**
  * Starts one `fusion_validate` run and resolves as soon as its preflight is durable (manifest,
  * canonical input and budget plan written, budget admitted), before any reviewer child exists. Every
- * refusal up to that point (arguments, capability, input, budget) resolves as an error with zero
+ * refusal up to that point (capability, input, budget) resolves as an error with zero
  * children; later outcomes arrive through `completion`.
  */
 export async function startValidateRun(
   ports: FusionPorts,
   request: ValidateRunRequest,
-): Promise<Result<ValidateLaunch, InvalidArguments | FusionError>> {
-  const normalized = normalizeValidateArguments(request.arguments);
-  if (!normalized.ok) return normalized;
-  const input = buildValidateInput(normalized.value, request.cwd);
+): Promise<Result<ValidateLaunch, FusionError>> {
+  const input = buildValidateInput(request.request, request.cwd);
   const preflightProgress: FusionProgress[] = [];
   let sink: (progress: FusionProgress) => void = (progress) => preflightProgress.push(progress);
   let preflightDone: (runId: string) => void = () => undefined;
@@ -116,7 +113,7 @@ export async function startValidateRun(
   return ok({
     runId,
     artifactDir,
-    request: normalized.value,
+    request: request.request,
     inputSha256: input.sha256,
     preflightProgress: [...preflightProgress],
     execute: (onProgress) => {

@@ -39,7 +39,7 @@ export async function startValidateTask(
   if (!launched.ok)
     return err({
       ...launched.error,
-      message: "tool" in launched.error ? launched.error.message : describeFusionError(launched.error),
+      message: describeFusionError(launched.error),
     });
   const launch = launched.value;
   const { runId, artifactDir } = launch;
