@@ -1,35 +1,38 @@
-import type { CandidateExtensionPaths } from "../../fusion/model/candidate-launch.ts";
-import { fusionRunDir, type RunDirLocation } from "../../fusion/model/fusion-artifacts.ts";
-import type { FusionBudgetGate } from "../../fusion/model/fusion-budget-gate.ts";
+import { fusionRunDir } from "../../fusion/model/fusion-artifacts.ts";
 import type { FusionError } from "../../fusion/model/fusion-error.ts";
 import type { FusionProgress } from "../../fusion/model/fusion-progress.ts";
 import type { FusionResultDetails } from "../../fusion/model/fusion-result.ts";
-import type { FusionModelRoutes, FusionSource } from "../../fusion/model/fusion-workflow.ts";
+import type { FusionSource } from "../../fusion/model/fusion-workflow.ts";
 import type { Usage } from "../../shared/model/usage.ts";
 import { VALIDATE_PROFILE } from "../model/validate-profile.ts";
 import { runFusion } from "../../fusion/service/fusion-orchestrator.ts";
-import type { FusionPorts, FusionRunOutcome } from "../../fusion/service/fusion-run-request.ts";
+import type { FusionPorts, FusionRunOutcome, FusionRunRequest } from "../../fusion/service/fusion-run-request.ts";
 import { err, ok, type Result } from "../../shared/model/result.ts";
 import { buildValidateInput } from "../model/clean-task-input.ts";
 import type { ValidateRequest } from "../model/validate-arguments.ts";
 import { commitValidateResult, type CommittedResult, type ResultCommitError } from "./validate-result-store.ts";
 
-export interface ValidateRunRequest {
-  /** The request as the tool's normaliser returned it (`normalizeValidateArguments`). */
+/**
+ * A validate run: the normalised request, the repository the reviewers read (the session's cwd), and the
+ * orchestrator's own settings. The host's candidate extensions are needed: reviewers run with `inspect`, so
+ * the tool-call audit is required.
+ */
+export type ValidateRunRequest = {
   readonly request: ValidateRequest;
-  /** The repository the reviewers read (the session's cwd). */
   readonly cwd: string;
+  /** Default `tool`. */
   readonly source?: FusionSource;
-  readonly routes: FusionModelRoutes;
-  readonly thinkingLevel: string;
-  readonly budget: FusionBudgetGate;
-  readonly location: RunDirLocation;
-  readonly candidateEnv?: Readonly<Record<string, string>>;
-  /** The host's candidate extensions: reviewers run with `inspect`, so the tool-call audit is required. */
-  readonly candidateExtensions?: CandidateExtensionPaths;
-  readonly preStartDelayMs?: number;
-  readonly signal?: AbortSignal;
-}
+} & Pick<
+  FusionRunRequest,
+  | "routes"
+  | "thinkingLevel"
+  | "budget"
+  | "location"
+  | "candidateEnv"
+  | "candidateExtensions"
+  | "preStartDelayMs"
+  | "signal"
+>;
 
 export interface ValidateCompleted {
   readonly runId: string;
@@ -77,6 +80,7 @@ export async function startValidateRun(
   const preflight = new Promise<string>((resolve) => (preflightDone = resolve));
   let proceed: (go: boolean) => void = () => undefined;
   const go = new Promise<boolean>((resolve) => (proceed = resolve));
+  const { request: _normalized, cwd: _cwd, source, ...settings } = request;
   const run = runFusion(
     {
       ...ports,
@@ -86,18 +90,11 @@ export async function startValidateRun(
       },
     },
     {
+      ...settings,
       profile: VALIDATE_PROFILE,
-      source: request.source ?? "tool",
+      source: source ?? "tool",
       capability: "inspect",
       canonicalInputJson: input.json,
-      routes: request.routes,
-      thinkingLevel: request.thinkingLevel,
-      budget: request.budget,
-      location: request.location,
-      ...(request.candidateEnv === undefined ? {} : { candidateEnv: request.candidateEnv }),
-      ...(request.candidateExtensions === undefined ? {} : { candidateExtensions: request.candidateExtensions }),
-      ...(request.preStartDelayMs === undefined ? {} : { preStartDelayMs: request.preStartDelayMs }),
-      ...(request.signal === undefined ? {} : { signal: request.signal }),
       beforeChildren: (runId) => {
         preflightDone(runId);
         return go;
