@@ -10,7 +10,7 @@
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { installLane } from "./pi-lane.mjs";
 
 const args = process.argv.slice(2);
@@ -43,6 +43,7 @@ function runVitest(name, node, extraArgs, env) {
     const child = spawn(node, argv, { stdio: "inherit", env: { ...process.env, ...env } });
     child.on("exit", (code, signal) => {
       let counts;
+      let failures = [];
       try {
         const r = JSON.parse(readFileSync(report, "utf8"));
         counts = {
@@ -51,13 +52,30 @@ function runVitest(name, node, extraArgs, env) {
           skipped: (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0),
           total: r.numTotalTests,
         };
+        failures = failedTests(r);
       } catch {
         counts = undefined;
       }
       rmSync(dir, { recursive: true, force: true });
-      resolve({ name, code: code ?? (signal ? 1 : 0), counts });
+      resolve({ name, code: code ?? (signal ? 1 : 0), counts, failures });
     });
   });
+}
+
+/** Each failed test of a vitest JSON report as "file > test: first line of its message", so a log's tail names them. */
+function failedTests(report) {
+  const root = join(import.meta.dirname, "..");
+  const lines = [];
+  for (const file of report.testResults ?? []) {
+    const where = relative(root, file.name);
+    const failed = (file.assertionResults ?? []).filter((t) => t.status === "failed");
+    for (const t of failed) {
+      const first = (t.failureMessages?.[0] ?? "").split("\n")[0];
+      lines.push(`${where} > ${t.fullName}: ${first.slice(0, 300)}`);
+    }
+    if (failed.length === 0 && file.status === "failed") lines.push(`${where}: ${(file.message ?? "").split("\n")[0]}`);
+  }
+  return lines;
 }
 
 /** Every scripted model server of a lane refuses calls from another Pi or Node (adapters/fake/expected-client.ts). */
@@ -115,6 +133,7 @@ for (const r of results) {
     ? `${r.counts.passed} passed, ${r.counts.failed} failed, ${r.counts.skipped} skipped${r.counts.total === 0 ? " (no test ran)" : ""}`
     : "no report was written";
   console.log(`lane ${r.name}: ${line} (exit ${r.code})`);
+  for (const failure of r.failures ?? []) console.log(`  failed: ${failure}`);
   if (r.counts) for (const k of Object.keys(total)) total[k] += r.counts[k];
 }
 const failedLane = results.some(
