@@ -19,7 +19,7 @@ import { SystemClock } from "../adapters/node/system-clock.ts";
 import {
   anthropicSanitizerExtensionPath,
   fusionChildExtensionPath,
-} from "../adapters/pi/child/child-extension-paths.ts";
+} from "../adapters/pi/child/extension-paths.ts";
 import { calibratedEstimator, fusionBudgetGate } from "../domain/fusion/model/fusion-budget-plan.ts";
 import { BRAINSTORM_PROFILE, runFusion, type FusionRunRequest } from "../domain/fusion/service/index.ts";
 import { buildFusionInput } from "../domain/projection/model/fusion-input.ts";

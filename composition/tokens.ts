@@ -1,7 +1,8 @@
 import type { ServiceIdentifier } from "inversify";
 import type { DelegateRuns } from "./delegate-runs.ts";
-import type { FusionRuns } from "./fusion-runs.ts";
-import type { McpFusion } from "./mcp/mcp-fusion.ts";
+import type { PiCliLocation, PiCliNotFound } from "../adapters/node/pi-cli-locator.ts";
+import type { FusionRuns } from "../domain/fusion/service/fusion-runs.ts";
+import type { Result } from "../domain/shared/model/result.ts";
 import type { AttestedPiRunner, AttestedRunnerConfig } from "../domain/attested/service/attested-pi-runner.ts";
 import type { LaunchPlanner, TaskRuntime, TaskRuntimeConfig } from "../domain/tasks/service/task-runtime.ts";
 import type { Clock } from "../ports/clock.ts";
@@ -28,13 +29,26 @@ export const TOKENS = {
   attestedRunner: Symbol("AttestedPiRunner") as ServiceIdentifier<AttestedPiRunner>,
   /** The task supervisor and this host's identity, recorded in every task for crash recovery. */
   survival: Symbol("TaskSurvival") as ServiceIdentifier<TaskSurvival>,
-  /** Fusion runs over host sessions (Pi), built on their first use. */
+  /** What children of this host (Fusion stages, delegates) are started with. */
+  childHost: Symbol("ChildHost") as ServiceIdentifier<ChildHost>,
+  /** Fusion runs of both workflows, built on their first use. */
   fusionRuns: Symbol("FusionRuns") as ServiceIdentifier<FusionRuns>,
-  /** Delegated agents and their verified results, built on their first use. */
+  /** Delegated agents and their verified results (hosts with sessions), built on their first use. */
   delegateRuns: Symbol("DelegateRuns") as ServiceIdentifier<DelegateRuns>,
-  /** Fusion for the MCP host (clean-task brainstorms, validate tasks, results). */
-  mcpFusion: Symbol("McpFusion") as ServiceIdentifier<McpFusion>,
 } as const;
+
+/** The host facts children depend on, read once when the host's wiring is built. */
+export interface ChildHost {
+  /** The Pi CLI children run, or why there is none (Fusion is then refused with the install hint). */
+  readonly piCli: Result<PiCliLocation, PiCliNotFound>;
+  /** The environment children are derived from (credentials are stripped per child). */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Pi's agent directory: `fusion-models.json`, and without a session Pi's model registry and settings. */
+  readonly agentDir: string;
+  /** Where runs of calls without a session go: the host's directory and the name its run folders use. */
+  readonly place: { readonly cwd: string; readonly sessionId: string };
+  readonly pid: number;
+}
 
 export interface TaskSurvival {
   readonly supervisor: TaskSupervisor;

@@ -2,10 +2,13 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { hostileNumber, hostileString, toolInput } from "../fake/hostile-arbitraries.ts";
 import { err, ok } from "../../domain/shared/model/result.ts";
-import { defineTool } from "./define-tool.ts";
 import { call, FINISHED, footprint, RUNNING, RUNS, settle, withIds, world } from "./task-fuzz.test-support.ts";
 import { taskToolSpecs, type RuntimeAccess } from "../../domain/tasks/service/task-tool-specs.ts";
 import { piToolFromSpec } from "./pi-tool.ts";
+import type { AnyHostToolSpec } from "../../domain/shared/service/host-tool-spec.ts";
+
+/** The Pi API the spec mapping reads (the thinking level of a call's session). */
+const PI = { getThinkingLevel: () => "off" as const };
 
 /**
  * Hostile input at the host boundary: every task tool, through the same definitions Pi gets (via
@@ -37,9 +40,7 @@ const inputs: Record<string, fc.Arbitrary<unknown>> = {
 
 /** The Pi task tools exactly as the extension registers them (catalogue spec through the Pi mapping). */
 const taskTools = (runtime: RuntimeAccess) =>
-  taskToolSpecs({ runtime, now: () => Date.now(), delivery: "agent_turn" }).map((spec) =>
-    piToolFromSpec({ getThinkingLevel: () => "off" as const }, spec),
-  );
+  taskToolSpecs({ runtime, now: () => Date.now(), delivery: "agent_turn" }).map((spec) => piToolFromSpec(PI, spec));
 
 /** One call each tool accepts and one it refuses, always tried, so both sides of the boundary are reached. */
 const boundary: Record<string, [unknown, unknown]> = {
@@ -94,7 +95,7 @@ describe("task tools under hostile arguments", () => {
 describe("the fuzz harness itself", () => {
   it("notices a tool that starts a process before it rejects", async () => {
     const w = await world();
-    const careless = defineTool({
+    const careless = piToolFromSpec(PI, {
       name: "careless",
       label: "Careless",
       description: "launches, then rejects",
@@ -105,7 +106,7 @@ describe("the fuzz harness itself", () => {
         w.launcher.launch({ command: { kind: "shell", command: "echo" }, cwd: "/w", env: {} });
         return err({ code: "too_late", message: "rejected after launching" });
       },
-    });
+    } as AnyHostToolSpec);
     const before = footprint(w);
     expect(await call(careless, {}, true)).toEqual({ kind: "rejected", code: "too_late" });
     expect(footprint(w)).not.toBe(before);
@@ -113,7 +114,7 @@ describe("the fuzz harness itself", () => {
   });
 
   it("lets an untyped exception through as a failure", async () => {
-    const broken = defineTool({
+    const broken = piToolFromSpec(PI, {
       name: "broken",
       label: "Broken",
       description: "throws a plain error",
@@ -122,7 +123,7 @@ describe("the fuzz harness itself", () => {
       normalize: () => {
         throw new TypeError("cannot read properties of undefined");
       },
-      run: async () => ok({ content: [], details: undefined }),
+      run: async () => ok({ text: "", details: undefined }),
     });
     await expect(call(broken, {}, true)).rejects.toThrow(TypeError);
   });

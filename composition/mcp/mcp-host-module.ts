@@ -7,8 +7,7 @@ import { NodeFileCommitter } from "../../adapters/node/node-file-committer.ts";
 import { NodeProcessLauncher } from "../../adapters/node/node-process-launcher.ts";
 import { processIdentity } from "../../adapters/node/node-survivor-probe.ts";
 import { NodeTaskSupervisor } from "../../adapters/node/node-task-supervisor.ts";
-import { TOKENS } from "../tokens.ts";
-import { McpFusion, type McpFusionContext } from "./mcp-fusion.ts";
+import { TOKENS, type ChildHost } from "../tokens.ts";
 
 export interface McpHostBindings {
   readonly config: TaskRuntimeConfig;
@@ -16,14 +15,12 @@ export interface McpHostBindings {
   readonly notifier: TaskNotifier;
   readonly warn: (message: string) => void;
   readonly planLaunch: LaunchPlanner;
-  /** What Fusion on this host reads besides the adapters. */
-  readonly fusion: Pick<McpFusionContext, "cwd" | "env" | "pid" | "piCli">;
+  readonly children: ChildHost;
 }
 
 /**
- * Real adapters for the MCP host (child processes, the durable filesystem, the system clock, the MCP client
- * as the notice channel) and Fusion over them; unbinding stops live Fusion runs. Attested runs and delegates
- * are not bound: they need a session.
+ * Real adapters for the MCP host: child processes, the durable filesystem, the system clock, the MCP client
+ * as the notice channel. No attested-run configuration is bound: attested runs and delegates need a session.
  */
 export function mcpHostModule(host: McpHostBindings): ContainerModule {
   return new ContainerModule(({ bind }) => {
@@ -35,14 +32,7 @@ export function mcpHostModule(host: McpHostBindings): ContainerModule {
     bind(TOKENS.warn).toConstantValue(host.warn);
     bind(TOKENS.taskConfig).toConstantValue(host.config);
     bind(TOKENS.launchPlanner).toConstantValue(host.planLaunch);
+    bind(TOKENS.childHost).toConstantValue(host.children);
     bind(TOKENS.survival).toConstantValue({ supervisor: new NodeTaskSupervisor(), host: processIdentity(process.pid) });
-    bind(TOKENS.mcpFusion)
-      .toResolvedValue(
-        (runtime, clock, files, random, launcher) =>
-          new McpFusion({ ...host.fusion, runtime: () => runtime, clock, files, random, launcher }),
-        [TOKENS.taskRuntime, TOKENS.clock, TOKENS.files, TOKENS.random, TOKENS.launcher],
-      )
-      .inSingletonScope()
-      .onDeactivation((fusion) => fusion.shutdown());
   });
 }

@@ -2,21 +2,20 @@ import { readFileSync } from "node:fs";
 import type { Readable, Writable } from "node:stream";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { Container } from "inversify";
 import type { Result } from "../../domain/shared/model/result.ts";
 import { taskSettingsFromEnv, type SettingsError } from "../../domain/tasks/model/runtime-settings.ts";
 import type { TaskRuntime, TaskRuntimeConfig } from "../../domain/tasks/service/task-runtime.ts";
-import { toolCatalogue, type ApplicationServices } from "../../domain/tools/service/tool-catalogue.ts";
+import { toolCatalogue } from "../../domain/tools/service/tool-catalogue.ts";
 import { agentLaunchPlanner } from "../../adapters/node/agent-launch-planner.ts";
 import { locatePiCli } from "../../adapters/node/pi-cli-locator.ts";
 import { SystemClock } from "../../adapters/node/system-clock.ts";
 import { McpTaskNotifier } from "../../adapters/mcp/mcp-task-notifier.ts";
 import { serveToolSpecs } from "../../adapters/mcp/mcp-tool-server.ts";
 import { mcpHostModule } from "./mcp-host-module.ts";
-import { adoptOrphans, takeOverOrphans } from "../orphan-takeover.ts";
+import { takeOverOrphans } from "../orphan-takeover.ts";
+import { createServices, type Services } from "../services.ts";
+import { piAgentDir } from "../../adapters/pi/pi-agent-dir.ts";
 import { piInstallHint } from "../pi-install-hint.ts";
-import { taskRuntimeModule } from "../task-runtime-module.ts";
-import { TOKENS } from "../tokens.ts";
 
 export interface McpServeOptions {
   readonly cwd: string;
@@ -83,40 +82,38 @@ export async function serveMcp(options: McpServeOptions): Promise<Result<McpSess
     // No host model registry here: context-window percentages stay unavailable.
     windows: new Map(),
   });
-  const recovered = await takeOverOrphans(config, settings.value, "mcp", warn).catch((cause: unknown) => {
+  const recovered = takeOverOrphans(config, settings.value, "mcp", warn).catch((cause: unknown) => {
     warn(
       `Tasks left running by an earlier host could not be recovered: ${cause instanceof Error ? cause.message : String(cause)}`,
     );
     return [];
   });
-  const container = new Container();
-  await container.load(
-    mcpHostModule({
+  const services = await createServices({
+    adapters: mcpHostModule({
       config,
       clock,
       notifier: new McpTaskNotifier(server),
       warn,
       planLaunch,
-      fusion: { cwd: options.cwd, env, pid: options.pid, piCli },
+      children: {
+        piCli,
+        env,
+        agentDir: piAgentDir(options.env),
+        place: { cwd: options.cwd, sessionId: "mcp" },
+        pid: options.pid,
+      },
     }),
-    taskRuntimeModule,
-  );
-  const runtime = await container.getAsync(TOKENS.taskRuntime);
-  const releaseOrphans = adoptOrphans(runtime, recovered);
-  const fusion = await container.getAsync(TOKENS.mcpFusion);
-  const services: ApplicationServices = {
-    tasks: runtime,
-    clock,
-    brainstorm: fusion.brainstorm,
-    validate: fusion.validate,
-    results: fusion.results,
-  };
+    profile: { delivery: "notification_and_wait", sessions: false },
+    config,
+    recovered,
+  });
+  await services.start();
   const specs = toolCatalogue(
-    { ready: async () => services, built: () => services },
+    { ready: async () => services.application, built: () => services.application },
     { delivery: "notification_and_wait", sessions: false },
   );
   serveToolSpecs(server, specs, warn);
-  const session = closeOnce(runtime, container, server, releaseOrphans, options.log);
+  const session = closeOnce(services, server, options.log);
   server.onclose = () => void session.close("the MCP transport closed");
   options.stdin.once("end", () => void session.close("stdin ended"));
   options.stdout.on("error", (error: Error) => void session.close(`stdout failed: ${error.message}`));
@@ -125,13 +122,8 @@ export async function serveMcp(options: McpServeOptions): Promise<Result<McpSess
   return { ok: true, value: session };
 }
 
-function closeOnce(
-  runtime: TaskRuntime,
-  container: Container,
-  server: Server,
-  releaseOrphans: () => void,
-  log: (line: string) => void,
-): McpSession {
+function closeOnce(services: Services, server: Server, log: (line: string) => void): McpSession {
+  const { runtime } = services;
   let closing: Promise<void> | undefined;
   let markClosed: () => void = () => undefined;
   const closed = new Promise<void>((resolve) => (markClosed = resolve));
@@ -139,13 +131,12 @@ function closeOnce(
     closing ??= (async () => {
       const running = runtime.list().filter((t) => t.status === "running").length;
       log(`Shutting down (${reason}); stopping ${running} running task${running === 1 ? "" : "s"}`);
-      // Tasks, then live Fusion runs: everything the container built stops here.
-      await container
-        .unbindAllAsync()
+      // Tasks, live Fusion runs and their children: everything the wiring built stops here.
+      await services
+        .shutdown()
         .catch((cause: unknown) =>
           log(`A shutdown step failed: ${cause instanceof Error ? cause.message : String(cause)}`),
         );
-      releaseOrphans();
       await server.close();
       markClosed();
     })();

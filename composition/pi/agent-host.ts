@@ -4,7 +4,8 @@ import type { TaskSettings } from "../../domain/tasks/model/runtime-settings.ts"
 import type { LaunchPlanner, TaskRuntimeConfig } from "../../domain/tasks/service/task-runtime.ts";
 import { agentLaunchPlanner } from "../../adapters/node/agent-launch-planner.ts";
 import { piChildEnv } from "../../adapters/node/pi-child-env.ts";
-import { locatePiCli } from "../../adapters/node/pi-cli-locator.ts";
+import type { PiCliLocation, PiCliNotFound } from "../../adapters/node/pi-cli-locator.ts";
+import type { Result } from "../../domain/shared/model/result.ts";
 import { piCliLaunch } from "../../domain/shared/model/pi-child-argv.ts";
 import { contextWindowIndex } from "../../adapters/pi/model-windows.ts";
 
@@ -22,9 +23,9 @@ export function agentHostBindings(
   ctx: ExtensionContext,
   settings: TaskSettings,
   config: TaskRuntimeConfig,
+  cli: Result<PiCliLocation, PiCliNotFound>,
 ): AgentHostBindings {
   const windows = contextWindowIndex(ctx.modelRegistry.getAll());
-  const cli = locatePiCli();
   const nodePath = process.execPath;
   const planLaunch = agentLaunchPlanner({
     telemetryDisabled: settings.telemetryDisabled,

@@ -58,7 +58,7 @@ describe("LazySession", () => {
     expect(seenBeforeHandOut).toEqual([true]);
     expect(lazy.current()).toBe(a);
     expect(lazy.services()?.runtime).toBe(a);
-    expect(lazy.services()?.attested).toBeDefined();
+    expect(lazy.services()?.application.attested).toBeDefined();
     await lazy.close();
     expect(a.isShuttingDown).toBe(true);
   });

@@ -8,15 +8,15 @@ import type { RecoveredTask } from "../../domain/tasks/service/recovered-task.ts
 import type { TaskRuntime, TaskRuntimeConfig } from "../../domain/tasks/service/task-runtime.ts";
 import type { RuntimeLifecycle } from "../../adapters/pi/runtime-lifecycle.ts";
 import { TypedFailure } from "../../adapters/pi/typed-error.ts";
-import { adoptOrphans, takeOverOrphans } from "../orphan-takeover.ts";
-import type { SessionServices } from "./session-services.ts";
+import { takeOverOrphans } from "../orphan-takeover.ts";
+import type { Services } from "../services.ts";
 
 interface OpenSession {
   readonly ctx: ExtensionContext;
   readonly settings: TaskSettings;
   readonly config: TaskRuntimeConfig;
-  building?: Promise<SessionServices>;
-  built?: SessionServices;
+  building?: Promise<Services>;
+  built?: Services;
   /** Tasks ended hosts left running, taken over at session start; adopted by the runtime once it is built. */
   recovering?: Promise<readonly RecoveredTask[]>;
 }
@@ -103,7 +103,7 @@ export class LazySession implements RuntimeLifecycle {
   };
 
   /** The session's services once built. */
-  services(): SessionServices | undefined {
+  services(): Services | undefined {
     return this.session?.built;
   }
 
@@ -114,19 +114,24 @@ export class LazySession implements RuntimeLifecycle {
     if (session?.building === undefined) return;
     // A failed build already reported to its caller; one overtaken by this close released itself.
     const services = await session.building.catch(() => undefined);
-    await services?.release();
+    await services?.shutdown();
   }
 
-  private async build(session: OpenSession): Promise<SessionServices> {
+  private async build(session: OpenSession): Promise<Services> {
     const { openSessionServices } = await import("./session-services.ts");
-    const opened = await openSessionServices(this.pi, session.ctx, session.settings, session.config);
+    const services = await openSessionServices(
+      this.pi,
+      session.ctx,
+      session.settings,
+      session.config,
+      session.recovering ?? Promise.resolve([]),
+    );
     if (this.session !== session) {
-      // The session ended while the container was being built (close() is waiting for this): nobody may use it.
-      await opened.release();
+      // The session ended while the services were being built (close() is waiting for this): nobody may use them.
+      await services.shutdown();
       throw notStarted();
     }
-    const releaseOrphans = adoptOrphans(opened.runtime, await (session.recovering ?? []));
-    const services = { ...opened, release: () => opened.release().finally(releaseOrphans) };
+    await services.start();
     session.built = services;
     for (const listener of this.listeners) listener(services.runtime);
     return services;

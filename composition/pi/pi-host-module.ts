@@ -10,7 +10,7 @@ import { NodeTaskSupervisor } from "../../adapters/node/node-task-supervisor.ts"
 import { SystemClock } from "../../adapters/node/system-clock.ts";
 import { PiTaskNotifier } from "../../adapters/pi/pi-task-notifier.ts";
 import type { AgentHostBindings } from "./agent-host.ts";
-import { TOKENS } from "../tokens.ts";
+import { TOKENS, type ChildHost } from "../tokens.ts";
 
 /** Real adapters: child processes, the durable filesystem, the system clock, and Pi's message bus. */
 export function piHostModule(
@@ -18,6 +18,7 @@ export function piHostModule(
   config: TaskRuntimeConfig,
   warn: (message: string) => void,
   agent: AgentHostBindings,
+  children: ChildHost,
 ): ContainerModule {
   return new ContainerModule(({ bind }) => {
     bind(TOKENS.launcher).toConstantValue(new NodeProcessLauncher());
@@ -30,6 +31,7 @@ export function piHostModule(
     bind(TOKENS.launchPlanner).toConstantValue(agent.planLaunch);
     bind(TOKENS.worktree).toConstantValue(new GitWorktreeInspector());
     bind(TOKENS.attestedConfig).toConstantValue(agent.attested);
+    bind(TOKENS.childHost).toConstantValue(children);
     bind(TOKENS.survival).toConstantValue({ supervisor: new NodeTaskSupervisor(), host: processIdentity(process.pid) });
   });
 }

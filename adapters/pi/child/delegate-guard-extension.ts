@@ -1,3 +1,4 @@
+import { piToolFromSpec } from "../pi-tool.ts";
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
 import { childTerminal } from "../../../domain/delegate/model/child-terminal.ts";
 import { artifactPath, DELEGATE_ARTIFACT } from "../../../domain/delegate/model/delegate-artifacts.ts";
@@ -64,7 +65,12 @@ export function installDelegateGuard(
         : undefined;
   const w: Wiring = { guard, boot, terminalTarget: target, warn, terminalWritten: false };
   if (failure !== undefined) persistLatch(w, guard.latch("seed_hash_mismatch", failure.reason, "load"));
-  pi.registerTool(readArtifactTool(boot?.artifactDir, boot?.limits.readArtifactMaxLength ?? READ_ARTIFACT_MAX_LENGTH));
+  pi.registerTool(
+    piToolFromSpec(
+      pi,
+      readArtifactTool(boot?.artifactDir, boot?.limits.readArtifactMaxLength ?? READ_ARTIFACT_MAX_LENGTH),
+    ),
+  );
   registerHooks(pi, w);
   return guard;
 }

@@ -1,11 +1,10 @@
-import type { ToolDefinition } from "@mariozechner/pi-coding-agent";
 import { Type } from "typebox";
 import { artifactPath, SPILL_NAME_PATTERN } from "../../../domain/delegate/model/delegate-artifacts.ts";
 import { decodeUtf8 } from "../../../domain/delegate/model/delegate-result-verification.ts";
 import { sha256Hex } from "../../../domain/shared/model/canonical-json.ts";
 import { err, ok, type Result, type TypedError } from "../../../domain/shared/model/result.ts";
 import { checkArguments } from "../../../domain/shared/model/tool-arguments.ts";
-import { defineTool } from "../define-tool.ts";
+import type { HostToolSpec } from "../../../domain/shared/service/host-tool-spec.ts";
 import { readRangeSync } from "./delegate-guard-files.ts";
 
 export const READ_ARTIFACT_TOOL = "delegate_read_artifact";
@@ -32,7 +31,10 @@ const readFailed = (message: string): Result<never, TypedError> =>
  * past the end, an unknown artifact name or a too-long request fails and says why. A range that is
  * valid UTF-8 is returned as exactly that text; otherwise as base64 behind a one-line header.
  */
-export function readArtifactTool(artifactDir: string | undefined, maxLength: number): ToolDefinition {
+export function readArtifactTool(
+  artifactDir: string | undefined,
+  maxLength: number,
+): HostToolSpec<ReadArtifactArgs, ReadArtifactDetails> {
   const schema = Type.Object(
     {
       artifact: Type.String({ description: "The artifact named by a spill receipt, e.g. spill/<sha256>.bin" }),
@@ -41,7 +43,7 @@ export function readArtifactTool(artifactDir: string | undefined, maxLength: num
     },
     { additionalProperties: false },
   );
-  return defineTool<ReadArtifactArgs, ReadArtifactDetails>({
+  return {
     name: READ_ARTIFACT_TOOL,
     label: "read artifact",
     description: `Read an exact byte range of a spilled tool result (its receipt names the artifact and size). A range past the end fails instead of being shortened. At most ${maxLength} bytes per call.`,
@@ -75,7 +77,7 @@ export function readArtifactTool(artifactDir: string | undefined, maxLength: num
         sha256: sha256Hex(bytes),
         encoding: text === undefined ? "base64" : "utf-8",
       };
-      return ok({ content: [{ type: "text" as const, text: body }], details });
+      return ok({ text: body, details });
     },
-  });
+  };
 }

@@ -1,3 +1,4 @@
+import { piToolFromSpec } from "../pi-tool.ts";
 import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
 import type { AddressPolicy } from "../../../domain/web/model/address-policy.ts";
 import type { WebFetchDeps } from "../../../domain/web/service/web-fetch.ts";
@@ -36,7 +37,7 @@ export function installFusionWebFetch(
   if (!choice.ok) throw new Error(`${choice.error.message} (${choice.error.code})`);
   if (choice.value.warning !== undefined) warn(choice.value.warning);
   const wiring = wire(choice.value.policy);
-  pi.registerTool(fusionWebFetchTool(wiring.deps));
+  pi.registerTool(piToolFromSpec(pi, fusionWebFetchTool(wiring.deps)));
   pi.on("session_shutdown", async () => {
     await wiring.close();
   });

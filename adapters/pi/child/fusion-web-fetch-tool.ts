@@ -1,4 +1,3 @@
-import type { ToolDefinition } from "@mariozechner/pi-coding-agent";
 import { err, ok } from "../../../domain/shared/model/result.ts";
 import {
   FUSION_WEB_FETCH_TOOL,
@@ -14,7 +13,7 @@ import {
   type WebFetchDetails,
   type WebFetchResult,
 } from "../../../domain/web/service/web-fetch.ts";
-import { defineTool } from "../define-tool.ts";
+import type { HostToolSpec } from "../../../domain/shared/service/host-tool-spec.ts";
 
 /** Result details: everything in the result text except the page, plus sizes, digest and timings. */
 export type FusionWebFetchDetails = Omit<WebFetchResult, "content" | "details"> & WebFetchDetails;
@@ -22,8 +21,8 @@ export type FusionWebFetchDetails = Omit<WebFetchResult, "content" | "details"> 
 const limits = DEFAULT_WEB_FETCH_LIMITS;
 
 /** The child-only research tool. One GET through the pinned fetcher; every failure throws naming its code. */
-export function fusionWebFetchTool(deps: WebFetchDeps): ToolDefinition {
-  return defineTool<NormalisedFetchArguments, FusionWebFetchDetails>({
+export function fusionWebFetchTool(deps: WebFetchDeps): HostToolSpec<NormalisedFetchArguments, FusionWebFetchDetails> {
+  return {
     name: FUSION_WEB_FETCH_TOOL,
     label: "Web Fetch",
     description:
@@ -38,7 +37,7 @@ export function fusionWebFetchTool(deps: WebFetchDeps): ToolDefinition {
     ],
     parameters: FusionWebFetchArgumentsSchema,
     normalize: normaliseFetchArguments,
-    run: async (args, _ctx, signal) => {
+    run: async (args, { signal }) => {
       const fetched = await webFetch({ url: args.url, extract: args.extract }, deps, signal);
       if (!fetched.ok) return err(failure(fetched.error));
       const { content, details, ...page } = fetched.value;
@@ -51,9 +50,9 @@ export function fusionWebFetchTool(deps: WebFetchDeps): ToolDefinition {
         truncated: page.truncated,
         content,
       });
-      return ok({ content: [{ type: "text" as const, text }], details: { ...page, ...details } });
+      return ok({ text, details: { ...page, ...details } });
     },
-  });
+  };
 }
 
 function failure(error: WebFetchError): { code: string; message: string } {

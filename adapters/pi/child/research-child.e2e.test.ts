@@ -9,7 +9,7 @@ import { verifyToolAuditLog } from "../../../domain/fusion/model/tool-audit-log.
 import { writeIsolatedAgentDir, type IsolatedAgentDir } from "../../fake/isolated-agent-dir.ts";
 import { startScriptedModelServer, type ScriptedModelServer } from "../../fake/scripted-model-server.ts";
 import { runPiJson, type PiRecord } from "../e2e/pi-cli.ts";
-import { fusionWebFetchExtensionPath, toolAuditExtensionPath } from "./research-extension-paths.ts";
+import { fusionWebFetchExtensionPath, toolAuditExtensionPath } from "./extension-paths.ts";
 
 /**
  * A research candidate's tool path through a REAL `pi --mode json -p` child: the scripted model calls

@@ -14,7 +14,7 @@ import {
   type ScriptedModelServer,
   type ScriptedReply,
 } from "../../fake/scripted-model-server.ts";
-import { fusionChildExtensionPath } from "../child/child-extension-paths.ts";
+import { fusionChildExtensionPath } from "../child/extension-paths.ts";
 import { processes, type ProcessInfo } from "./live-processes.test-support.ts";
 import { startPiRpc, type PiRecord, type PiRpcClient } from "./rpc-client.ts";
 import { LEAN_PI_ARGS } from "./scripted-parent.test-support.ts";
