@@ -5,7 +5,12 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { writeIsolatedAgentDir } from "../adapters/fake/isolated-agent-dir.ts";
 import { startScriptedModelServer } from "../adapters/fake/scripted-model-server.ts";
-import { nodeDelegateHost, nodeDelegatePorts } from "../adapters/node/delegate-node-host.ts";
+import { nodeDelegateHost } from "../adapters/node/delegate-node-host.ts";
+import { CryptoRandomSource } from "../adapters/node/crypto-random-source.ts";
+import { NodeFileCommitter } from "../adapters/node/node-file-committer.ts";
+import { NodeProcessLauncher } from "../adapters/node/node-process-launcher.ts";
+import { piChildEnv } from "../adapters/node/pi-child-env.ts";
+import { SystemClock } from "../adapters/node/system-clock.ts";
 import { launchDelegate } from "../domain/delegate/service/launch-delegate.ts";
 import { ok } from "../domain/shared/model/result.ts";
 import { locatePiCli, piVersion } from "../adapters/pi/e2e/pi-cli.ts";
@@ -52,12 +57,17 @@ describe("Pi hook contract (context and tool_result) on the installed Pi", () =>
         models: [{ id: "roomy", contextWindow: 200_000, maxTokens: 4096 }],
       });
       server.enqueue({ text: "ANSWER: proved first." });
-      const ports = nodeDelegatePorts({
+      const ports = {
+        files: new NodeFileCommitter(),
+        launcher: new NodeProcessLauncher(),
+        clock: new SystemClock(),
+        random: new CryptoRandomSource(),
         conversation: {
-          capture: () => ok({ cwd: work, systemPrompt: "sys", messages: [{ role: "user", content: "hello" }] }),
+          capture: () =>
+            ok({ cwd: work, systemPrompt: "sys", messages: [{ role: "user" as const, content: "hello" }] }),
         },
-        baseEnv: { ...process.env, ...agent.env },
-      });
+        childEnv: (extra?: Readonly<Record<string, string>>) => piChildEnv({ ...process.env, ...agent.env }, extra),
+      };
       // As on a Pi release the package has no evidence for: an empty evidence directory.
       const proving = withHookContractProof({
         ...nodeDelegateHost(process.env),

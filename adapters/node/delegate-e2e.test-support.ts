@@ -5,7 +5,8 @@ import type { AvailableModel } from "../../domain/delegate/model/delegate-route.
 import { ok } from "../../domain/shared/model/result.ts";
 import type { ConversationSource } from "../../ports/conversation-source.ts";
 import type { ProcessLauncher } from "../../ports/process-launcher.ts";
-import { nodeDelegateHost, nodeDelegatePorts } from "./delegate-node-host.ts";
+import { nodeDelegateHost } from "./delegate-node-host.ts";
+import { nodeDelegatePorts } from "./delegate-ports.test-support.ts";
 
 /** Canaries of a parent conversation: only VISIBLE may ever reach a delegate's model. */
 export const CANARY = {

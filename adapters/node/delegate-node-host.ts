@@ -1,13 +1,7 @@
 import { fileURLToPath } from "node:url";
-import type { DelegateHost, DelegatePorts } from "../../domain/delegate/service/delegate-ports.ts";
-import type { ConversationSource } from "../../ports/conversation-source.ts";
-import { CryptoRandomSource } from "./crypto-random-source.ts";
-import { piChildEnv } from "./pi-child-env.ts";
-import { NodeFileCommitter } from "./node-file-committer.ts";
-import { NodeProcessLauncher } from "./node-process-launcher.ts";
+import type { DelegateHost } from "../../domain/delegate/service/delegate-ports.ts";
 import { BASELINE_PI_FLAGS } from "../../domain/shared/model/pi-cli-flags.ts";
 import { detectPiChildCli } from "./pi-child-command.ts";
-import { SystemClock } from "./system-clock.ts";
 
 // Paths, not imports: the guard and the sanitizer are child programs loaded by the child Pi, and the
 // evidence is data.
@@ -35,24 +29,5 @@ export function nodeDelegateHost(env: Readonly<Record<string, string | undefined
     guardExtensionPath: DELEGATE_GUARD_EXTENSION_PATH,
     anthropicSanitizerPath: ANTHROPIC_SANITIZER_PATH,
     hookEvidenceDir: HOOK_CONTRACT_EVIDENCE_DIR,
-  };
-}
-
-export interface NodeDelegatePortsOptions {
-  readonly conversation: ConversationSource;
-  /** The environment children start from, minus credentials (default: this process's). */
-  readonly baseEnv?: Readonly<Record<string, string | undefined>>;
-}
-
-/** Real ports: durable files, process groups, the system clock and the OS CSPRNG. */
-export function nodeDelegatePorts(options: NodeDelegatePortsOptions): DelegatePorts {
-  const baseEnv = options.baseEnv ?? process.env;
-  return {
-    files: new NodeFileCommitter(),
-    launcher: new NodeProcessLauncher(),
-    clock: new SystemClock(),
-    random: new CryptoRandomSource(),
-    conversation: options.conversation,
-    childEnv: (extra) => piChildEnv(baseEnv, extra),
   };
 }
