@@ -60,7 +60,7 @@ export async function createServices(host: HostWiring): Promise<Services> {
     results:
       delegates === undefined
         ? (query) => readTaskResult({ files, runtime }, query)
-        : async (query) => (await delegates()).taskResult(query, runtime),
+        : async (query) => readTaskResult({ files, runtime, delegates: await delegates() }, query),
     ...(delegates === undefined
       ? {}
       : { delegate: async (raw, call) => (await delegates()).launch(raw, call, runtime) }),

@@ -1,5 +1,5 @@
 import type { ServiceIdentifier } from "inversify";
-import type { DelegateRuns } from "./delegate-runs.ts";
+import type { DelegateRuns } from "../domain/delegate/service/delegate-runs.ts";
 import type { PiCliLocation, PiCliNotFound } from "../adapters/node/pi-cli-locator.ts";
 import type { FusionRuns } from "../domain/fusion/service/fusion-runs.ts";
 import type { Result } from "../domain/shared/model/result.ts";

@@ -1,31 +1,29 @@
-import {
-  launchDelegate,
-  retrieveDelegateResult,
-  type DelegateHandle,
-  type DelegateLaunchReceipt,
-  type DelegatePorts,
-  type DelegateResultView,
-} from "../domain/delegate/service/index.ts";
-import type { ToolCall } from "../domain/shared/service/host-tool-spec.ts";
-import type { BgResultQuery } from "../domain/results/model/bg-result-arguments.ts";
-import type { ResultView } from "../domain/results/service/bg-result-spec.ts";
-import { readTaskResult } from "../domain/results/service/read-task-result.ts";
-import type { ResultDelivery } from "../domain/shared/model/result-delivery.ts";
-import { err, ok, type Result, type TypedError } from "../domain/shared/model/result.ts";
-import { InProcessWork } from "../domain/tasks/service/in-process-work.ts";
-import type { TaskRuntime } from "../domain/tasks/service/task-runtime.ts";
-import { nodeDelegateHost } from "../adapters/node/delegate-node-host.ts";
-import { withHookContractProof } from "./hook-contract-proof.ts";
+import type { ResultDelivery } from "../../shared/model/result-delivery.ts";
+import { err, ok, type Result, type TypedError } from "../../shared/model/result.ts";
+import type { ToolCall } from "../../shared/service/host-tool-spec.ts";
+import { InProcessWork } from "../../tasks/service/in-process-work.ts";
+import type { TaskRuntime } from "../../tasks/service/task-runtime.ts";
+import type { DelegateHost, DelegatePorts } from "./delegate-ports.ts";
+import type { DelegateLaunchReceipt } from "../model/launch-receipt.ts";
+import type { DelegateResultView } from "../model/delegate-result-view.ts";
+import { launchDelegate, type DelegateHandle } from "./launch-delegate.ts";
+import { retrieveDelegateResult } from "./retrieve-delegate-result.ts";
 
 /**
- * Delegated background agents of a host with sessions (Pi). Each delegate is a tracked task whose work is the
+ * Delegated background agents of a host with sessions. Each delegate is a tracked task whose work is the
  * supervised child: the task ends when the child's outcome is adjudicated, stopping the task cancels
  * the child, and bg_result reads the verified package through the handle kept here.
  */
 export class DelegateRuns {
   private readonly handles = new Map<string, DelegateHandle>();
 
-  constructor(private readonly ports: Omit<DelegatePorts, "conversation">) {}
+  constructor(
+    private readonly ports: Omit<DelegatePorts, "conversation">,
+    /** The Pi a delegate runs on, read at each launch (the CLI may be installed meanwhile). */
+    private readonly host: () => DelegateHost,
+    /** The host process's pid, recorded in every run directory's name. */
+    private readonly pid: number,
+  ) {}
 
   async launch(
     rawArguments: unknown,
@@ -37,14 +35,14 @@ export class DelegateRuns {
     const launched = await launchDelegate(ports, {
       rawArguments,
       toolCallId,
-      location: { baseDir: session.cwd, sessionId: session.sessionId, pid: process.pid },
+      location: { baseDir: session.cwd, sessionId: session.sessionId, pid: this.pid },
       currentRoute: current === undefined ? undefined : { provider: current.provider, model: current.id },
       availableModels: session.availableModels().map((m) => ({
         provider: m.provider,
         model: m.id,
         contextWindow: m.contextWindow > 0 ? m.contextWindow : undefined,
       })),
-      host: withHookContractProof(nodeDelegateHost()),
+      host: this.host(),
       taskId: `d${this.ports.random.hex(16)}`,
     });
     if (!launched.ok) return launched;
@@ -101,11 +99,6 @@ export class DelegateRuns {
 
   result(taskId: string, delivery: ResultDelivery | undefined): Promise<Result<DelegateResultView, TypedError>> {
     return retrieveDelegateResult(this.ports.files, taskId, this.handles.get(taskId), delivery);
-  }
-
-  /** `bg_result` for any task of `runtime`: a delegate's through its handle here, a Fusion run's from its files. */
-  taskResult(query: BgResultQuery, runtime: TaskRuntime): Promise<Result<ResultView, TypedError>> {
-    return readTaskResult({ files: this.ports.files, runtime, delegates: this }, query);
   }
 
   async shutdown(): Promise<void> {
