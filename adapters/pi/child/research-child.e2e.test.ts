@@ -10,22 +10,15 @@ import { writeIsolatedAgentDir, type IsolatedAgentDir } from "../../fake/isolate
 import { startScriptedModelServer, type ScriptedModelServer } from "../../fake/scripted-model-server.ts";
 import { runPiJson, type PiRecord } from "../e2e/pi-cli.ts";
 import { fusionWebFetchExtensionPath, toolAuditExtensionPath } from "./extension-paths.ts";
+import { LEAN_PI_ARGS } from "../e2e/scripted-parent.test-support.ts";
 
+/** Research children run with no built-in tools: only the web fetch the extension registers. */
+const LEAN = [...LEAN_PI_ARGS, "--no-builtin-tools"];
 /**
  * A research candidate's tool path through a REAL `pi --mode json -p` child: the scripted model calls
  * `fusion_web_fetch`, the child fetches from a web host on loopback (admitted only through the explicit
  * env test seam), and the audit log it writes is verified by the parent's pure verifier.
  */
-const LEAN = [
-  "--no-session",
-  "--no-extensions",
-  "--no-builtin-tools",
-  "--no-skills",
-  "--no-prompt-templates",
-  "--no-themes",
-  "--no-context-files",
-  "--offline",
-];
 const PAGE_CANARY = "CANARY-PAGE-7f3a9c1e";
 const ARG_CANARY = "CANARY-ARGS-5b2d8e40";
 const FILE_CANARY = "CANARY-FILE-0c6e1d93";
@@ -194,7 +187,7 @@ describe("research child: fusion_web_fetch through a real pi child, audited", ()
     const env = { ...agent.env, PI_FUSION_TOOL_CALL_LOG_PATH: logPath };
     const run = await runPiJson({
       args: [
-        ...LEAN.filter((a) => a !== "--no-builtin-tools"),
+        ...LEAN_PI_ARGS,
         "--tools",
         "read",
         "--extension",

@@ -10,18 +10,9 @@ import {
 } from "../../fake/scripted-model-server.ts";
 import { startPiRpc, type PiRpcClient } from "./rpc-client.ts";
 import { PACKAGE_ROOT } from "./sdk-session.ts";
+import { LEAN_PI_ARGS } from "./scripted-parent.test-support.ts";
 
 // A real crash: pi is SIGKILLed while its tasks run, and the next pi in the same project takes them over.
-const LEAN = [
-  "--no-session",
-  "--no-extensions",
-  "--no-skills",
-  "--no-prompt-templates",
-  "--no-themes",
-  "--no-context-files",
-  "--offline",
-];
-
 interface Task {
   readonly id: string;
   readonly pid: number;
@@ -39,7 +30,7 @@ let cwd: string;
 const started: PiRpcClient[] = [];
 
 function startPi(): PiRpcClient {
-  const pi = startPiRpc({ args: [...LEAN, "-e", PACKAGE_ROOT], env: agent.env, cwd });
+  const pi = startPiRpc({ args: [...LEAN_PI_ARGS, "-e", PACKAGE_ROOT], env: agent.env, cwd });
   started.push(pi);
   return pi;
 }

@@ -10,18 +10,9 @@ import type { ScriptedModelServer } from "../../fake/scripted-model-server.ts";
 import { piVersion, runPiJson } from "./pi-cli.ts";
 import type { PiRecord } from "./pi-cli.ts";
 import { startPiRpc } from "./rpc-client.ts";
+import { LEAN_PI_ARGS } from "./scripted-parent.test-support.ts";
 
 // Lean flags: every pi start costs ~0.8 s on 2 cores, so nothing optional is loaded.
-const LEAN = [
-  "--no-session",
-  "--no-extensions",
-  "--no-skills",
-  "--no-prompt-templates",
-  "--no-themes",
-  "--no-context-files",
-  "--offline",
-];
-
 interface AssistantMessage {
   readonly role: "assistant";
   readonly content: readonly { type: string; text?: string; name?: string; arguments?: unknown }[];
@@ -60,7 +51,7 @@ describe("real pi --mode json -p against the scripted server", () => {
   it("is the lane's Pi and shows the scripted text and usage in the assistant message", async () => {
     expect(piVersion()).toBe(lanePiVersion());
     const run = await runPiJson({
-      args: [...LEAN, "--no-tools", "-p", "say [[text hello from the script]] [[usage 123 45]]"],
+      args: [...LEAN_PI_ARGS, "--no-tools", "-p", "say [[text hello from the script]] [[usage 123 45]]"],
       env: agent.env,
       cwd: work,
       timeoutMs: 30_000,
@@ -82,7 +73,7 @@ describe("real pi --mode json -p against the scripted server", () => {
     writeFileSync(file, "NOTE-CONTENT-42\n");
     const prompt = `look [[tool read ${JSON.stringify({ path: file })}]]`;
     const run = await runPiJson({
-      args: [...LEAN, "--tools", "read", "-p", prompt],
+      args: [...LEAN_PI_ARGS, "--tools", "read", "-p", prompt],
       env: agent.env,
       cwd: work,
       timeoutMs: 30_000,
@@ -102,7 +93,7 @@ describe("real pi --mode json -p against the scripted server", () => {
 
   it("[[error 400]] makes the model call fail (json mode reports it in stopReason)", async () => {
     const run = await runPiJson({
-      args: [...LEAN, "--no-tools", "-p", "fail [[error 400]]"],
+      args: [...LEAN_PI_ARGS, "--no-tools", "-p", "fail [[error 400]]"],
       env: agent.env,
       cwd: work,
       timeoutMs: 30_000,
@@ -130,7 +121,7 @@ describe("real pi --mode rpc driven by the RPC client", () => {
     );
     const seenDialogs: string[] = [];
     const rpc = startPiRpc({
-      args: [...LEAN, "--no-tools", "-e", extension],
+      args: [...LEAN_PI_ARGS, "--no-tools", "-e", extension],
       env: agent.env,
       cwd: work,
       onUiRequest: (request) => {
@@ -170,7 +161,7 @@ describe("real pi --mode rpc driven by the RPC client", () => {
   });
 
   it("pi killed mid-stream leaves the server serving, the request marked aborted, and no process behind", async () => {
-    const rpc = startPiRpc({ args: [...LEAN, "--no-tools"], env: agent.env, cwd: work });
+    const rpc = startPiRpc({ args: [...LEAN_PI_ARGS, "--no-tools"], env: agent.env, cwd: work });
     server.enqueue({ text: "w ".repeat(200), chunkDelayMs: 20 });
     const mark = rpc.events.length;
     expect((await rpc.request({ type: "prompt", message: "stream slowly" }, 20_000)).success).toBe(true);

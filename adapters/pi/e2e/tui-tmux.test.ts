@@ -12,16 +12,7 @@ import {
 import { locatePiCli } from "./pi-process.ts";
 import { PACKAGE_ROOT } from "./sdk-session.ts";
 import { startTmux, type TmuxSession } from "./tmux-session.ts";
-
-const LEAN = [
-  "--no-session",
-  "--no-extensions",
-  "--no-skills",
-  "--no-prompt-templates",
-  "--no-themes",
-  "--no-context-files",
-  "--offline",
-];
+import { LEAN_PI_ARGS } from "./scripted-parent.test-support.ts";
 
 let server: ScriptedModelServer;
 let screen: TmuxSession;
@@ -84,7 +75,7 @@ beforeAll(async () => {
     height: 40,
     cwd,
     env: { ...agent.env, PI_BG_DOCK_SHORTCUT: "shift+down" },
-    argv: [process.execPath, locatePiCli().cliPath, "-e", PACKAGE_ROOT, ...LEAN],
+    argv: [process.execPath, locatePiCli().cliPath, "-e", PACKAGE_ROOT, ...LEAN_PI_ARGS],
   });
   // Pi is ready when its footer shows the scripted model.
   await screen.waitFor(/scripted-a/, 30_000);

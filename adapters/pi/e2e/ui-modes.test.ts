@@ -7,16 +7,8 @@ import { startScriptedModelServer, type ScriptedModelServer } from "../../fake/s
 import { runPiJson, type PiRecord } from "./pi-cli.ts";
 import { startPiRpc } from "./rpc-client.ts";
 import { PACKAGE_ROOT } from "./sdk-session.ts";
+import { LEAN_PI_ARGS } from "./scripted-parent.test-support.ts";
 
-const LEAN = [
-  "--no-session",
-  "--no-extensions",
-  "--no-skills",
-  "--no-prompt-templates",
-  "--no-themes",
-  "--no-context-files",
-  "--offline",
-];
 const strip = (text: unknown) => String(text).replace(/\x1b\[[0-9;]*m/g, "");
 
 let server: ScriptedModelServer;
@@ -35,7 +27,7 @@ afterAll(async () => {
 
 describe("the task UI outside the interactive terminal", () => {
   it("RPC: the footer arrives as setStatus requests and /tasks points to /jobs", async () => {
-    const pi = startPiRpc({ args: [...LEAN, "-e", PACKAGE_ROOT], env: agent.env, cwd });
+    const pi = startPiRpc({ args: [...LEAN_PI_ARGS, "-e", PACKAGE_ROOT], env: agent.env, cwd });
     try {
       const isStatus = (e: PiRecord) =>
         e.type === "extension_ui_request" && e.method === "setStatus" && e.statusKey === "background-tasks";
@@ -69,7 +61,7 @@ describe("the task UI outside the interactive terminal", () => {
 
   it("json mode: no UI runs, and /tasks says to use /jobs on stderr", async () => {
     const run = await runPiJson({
-      args: [...LEAN, "-e", PACKAGE_ROOT, "/tasks"],
+      args: [...LEAN_PI_ARGS, "-e", PACKAGE_ROOT, "/tasks"],
       env: agent.env,
       cwd,
       timeoutMs: 30_000,
