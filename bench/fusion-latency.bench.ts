@@ -16,10 +16,7 @@ import { CryptoRandomSource } from "../adapters/node/crypto-random-source.ts";
 import { NodeFileCommitter } from "../adapters/node/node-file-committer.ts";
 import { PiChildRunner } from "../adapters/node/pi-child-runner.ts";
 import { SystemClock } from "../adapters/node/system-clock.ts";
-import {
-  anthropicSanitizerExtensionPath,
-  fusionChildExtensionPath,
-} from "../adapters/pi/child/extension-paths.ts";
+import { anthropicSanitizerExtensionPath, fusionChildExtensionPath } from "../adapters/pi/child/extension-paths.ts";
 import { calibratedEstimator, fusionBudgetGate } from "../domain/fusion/model/fusion-budget-plan.ts";
 import { BRAINSTORM_PROFILE, runFusion, type FusionRunRequest } from "../domain/fusion/service/index.ts";
 import { buildFusionInput } from "../domain/projection/model/fusion-input.ts";
