@@ -1,52 +1,10 @@
 import { describe, expect, it } from "vitest";
-import type { LaunchSpec, ProcessLauncher, RunningProcess } from "../ports/process-launcher.ts";
+import type { AfterLeaderExit, RunningProcess } from "../ports/process-launcher.ts";
 import { expectEventually } from "./eventually.ts";
 import { collect, drain, peek, startedRun } from "./process-output.ts";
+import type { ProcessLauncherSubject, ProcessScenario } from "./process-scenarios.ts";
 
 export const COVERS_PORT = "ports/process-launcher.ts";
-
-/**
- * The fixed vocabulary each twin maps to a LaunchSpec: shell commands for the real launcher,
- * scripts for the fake. Scenarios that wait for a kill print "ready\n" on stdout once their
- * signal handling is in place, so a kill never races the set-up.
- */
-export type ProcessScenario =
-  | { readonly kind: "print-and-exit"; readonly stdout: string; readonly stderr: string; readonly exitCode: number }
-  /** Copies stdin to stdout, then exits 0. `stdin` omitted: stdin is closed at once. */
-  | { readonly kind: "echo-stdin"; readonly stdin?: Uint8Array }
-  /** Exits 0 at once without reading the stdin it was given. */
-  | { readonly kind: "ignore-stdin"; readonly stdin: Uint8Array }
-  /** Sends itself SIGTERM. */
-  | { readonly kind: "exit-by-signal" }
-  | { readonly kind: "run-until-killed" }
-  | { readonly kind: "ignore-sigterm" }
-  /** Starts a group member with its own stdio, then waits until killed. */
-  | { readonly kind: "grandchild-and-wait"; readonly grandchildIgnoresSigterm: boolean }
-  /** Starts a group member with its own stdio, prints ready, exits 0; the member lives on. */
-  | { readonly kind: "grandchild-outlives-leader" }
-  /** Prints "early\n" and exits 0 at once; a group member holding its stdout prints "late\n" a moment later, then exits. */
-  | { readonly kind: "grandchild-holds-output" }
-  /**
-   * Starts a descendant that leaves the process group (setsid) and keeps its own stdio; it prints
-   * "escapee <pid>\n" then "ready\n". The leader waits until killed.
-   */
-  | { readonly kind: "escapee-and-wait"; readonly escapeeIgnoresSigterm: boolean }
-  /**
-   * Starts two descendants that keep holding its stdout (one in the group, one that left it with
-   * setsid), prints "holder <pid>\n" for each, then "ready\n", and exits 0 at once.
-   */
-  | { readonly kind: "background-holds-output" }
-  /** Cannot start (its working directory does not exist). */
-  | { readonly kind: "cannot-start" };
-
-export interface ProcessLauncherSubject {
-  readonly launcher: ProcessLauncher;
-  specFor(scenario: ProcessScenario): LaunchSpec;
-  /** Whether any non-zombie process of the group led by `pgid` is alive. */
-  groupAlive(pgid: number): Promise<boolean>;
-  /** Whether the process `pid` is alive (and not a zombie). */
-  alive(pid: number): Promise<boolean>;
-}
 
 const SHORT_GRACE_MS = 150;
 /** Long enough to look at the group between the SIGTERM and the SIGKILL. */
@@ -58,8 +16,13 @@ const pidsAfter = (label: string, output: string): number[] =>
 
 export function describeProcessLauncherContract(name: string, makeSubject: () => ProcessLauncherSubject): void {
   describe(`ProcessLauncher contract: ${name}`, () => {
-    const start = (subject: ProcessLauncherSubject, scenario: ProcessScenario): RunningProcess => {
-      const launched = subject.launcher.launch(subject.specFor(scenario));
+    const start = (
+      subject: ProcessLauncherSubject,
+      scenario: ProcessScenario,
+      afterLeaderExit?: AfterLeaderExit,
+    ): RunningProcess => {
+      const spec = subject.specFor(scenario);
+      const launched = subject.launcher.launch(afterLeaderExit === undefined ? spec : { ...spec, afterLeaderExit });
       if (!launched.ok) throw new Error(`launch failed: ${launched.error.message}`);
       return launched.value;
     };
@@ -198,21 +161,87 @@ export function describeProcessLauncherContract(name: string, makeSubject: () =>
       const proc = start(subject, { kind: "grandchild-and-wait", grandchildIgnoresSigterm: true });
       const run = await startedRun(proc);
       const killed = proc.killGroup({ graceMs: MEDIUM_GRACE_MS });
-      expect((await run.exit).signal).toBe("SIGTERM");
-      expect(await subject.groupAlive(proc.pid)).toBe(true); // the member shrugged SIGTERM off
+      await expectEventually(async () => !(await subject.alive(proc.pid))); // the leader died of the SIGTERM
+      expect(await subject.groupAlive(proc.pid)).toBe(true); // the member shrugged it off
       await killed;
+      expect((await run.exit).signal).toBe("SIGTERM");
       await expectEventually(async () => !(await subject.groupAlive(proc.pid)));
     });
 
-    it("reaches a group member that outlived its leader", async () => {
-      const subject = makeSubject();
-      const proc = start(subject, { kind: "grandchild-outlives-leader" });
+    /** Launches a detached child and reads the leader's output; resolves with the child's pid and whether `exited` settled. */
+    const detached = async (
+      subject: ProcessLauncherSubject,
+      runMs: number,
+      leavesGroup: boolean,
+      after: AfterLeaderExit,
+    ) => {
+      const proc = start(subject, { kind: "detached-child", runMs, leavesGroup }, after);
+      let settled = false;
+      void proc.exited.then(() => (settled = true));
       const run = collect(proc);
-      expect(await run.exit).toEqual({ code: 0, signal: null });
-      expect(text(await run.stdout)).toBe("ready\n");
-      expect(await subject.groupAlive(proc.pid)).toBe(true);
+      const [child] = pidsAfter("detached", text(await run.stdout));
+      if (child === undefined) throw new Error("the detached child did not say its pid");
+      return { proc, run, child, settledAtLeaderExit: settled };
+    };
+
+    it.each([false, true])(
+      "waits for a detached child (holding no output) that ends within the grace; nothing is left at the end (left the group: %s)",
+      async (leavesGroup) => {
+        const subject = makeSubject();
+        const { proc, run, child, settledAtLeaderExit } = await detached(subject, 600, leavesGroup, {
+          remaining: "stop",
+          graceMs: LONG_GRACE_MS,
+        });
+        expect(settledAtLeaderExit).toBe(false);
+        expect(await subject.alive(child)).toBe(true); // the leader's output has ended; the child still runs
+        const leader = await proc.leaderExit;
+        expect({ code: leader.code, signal: leader.signal }).toEqual({ code: 0, signal: null });
+        expect(leader.remaining.map((p) => p.pid)).toEqual([child]);
+        expect(await run.exit).toEqual({ code: 0, signal: null });
+        expect(await subject.alive(child)).toBe(false);
+      },
+    );
+
+    it("reports a leader that leaves nothing behind with no remaining process", async () => {
+      const subject = makeSubject();
+      const proc = start(subject, { kind: "print-and-exit", stdout: "", stderr: "", exitCode: 3 });
+      const run = collect(proc);
+      expect(await proc.leaderExit).toEqual({ code: 3, signal: null, remaining: [] });
+      expect((await run.exit).code).toBe(3);
+    });
+
+    it.each([false, true])(
+      "stops a detached child that outlives the grace and names it in strays (left the group: %s)",
+      async (leavesGroup) => {
+        const subject = makeSubject();
+        const { run, child } = await detached(subject, LONG_GRACE_MS, leavesGroup, {
+          remaining: "stop",
+          graceMs: SHORT_GRACE_MS,
+        });
+        const exit = await run.exit;
+        expect({ code: exit.code, signal: exit.signal }).toEqual({ code: 0, signal: null });
+        expect(exit.strays).toEqual([child]);
+        expect(await subject.alive(child)).toBe(false);
+      },
+    );
+
+    it("with remaining: wait, lasts as long as the detached child (no grace applies) and it ends by itself", async () => {
+      const subject = makeSubject();
+      const { run, child, settledAtLeaderExit } = await detached(subject, 900, true, { remaining: "wait" });
+      expect(settledAtLeaderExit).toBe(false);
+      const exit = await run.exit;
+      expect(exit).toEqual({ code: 0, signal: null });
+      expect(await subject.alive(child)).toBe(false);
+    });
+
+    it("with remaining: wait, a kill reaches what outlived the leader and ends the launch", async () => {
+      const subject = makeSubject();
+      const { proc, run, child } = await detached(subject, LONG_GRACE_MS, false, { remaining: "wait" });
+      expect(await subject.alive(child)).toBe(true);
       await proc.killGroup({ graceMs: LONG_GRACE_MS });
-      await expectEventually(async () => !(await subject.groupAlive(proc.pid)));
+      expect((await run.exit).code).toBe(0); // the leader had exited by itself
+      expect(await subject.alive(child)).toBe(false);
+      expect(await subject.groupAlive(proc.pid)).toBe(false);
     });
 
     it.each([false, true])(
@@ -231,7 +260,7 @@ export function describeProcessLauncherContract(name: string, makeSubject: () =>
       },
     );
 
-    it("stops descendants that hold the output after the drain grace and reports them as strays", async () => {
+    it("stops descendants that hold the output after the default grace and reports them as strays", async () => {
       const subject = makeSubject();
       const proc = start(subject, { kind: "background-holds-output" });
       const run = collect(proc);

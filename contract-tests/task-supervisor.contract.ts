@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseExitRecord, type ExitRecord } from "../domain/tasks/model/exit-record.ts";
 import type { LaunchCommand, ProcessLauncher } from "../ports/process-launcher.ts";
-import type { SupervisionFiles, TaskSupervisor } from "../ports/task-survival.ts";
+import type { ShellExitPolicy, SupervisionFiles, TaskSupervisor } from "../ports/task-survival.ts";
 import { drain } from "./process-output.ts";
 
 export const COVERS_PORT = "ports/task-survival.ts";
@@ -12,7 +12,9 @@ export type SupervisedScenario =
   /** Prints the value of the environment variable `name`, then exits 0. */
   | { readonly kind: "print-env"; readonly name: string }
   /** Sends itself SIGUSR2. */
-  | { readonly kind: "die-by-signal" };
+  | { readonly kind: "die-by-signal" }
+  /** Starts a child with its own stdio that runs `runMs` and exits 0; prints "detached <pid>\n" and exits 0 at once. */
+  | { readonly kind: "detached-child"; readonly runMs: number };
 
 export interface TaskSupervisorSubject {
   readonly supervisor: TaskSupervisor;
@@ -23,7 +25,15 @@ export interface TaskSupervisorSubject {
   command(scenario: SupervisedScenario): LaunchCommand;
   /** The bytes of a file the supervisor wrote, or undefined. */
   readFile(path: string): Promise<Uint8Array | undefined>;
+  /** Whether the process `pid` is alive (and not a zombie). */
+  alive(pid: number): Promise<boolean>;
 }
+
+const STOP_AFTER = (graceMs: number): ShellExitPolicy => ({
+  afterShellExit: { remaining: "stop", graceMs },
+  killGraceMs: 1_000,
+});
+const LONG_MS = 30_000;
 
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 
@@ -34,17 +44,50 @@ export function describeTaskSupervisorContract(name: string, makeSubject: () => 
       spillPath: `${subject.dir}/t.after-host.output`,
       spillCapBytes: 1 << 20,
     });
-    const run = async (subject: TaskSupervisorSubject, scenario: SupervisedScenario, env = {}) => {
+    const launch = (
+      subject: TaskSupervisorSubject,
+      scenario: SupervisedScenario,
+      env = {},
+      policy = STOP_AFTER(LONG_MS),
+    ) => {
       const wrapped = subject.supervisor.wrap(
         subject.command(scenario),
         { PATH: "/usr/bin:/bin", ...env },
         files(subject),
+        policy,
       );
-      const launched = subject.launcher.launch({ command: wrapped.command, cwd: subject.dir, env: wrapped.env });
+      const launched = subject.launcher.launch({
+        command: wrapped.command,
+        cwd: subject.dir,
+        env: wrapped.env,
+        afterLeaderExit: policy.afterShellExit,
+        ...(wrapped.reports ? { reports: true } : {}),
+      });
       if (!launched.ok) throw new Error(`launch failed: ${launched.error.message}`);
-      const proc = launched.value;
+      return subject.supervisor.observe(launched.value);
+    };
+    const run = async (subject: TaskSupervisorSubject, scenario: SupervisedScenario, env = {}) => {
+      const proc = launch(subject, scenario, env);
       const [stdout, stderr, exit] = await Promise.all([drain(proc.stdout), drain(proc.stderr), proc.exited]);
       return { stdout: text(stdout), stderr: text(stderr), exit };
+    };
+    /** Runs a detached child under `policy`: its pid, the reported end of the command, and the task's end. */
+    const detached = async (subject: TaskSupervisorSubject, runMs: number, policy: ShellExitPolicy) => {
+      const proc = launch(subject, { kind: "detached-child", runMs }, {}, policy);
+      // The supervisor keeps relaying until the task ends, so the child's pid in the output is read at the end.
+      const outputs = Promise.all([drain(proc.stdout), drain(proc.stderr)]);
+      const leader = await proc.leaderExit;
+      const aliveAtLeaderExit = await Promise.all(leader.remaining.map((p) => subject.alive(p.pid)));
+      const exit = await proc.exited;
+      const [stdout] = await outputs;
+      const child = Number(/^detached (\d+)$/m.exec(text(stdout))?.[1]);
+      return {
+        child,
+        leader,
+        aliveAtLeaderExit: aliveAtLeaderExit.every(Boolean),
+        exit,
+        aliveAtExit: await subject.alive(child),
+      };
     };
     const record = async (subject: TaskSupervisorSubject): Promise<ExitRecord> => {
       const bytes = await subject.readFile(files(subject).exitPath);
@@ -78,10 +121,43 @@ export function describeTaskSupervisorContract(name: string, makeSubject: () => 
       const subject = await makeSubject();
       const tags = Array.from(
         { length: 20 },
-        () => subject.supervisor.wrap(subject.command({ kind: "die-by-signal" }), {}, files(subject)).processTag,
+        () =>
+          subject.supervisor.wrap(subject.command({ kind: "die-by-signal" }), {}, files(subject), STOP_AFTER(0))
+            .processTag,
       );
       expect(new Set(tags).size).toBe(20);
       for (const tag of tags) expect(tag.length).toBeGreaterThanOrEqual(16);
+    });
+
+    it("a command that leaves a detached child: its end is reported with the child listed, the task ends with the child", async () => {
+      const subject = await makeSubject();
+      const ran = await detached(subject, 700, STOP_AFTER(LONG_MS));
+      expect({ code: ran.leader.code, signal: ran.leader.signal }).toEqual({ code: 0, signal: null });
+      expect(ran.leader.remaining.map((p) => p.pid)).toEqual([ran.child]);
+      expect(ran.aliveAtLeaderExit).toBe(true);
+      expect(ran.exit).toEqual({ code: 0, signal: null });
+      expect(ran.aliveAtExit).toBe(false);
+      expect((await record(subject)).tree).toMatchObject({ descendants: 1, stopped: [] });
+    });
+
+    it("stop: a child still running when the grace ends is stopped, and the record names it", async () => {
+      const subject = await makeSubject();
+      const ran = await detached(subject, LONG_MS, STOP_AFTER(150));
+      expect(ran.leader.remaining.map((p) => p.pid)).toEqual([ran.child]);
+      expect(ran.aliveAtLeaderExit).toBe(true);
+      expect(ran.exit.code).toBe(0);
+      expect(ran.aliveAtExit).toBe(false);
+      expect((await record(subject)).tree).toMatchObject({ descendants: 1, stopped: [ran.child] });
+    });
+
+    it("wait: the task lasts as long as the child, which ends by itself", async () => {
+      const subject = await makeSubject();
+      const ran = await detached(subject, 900, { afterShellExit: { remaining: "wait" }, killGraceMs: 1_000 });
+      expect(ran.leader.remaining.map((p) => p.pid)).toEqual([ran.child]);
+      expect(ran.aliveAtLeaderExit).toBe(true);
+      expect(ran.exit).toEqual({ code: 0, signal: null });
+      expect(ran.aliveAtExit).toBe(false);
+      expect((await record(subject)).tree).toMatchObject({ descendants: 1, stopped: [] });
     });
   });
 }

@@ -5,6 +5,14 @@ export type LaunchCommand =
   | { readonly kind: "shell"; readonly command: string; readonly shell?: string }
   | { readonly kind: "argv"; readonly file: string; readonly args: readonly string[] };
 
+/**
+ * What happens when the leader exits while other processes of the launch still run (group members, and
+ * tagged descendants that left the group): `stop` gives them `graceMs` to end by themselves, then stops
+ * whatever is left (SIGTERM, SIGKILL after the launcher's kill grace); `wait` lets them run as long as they
+ * like (a kill still stops them). Either way the launch has ended only when none of them is left.
+ */
+export type AfterLeaderExit = { readonly remaining: "stop"; readonly graceMs: number } | { readonly remaining: "wait" };
+
 export interface LaunchSpec {
   readonly command: LaunchCommand;
   readonly cwd: string;
@@ -19,6 +27,13 @@ export interface LaunchSpec {
    * nothing until its input is ready).
    */
   readonly stdin?: Uint8Array | "deferred";
+  /** Default: `stop`, with the launcher's own grace. */
+  readonly afterLeaderExit?: AfterLeaderExit;
+  /**
+   * Opens a pipe on the child's fd 3 for the child's own reports (`RunningProcess.reports`), which the
+   * child's own children never inherit. Optional: launchers without it refuse the launch.
+   */
+  readonly reports?: boolean;
 }
 
 export interface ProcessExit {
@@ -26,10 +41,26 @@ export interface ProcessExit {
   readonly code: number | null;
   readonly signal: string | null;
   /**
-   * Pids of descendants that still held the output pipes after the leader exited and the drain grace
-   * passed, and so had to be stopped (SIGTERM, then SIGKILL). Absent when there were none.
+   * Pids of the launch's processes that were still alive when the grace after the leader's exit ran out,
+   * and so were stopped (SIGTERM, then SIGKILL). Absent when there were none.
    */
   readonly strays?: readonly number[];
+}
+
+/** A process of a launch that still ran when its leader exited. */
+export interface RemainingProcess {
+  readonly pid: number;
+  /** Its command line (arguments joined by spaces); empty when it could not be read. */
+  readonly command: string;
+  /** When it started (epoch ms), if known. */
+  readonly startedAt?: number;
+}
+
+/** How the leader ended, and what of the launch still ran at that moment. */
+export interface LeaderExit {
+  readonly code: number | null;
+  readonly signal: string | null;
+  readonly remaining: readonly RemainingProcess[];
 }
 
 export interface KillOptions {
@@ -48,12 +79,15 @@ export interface RunningProcess {
   readonly stdout: AsyncIterable<Uint8Array>;
   readonly stderr: AsyncIterable<Uint8Array>;
   /**
-   * Resolves once the leader has exited and both streams have ended. Streams held open by
-   * descendants after the leader exited get a drain grace; then every remaining group member and
-   * tagged descendant is stopped and reported in `strays`, so a background child never keeps a
-   * finished command "running".
+   * Resolves once the leader has exited, no other process of the launch is left (each ended by itself,
+   * or was stopped as `afterLeaderExit` says and is named in `strays`), and both streams have ended. So a
+   * launch never counts as ended while something it started still runs.
    */
   readonly exited: Promise<ProcessExit>;
+  /** What the child wrote on fd 3, for a launch with `reports`; must be read to its end like the other streams. */
+  readonly reports?: AsyncIterable<Uint8Array>;
+  /** Resolves when the leader has exited (before `exited` whenever something of the launch outlives it). */
+  readonly leaderExit: Promise<LeaderExit>;
   /**
    * SIGTERM to the process group; after the grace, one SIGKILL to the group if the leader or any other
    * member is still alive. Works after the leader has exited too (it reaches leftover members).

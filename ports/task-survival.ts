@@ -1,4 +1,4 @@
-import type { LaunchCommand } from "./process-launcher.ts";
+import type { AfterLeaderExit, LaunchCommand, RunningProcess } from "./process-launcher.ts";
 
 /** The process that hosts a task runtime: enough for a later process to tell whether it still runs. */
 export interface HostIdentity {
@@ -15,16 +15,35 @@ export interface SupervisionFiles {
   readonly spillCapBytes: number;
 }
 
+/** What the supervisor does with the task's other processes when the command exits before them. */
+export interface ShellExitPolicy {
+  readonly afterShellExit: AfterLeaderExit;
+  /** SIGTERM → SIGKILL grace for what `stop` stops. */
+  readonly killGraceMs: number;
+}
+
 export interface SupervisedLaunch {
   readonly command: LaunchCommand;
   readonly env: Readonly<Record<string, string>>;
   /** Carried by every process of the task; recorded so that a later host can find and stop them. */
   readonly processTag: string;
+  /** Whether the launch must open the child's report pipe (`LaunchSpec.reports`). */
+  readonly reports: boolean;
 }
 
-/** Runs a task's command under a supervisor that outlives the host and commits the exit status durably. */
+/**
+ * Runs a task's command under a supervisor that outlives the host, applies the shell-exit policy to the
+ * task's tree, and commits the exit status durably once nothing of the tree is left.
+ */
 export interface TaskSupervisor {
-  wrap(command: LaunchCommand, env: Readonly<Record<string, string>>, files: SupervisionFiles): SupervisedLaunch;
+  wrap(
+    command: LaunchCommand,
+    env: Readonly<Record<string, string>>,
+    files: SupervisionFiles,
+    policy: ShellExitPolicy,
+  ): SupervisedLaunch;
+  /** The launched supervisor as the task: its `leaderExit` is the command's (as the supervisor reports it). */
+  observe(supervisor: RunningProcess): RunningProcess;
 }
 
 /** The metadata files of one task directory (`<dir>/<id>.json`, nothing else). */

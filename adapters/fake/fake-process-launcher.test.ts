@@ -1,9 +1,7 @@
 import { describe, expect, it } from "vitest";
-import {
-  describeProcessLauncherContract,
-  type ProcessScenario,
-} from "../../contract-tests/process-launcher.contract.ts";
+import { describeProcessLauncherContract } from "../../contract-tests/process-launcher.contract.ts";
 import { drain } from "../../contract-tests/process-output.ts";
+import type { ProcessScenario } from "../../contract-tests/process-scenarios.ts";
 import type { LaunchSpec } from "../../ports/process-launcher.ts";
 import { FakeClock } from "./fake-clock.ts";
 import { FakeProcessLauncher, type FakeScript } from "./fake-process-launcher.ts";
@@ -31,8 +29,14 @@ function scriptFor(scenario: ProcessScenario): FakeScript {
       return { stdout: ["ready\n"], ignoresSigterm: true };
     case "grandchild-and-wait":
       return { stdout: ["ready\n"], grandchild: { ignoresSigterm: scenario.grandchildIgnoresSigterm } };
-    case "grandchild-outlives-leader":
-      return { stdout: ["ready\n"], grandchild: {}, exit: { code: 0 } };
+    case "detached-child": {
+      const child = { exitAfterMs: scenario.runMs };
+      return {
+        stdout: [(pids) => `detached ${pids.escapee ?? pids.grandchild}\n`, "ready\n"],
+        exit: { code: 0 },
+        ...(scenario.leavesGroup ? { escapee: child } : { grandchild: child }),
+      };
+    }
     case "grandchild-holds-output":
       return { stdout: ["early\n"], exit: { code: 0 }, grandchild: { stdout: ["late\n"], exitAfterMs: 200 } };
     case "escapee-and-wait":

@@ -1,5 +1,5 @@
 import type { Clock, TimerHandle } from "../../ports/clock.ts";
-import type { KillOptions, LaunchSpec, ProcessExit, RunningProcess } from "../../ports/process-launcher.ts";
+import type { KillOptions, LaunchSpec, LeaderExit, ProcessExit, RunningProcess } from "../../ports/process-launcher.ts";
 import { FakeOutputStream } from "./fake-output-stream.ts";
 
 export type FakeExit = { readonly code: number } | { readonly signal: string };
@@ -51,6 +51,7 @@ export interface FakeTreeOptions {
   readonly clock: Clock;
   /** Pids for the grandchild and the escapee. */
   readonly nextPid: () => number;
+  /** The grace after the leader's exit when a launch names no `afterLeaderExit`. */
   readonly drainGraceMs: number;
   readonly strayKillGraceMs: number;
 }
@@ -68,12 +69,13 @@ type Signal = "SIGTERM" | "SIGKILL";
 /**
  * A scripted child: the leader, an optional grandchild in its group and an optional escapee that
  * left it. Signals follow POSIX defaults; the pipes stay open while any holder lives, and after the
- * leader exits a holder gets the drain grace before it is stopped and reported in `strays`.
+ * leader exits the rest of the tree gets the grace before it is stopped and reported in `strays`.
  */
 export class FakeProcess implements RunningProcess {
   readonly stdout = new FakeOutputStream();
   readonly stderr = new FakeOutputStream();
   readonly exited: Promise<ProcessExit>;
+  readonly leaderExit: Promise<LeaderExit>;
   /** Every signal the group received, in order. */
   readonly signals: string[] = [];
   readonly pids: FakePids;
@@ -83,6 +85,8 @@ export class FakeProcess implements RunningProcess {
   readonly #leaderExit: Promise<ProcessExit>;
   readonly #clock: Clock;
   #resolveLeaderExit: (exit: ProcessExit) => void = () => undefined;
+  readonly #treeEnded: Promise<void>;
+  #resolveTreeEnded: () => void = () => undefined;
   #killing: Promise<void> | undefined;
   #exitTimer: TimerHandle | undefined;
 
@@ -108,7 +112,14 @@ export class FakeProcess implements RunningProcess {
       ...(this.#escapee && { escapee: this.#escapee.pid }),
     };
     this.#leaderExit = new Promise((resolve) => (this.#resolveLeaderExit = resolve));
+    this.#treeEnded = new Promise((resolve) => (this.#resolveTreeEnded = resolve));
     this.exited = this.#leaderExit.then((exit) => this.#settle(exit, options));
+    this.leaderExit = this.#leaderExit.then((exit) => ({
+      ...exit,
+      remaining: this.#members()
+        .filter((m) => m.alive)
+        .map((m) => ({ pid: m.pid, command: m === this.#escapee ? "fake escapee" : "fake grandchild" })),
+    }));
     for (const chunk of script.stdout ?? []) this.stdout.push(this.#bytes(chunk));
     for (const chunk of script.stderr ?? []) this.stderr.push(this.#bytes(chunk));
     if (script.echoStdin === true && spec.stdin instanceof Uint8Array) this.stdout.push(spec.stdin);
@@ -150,6 +161,7 @@ export class FakeProcess implements RunningProcess {
     this.#leader.alive = false;
     this.#exitTimer?.cancel();
     this.#closePipesIfNobodyHoldsThem();
+    if (!this.treeAlive) this.#resolveTreeEnded();
     this.#resolveLeaderExit("code" in exit ? { code: exit.code, signal: null } : { code: null, signal: exit.signal });
   }
 
@@ -162,13 +174,17 @@ export class FakeProcess implements RunningProcess {
     return this.#stopTree(options.graceMs);
   }
 
+  /** Like the real launcher: the rest of the tree runs on as `afterLeaderExit` says; what the grace leaves is stopped. */
   async #settle(exit: ProcessExit, options: FakeTreeOptions): Promise<ProcessExit> {
     const settled = Promise.all([this.stdout.settled, this.stderr.settled]);
-    const drain = graceOn(this.#clock, options.drainGraceMs);
-    const drained = await Promise.race([settled.then(() => true), drain.done.then(() => false)]);
-    drain.timer.cancel();
-    if (drained) return exit;
-    const strays = await this.#stopTree(options.strayKillGraceMs);
+    const after = this.spec.afterLeaderExit ?? { remaining: "stop", graceMs: options.drainGraceMs };
+    const grace = after.remaining === "stop" ? graceOn(this.#clock, after.graceMs) : undefined;
+    const ended = await Promise.race([
+      this.#treeEnded.then(() => true),
+      ...(grace === undefined ? [] : [grace.done.then(() => false)]),
+    ]);
+    grace?.timer.cancel();
+    const strays = ended ? [] : await this.#stopTree(options.strayKillGraceMs);
     await settled;
     return strays.length > 0 ? { ...exit, strays } : exit;
   }
@@ -193,6 +209,7 @@ export class FakeProcess implements RunningProcess {
   #memberDied(member: Member): void {
     member.alive = false;
     this.#closePipesIfNobodyHoldsThem();
+    if (!this.treeAlive) this.#resolveTreeEnded();
   }
 
   #closePipesIfNobodyHoldsThem(): void {

@@ -24,6 +24,12 @@ describeTaskSupervisorContract("FakeTaskSupervisor on FakeProcessLauncher", asyn
           return { stdout: [spec.env[scenario.name] ?? ""], exit: { code: 0 } };
         case "die-by-signal":
           return { exit: { signal: "SIGUSR2" } };
+        case "detached-child":
+          return {
+            stdout: [(pids) => `detached ${pids.grandchild}\n`],
+            exit: { code: 0 },
+            grandchild: { exitAfterMs: scenario.runMs },
+          };
         case undefined:
           throw new Error("unscripted launch");
       }
@@ -40,5 +46,6 @@ describeTaskSupervisorContract("FakeTaskSupervisor on FakeProcessLauncher", asyn
       return { kind: "shell", command: key };
     },
     readFile: async (path) => files.contents(path),
+    alive: async (pid) => inner.alive(pid),
   };
 });

@@ -1,5 +1,5 @@
-import { EXIT_RECORD_SCHEMA, type ExitRecord } from "../../domain/tasks/model/exit-record.ts";
 import { ok, type Result } from "../../domain/shared/model/result.ts";
+import { EXIT_RECORD_SCHEMA, type ExitRecord } from "../../domain/tasks/model/exit-record.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { FileCommitter } from "../../ports/file-committer.ts";
 import type {
@@ -10,7 +10,7 @@ import type {
   RunningProcess,
 } from "../../ports/process-launcher.ts";
 import type { RandomSource } from "../../ports/random-source.ts";
-import type { SupervisedLaunch, SupervisionFiles, TaskSupervisor } from "../../ports/task-survival.ts";
+import type { ShellExitPolicy, SupervisedLaunch, SupervisionFiles, TaskSupervisor } from "../../ports/task-survival.ts";
 
 const SUPERVISOR = "fake-task-supervisor";
 export const FAKE_TASK_TAG_ENV = "FAKE_TASK_TAG";
@@ -27,13 +27,24 @@ export class FakeTaskSupervisor implements TaskSupervisor {
     private readonly clock: Clock,
   ) {}
 
-  wrap(command: LaunchCommand, env: Readonly<Record<string, string>>, files: SupervisionFiles): SupervisedLaunch {
+  wrap(
+    command: LaunchCommand,
+    env: Readonly<Record<string, string>>,
+    files: SupervisionFiles,
+    policy: ShellExitPolicy,
+  ): SupervisedLaunch {
     const processTag = this.random.hex(16);
     return {
-      command: { kind: "argv", file: SUPERVISOR, args: [JSON.stringify({ command, files })] },
+      command: { kind: "argv", file: SUPERVISOR, args: [JSON.stringify({ command, files, policy })] },
       env: { ...env, [FAKE_TASK_TAG_ENV]: processTag },
       processTag,
+      reports: false,
     };
+  }
+
+  /** The launcher half already reports the command's own leader exit. */
+  observe(supervisor: RunningProcess): RunningProcess {
+    return supervisor;
   }
 
   launcher(inner: ProcessLauncher): ProcessLauncher {
@@ -42,11 +53,16 @@ export class FakeTaskSupervisor implements TaskSupervisor {
 
   #launch(inner: ProcessLauncher, spec: LaunchSpec): Result<RunningProcess, LaunchError> {
     if (spec.command.kind !== "argv" || spec.command.file !== SUPERVISOR) return inner.launch(spec);
-    const packed = JSON.parse(spec.command.args[0] ?? "{}") as { command: LaunchCommand; files: SupervisionFiles };
-    const launched = inner.launch({ ...spec, command: packed.command });
+    const packed = JSON.parse(spec.command.args[0] ?? "{}") as {
+      command: LaunchCommand;
+      files: SupervisionFiles;
+      policy: ShellExitPolicy;
+    };
+    const launched = inner.launch({ ...spec, command: packed.command, afterLeaderExit: packed.policy.afterShellExit });
     if (!launched.ok) return launched;
     const proc = launched.value;
-    const exited = proc.exited.then(async (exit) => {
+    const exited = Promise.all([proc.exited, proc.leaderExit]).then(async ([exit, leader]) => {
+      const descendants = leader.remaining.length;
       const record: ExitRecord = {
         schema_version: EXIT_RECORD_SCHEMA,
         code: exit.code,
@@ -55,6 +71,9 @@ export class FakeTaskSupervisor implements TaskSupervisor {
         hostGone: false,
         spilledBytes: 0,
         lostOutputBytes: 0,
+        ...(descendants === 0
+          ? {}
+          : { tree: { descendants, stopped: exit.strays ?? [], lastEndedAt: this.clock.now() } }),
       };
       const written = await this.files.replaceAtomic(
         packed.files.exitPath,
@@ -69,6 +88,7 @@ export class FakeTaskSupervisor implements TaskSupervisor {
       stdout: proc.stdout,
       stderr: proc.stderr,
       exited,
+      leaderExit: proc.leaderExit,
       killGroup: (options) => proc.killGroup(options),
       sweep: (options) => proc.sweep(options),
     });

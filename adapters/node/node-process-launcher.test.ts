@@ -1,15 +1,13 @@
 import { execFile } from "node:child_process";
-import { fileURLToPath, pathToFileURL } from "node:url";
-import { mkdtempSync, rmSync, writeFileSync, chmodSync } from "node:fs";
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
-import {
-  describeProcessLauncherContract,
-  type ProcessScenario,
-} from "../../contract-tests/process-launcher.contract.ts";
+import { describeProcessLauncherContract } from "../../contract-tests/process-launcher.contract.ts";
 import { drain } from "../../contract-tests/process-output.ts";
+import type { ProcessScenario } from "../../contract-tests/process-scenarios.ts";
 import type { LaunchSpec } from "../../ports/process-launcher.ts";
 import { NodeProcessLauncher } from "./node-process-launcher.ts";
 
@@ -78,8 +76,10 @@ function specFor(scenario: ProcessScenario): LaunchSpec {
       return sh(
         `(${scenario.grandchildIgnoresSigterm ? "trap '' TERM; " : ""}echo ready; exec sleep 1000 ${STDIO_NULL}) & wait`,
       );
-    case "grandchild-outlives-leader":
-      return sh(`sleep 1000 ${DETACHED} echo ready`);
+    case "detached-child":
+      return sh(
+        `${scenario.leavesGroup ? "setsid " : ""}sleep ${scenario.runMs / 1000} ${DETACHED} echo "detached $!"; echo ready`,
+      );
     case "grandchild-holds-output":
       return sh("(sleep 0.2; echo late) & echo early");
     case "escapee-and-wait": {
@@ -219,7 +219,8 @@ describe("NodeProcessLauncher specifics", () => {
       console.log(proc.pid);
       for await (const chunk of proc.stdout) if (String(chunk).includes("ready")) break;
       void proc.killGroup({ graceMs: 600000 });
-      await proc.exited;
+      // The member shrugs SIGTERM off, so the launch has not ended; the leader has.
+      while (await new Promise((resolve) => setTimeout(() => { try { process.kill(proc.pid, 0); resolve(true); } catch { resolve(false); } }, 20)));
       console.log("leader gone");`;
     const { stdout } = await run(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
       timeout: 30_000,

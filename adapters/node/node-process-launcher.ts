@@ -1,27 +1,30 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { closeSync, openSync } from "node:fs";
 import type { Readable, Writable } from "node:stream";
-import { err, ok, typedError } from "../../domain/shared/model/result.ts";
 import type { Result } from "../../domain/shared/model/result.ts";
+import { err, ok, typedError } from "../../domain/shared/model/result.ts";
 import type {
+  AfterLeaderExit,
   KillOptions,
   LaunchError,
   LaunchSpec,
+  LeaderExit,
   ProcessExit,
   ProcessLauncher,
   RunningProcess,
 } from "../../ports/process-launcher.ts";
 import { errnoCode } from "./errno.ts";
 import { commandLine, launchProblem } from "./launch-precheck.ts";
-import { processStartTicks } from "./process-census.ts";
+import { isEmptyCensus, processStartTicks, treeCensus } from "./process-census.ts";
+import { describeProcesses } from "./task-supervisor-tree.mjs";
 import { newProcessTag, taggedEnv } from "./process-tag.ts";
 import { stopTree, type TreeTarget } from "./tree-stop.ts";
 import { unrefDelay } from "./unref-delay.ts";
 
 export interface NodeProcessLauncherOptions {
-  /** After the leader exits, how long descendants may keep the output pipes open. Default 2 s. */
+  /** After the leader exits, how long the rest of the tree may run when a launch names no `afterLeaderExit`. Default 2 s. */
   readonly drainGraceMs?: number;
-  /** SIGTERM → SIGKILL grace for descendants stopped when the drain grace ran out. Default 3 s. */
+  /** SIGTERM → SIGKILL grace for the processes stopped when that grace ran out. Default 3 s. */
   readonly strayKillGraceMs?: number;
 }
 
@@ -60,7 +63,12 @@ export class NodeProcessLauncher implements ProcessLauncher {
         env: taggedEnv(spec.env, tag),
         detached: true,
         shell: false,
-        stdio: [spec.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"],
+        stdio: [
+          spec.stdin === undefined ? "ignore" : "pipe",
+          "pipe",
+          "pipe",
+          ...(spec.reports === true ? ["pipe" as const] : []),
+        ],
       });
     } catch (error) {
       return err(typedError("spawn_failed", `cannot start ${JSON.stringify(file)}: ${describe(error)}`));
@@ -72,6 +80,7 @@ export class NodeProcessLauncher implements ProcessLauncher {
     }
     return ok(
       new NodeRunningProcess(child, pid, tag, spec.stdin, {
+        after: spec.afterLeaderExit ?? { remaining: "stop", graceMs: this.#drainGraceMs },
         drainGraceMs: this.#drainGraceMs,
         strayKillGraceMs: this.#strayKillGraceMs,
       }),
@@ -79,10 +88,21 @@ export class NodeProcessLauncher implements ProcessLauncher {
   }
 }
 
+interface Graces extends Required<NodeProcessLauncherOptions> {
+  readonly after: AfterLeaderExit;
+}
+
+const FIRST_POLL_MS = 10;
+const MAX_POLL_MS = 200;
+
 class NodeRunningProcess implements RunningProcess {
   readonly stdout: AsyncIterable<Uint8Array>;
   readonly stderr: AsyncIterable<Uint8Array>;
   readonly exited: Promise<ProcessExit>;
+  readonly leaderExit: Promise<LeaderExit>;
+  readonly reports?: AsyncIterable<Uint8Array>;
+  #reportLeaderExit: (exit: LeaderExit) => void = () => undefined;
+  #leaderEnd: Omit<LeaderExit, "remaining"> = { code: null, signal: null };
   readonly #tree: TreeTarget;
   #leaderReaped = false;
   #killing: Promise<void> | undefined;
@@ -95,15 +115,19 @@ class NodeRunningProcess implements RunningProcess {
     readonly pid: number,
     tag: string,
     stdin: Uint8Array | "deferred" | undefined,
-    graces: Required<NodeProcessLauncherOptions>,
+    graces: Graces,
   ) {
     this.#child = child;
     this.#deferredStdin = stdin === "deferred";
     this.stdout = bytesOf(required(child.stdout, "stdout"));
     this.stderr = bytesOf(required(child.stderr, "stderr"));
+    const reports = child.stdio[3];
+    if (reports !== undefined && reports !== null) this.reports = bytesOf(reports as Readable);
+    this.leaderExit = new Promise((resolve) => (this.#reportLeaderExit = resolve));
     const leaderExit = new Promise<void>((resolve) => {
-      child.once("exit", () => {
+      child.once("exit", (code: number | null, signal: NodeJS.Signals | null) => {
         this.#leaderReaped = true;
+        this.#leaderEnd = { code, signal };
         resolve();
       });
     });
@@ -144,23 +168,46 @@ class NodeRunningProcess implements RunningProcess {
   detach(): void {
     const child = this.#child;
     child.unref();
-    for (const stream of [child.stdin, child.stdout, child.stderr]) stream?.destroy();
+    for (const stream of [child.stdin, child.stdout, child.stderr, child.stdio[3]]) stream?.destroy();
   }
 
   /**
-   * The pipes normally close right after the leader exits. When descendants still hold them after
-   * the drain grace, everything left of the tree is stopped and named in `strays`.
+   * After the leader exits, the rest of the tree (group members, tagged escapees) runs on as `after` says,
+   * watched through /proc; what the grace leaves alive is stopped and named in `strays`. Once nothing of
+   * the tree is left the pipes close at once, unless a process that cleared its tag still holds them: it
+   * gets the drain grace, then the group is stopped once more.
    */
-  async #settle(closed: Promise<ProcessExit>, graces: Required<NodeProcessLauncherOptions>): Promise<ProcessExit> {
+  async #settle(closed: Promise<ProcessExit>, graces: Graces): Promise<ProcessExit> {
     await this.#tree.leaderExit;
+    const { pgid, tag, startTicks } = this.#tree;
+    const grace = graces.after.remaining === "stop" ? unrefDelay(graces.after.graceMs) : undefined;
+    const first = await treeCensus(pgid, tag, startTicks);
+    this.#reportLeaderExit({
+      ...this.#leaderEnd,
+      remaining: await describeProcesses([...first.members, ...first.escapees]),
+    });
+    for (
+      let pollMs = FIRST_POLL_MS, census = first;
+      !isEmptyCensus(census);
+      census = await treeCensus(pgid, tag, startTicks)
+    ) {
+      if (grace?.over() === true) return withStrays(await stopTree(this.#tree, graces.strayKillGraceMs), closed);
+      const poll = unrefDelay(pollMs);
+      await Promise.race([poll.done, ...(grace === undefined ? [] : [grace.done])]);
+      poll.cancel();
+      pollMs = Math.min(MAX_POLL_MS, pollMs * 2);
+    }
+    grace?.cancel();
     const drain = unrefDelay(graces.drainGraceMs);
     const drained = await Promise.race([closed.then(() => true), drain.done.then(() => false)]);
     drain.cancel();
-    if (drained) return closed;
-    const strays = await stopTree(this.#tree, graces.strayKillGraceMs);
-    const exit = await closed;
-    return strays.length > 0 ? { ...exit, strays } : exit;
+    return drained ? closed : withStrays(await stopTree(this.#tree, graces.strayKillGraceMs), closed);
   }
+}
+
+async function withStrays(strays: readonly number[], closed: Promise<ProcessExit>): Promise<ProcessExit> {
+  const exit = await closed;
+  return strays.length > 0 ? { ...exit, strays } : exit;
 }
 
 /** Async-iterating the Readable pulls only when the consumer asks: the pipe fills and the child waits. */

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import { parseProcStat, trySignal } from "./process-group.ts";
 import { environCarriesTag } from "./process-tag.ts";
+import { Semaphore } from "./semaphore.ts";
 
 /** The live (non-zombie) processes a launch is responsible for. */
 export interface TreeCensus {
@@ -12,6 +13,12 @@ export interface TreeCensus {
 }
 
 const PARALLEL_READS = 16;
+
+/**
+ * At most this many /proc reads at once in the whole process, however many launches are being watched:
+ * each read holds a descriptor, and many trees ending together must not use up the host's.
+ */
+const procReads = new Semaphore(PARALLEL_READS);
 
 export const isEmptyCensus = (census: TreeCensus): boolean =>
   census.members.length === 0 && census.escapees.length === 0;
@@ -87,10 +94,13 @@ async function readEnviron(pid: number): Promise<Buffer> {
 function readOrEmpty(path: string): Promise<Buffer>;
 function readOrEmpty(path: string, encoding: "utf8"): Promise<string>;
 async function readOrEmpty(path: string, encoding?: "utf8"): Promise<Buffer | string> {
+  await procReads.acquire();
   try {
     return encoding === undefined ? await readFile(path) : await readFile(path, encoding);
   } catch {
     // Exited while we were scanning, or not ours to read (EACCES): nothing to act on.
     return encoding === undefined ? Buffer.alloc(0) : "";
+  } finally {
+    procReads.release();
   }
 }

@@ -34,9 +34,10 @@ describe("the real runtime leaves nothing running", () => {
     expect(ownZombies()).toEqual([]);
   });
 
-  it("a finished command's background holders of the output are stopped after the drain grace and reported", async () => {
+  it("a finished command's background holders of the output are stopped after the grace and reported", async () => {
     const { runtime, mark, delivered } = realRuntime(join(dir, "drain"), {
-      launcher: { drainGraceMs: 300, strayKillGraceMs: 1_000 },
+      launcher: { strayKillGraceMs: 1_000 },
+      config: { shellExitGraceMs: 300 },
     });
     marks.push(mark);
     const started = await runtime.start(
@@ -63,17 +64,42 @@ describe("the real runtime leaves nothing running", () => {
     await eventually(() => markedProcesses(mark).length === 0);
   });
 
-  it("a daemon a finished command left behind is stopped at shutdown", async () => {
-    const { runtime, mark, warnings } = realRuntime(join(dir, "daemon"));
+  it("a daemon a finished command left behind keeps the task running, listed, until the grace stops it", async () => {
+    const { runtime, mark, delivered } = realRuntime(join(dir, "daemon"), { config: { shellExitGraceMs: 600 } });
     marks.push(mark);
     const started = await runtime.start(runRequest("nohup sleep 300 >/dev/null 2>&1 & echo started"));
     if (!started.ok) throw new Error(started.error.message);
-    const done = await runtime.waitForTerminal(started.value.id);
-    expect(done.ok && done.value).toMatchObject({ status: "completed", exitCode: 0 });
-    expect(markedProcesses(mark).map((p) => p.comm)).toEqual(["sleep"]);
-    await runtime.shutdown();
-    await eventually(() => markedProcesses(mark).length === 0);
-    expect(warnings.join("\n")).toMatch(/1 process\(es\) it left running were stopped at shutdown/);
+    const id = started.value.id;
+    await eventually(() => {
+      const task = runtime.find(id);
+      return task.ok && task.value.shellExit !== undefined;
+    });
+    const running = runtime.find(id);
+    expect(running.ok && running.value).toMatchObject({ status: "running", shellExit: { code: 0, signal: null } });
+    expect(running.ok && running.value.remaining?.map((p) => p.command)).toEqual(["sleep 300"]);
+    expect(delivered).toEqual([]);
+    const done = await runtime.waitForTerminal(id);
+    expect(done.ok && done.value).toMatchObject({ status: "completed", exitCode: 0, strays: 1, descendants: 1 });
+    expect(markedProcesses(mark)).toEqual([]);
+    expect(delivered.map((n) => n.snapshot.status)).toEqual(["completed"]);
+  });
+
+  it('onShellExit "wait": the task outlasts the grace while its detached child runs, and ends when the child does', async () => {
+    const { runtime, mark } = realRuntime(join(dir, "wait"), { config: { shellExitGraceMs: 100 } });
+    marks.push(mark);
+    const started = await runtime.start(runRequest("sleep 1 >/dev/null 2>&1 & echo started", { onShellExit: "wait" }));
+    if (!started.ok) throw new Error(started.error.message);
+    const id = started.value.id;
+    await eventually(() => {
+      const task = runtime.find(id);
+      return task.ok && task.value.shellExit !== undefined;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 400)); // four graces later
+    expect(runtime.find(id)).toMatchObject({ ok: true, value: { status: "running" } });
+    const done = await runtime.waitForTerminal(id);
+    expect(done.ok && done.value).toMatchObject({ status: "completed", exitCode: 0, descendants: 1 });
+    expect(done.ok && done.value.strays).toBeUndefined();
+    expect(markedProcesses(mark)).toEqual([]);
   });
 
   it("shutdown stops running trees and their escapees", async () => {

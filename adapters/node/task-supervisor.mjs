@@ -1,6 +1,9 @@
 // The supervisor of one background task: plain Node ESM, no TypeScript at run time.
 //
-//   node task-supervisor.mjs <exitPath> <spillPath> <spillCapBytes> <file> [args…]
+//   node task-supervisor.mjs <options JSON> <file> [args…]
+//
+// options: { exitPath, spillPath, spillCapBytes, tag, afterShellExit: {remaining:"stop",graceMs} | {remaining:"wait"},
+//            killGraceMs, reports }
 //
 // It leads the task's process group and runs <file> in the same group with the same environment (the
 // process tag included). The command's stdout and stderr are relayed unchanged to the supervisor's own
@@ -10,9 +13,14 @@
 // (EPIPE). The command keeps running: later output is appended to <spillPath>, up to <spillCapBytes>;
 // bytes beyond that are counted, never stored. The bytes already in the broken pipe are lost unseen.
 //
-// When the command has exited and its pipes closed (or 2 s after its exit, if descendants still hold
-// them), the exit status is committed to <exitPath> (temp file, fsync, rename, directory fsync), and the
-// supervisor exits the same way: the same code, or the same signal raised again.
+// A task is its whole tree: when the command exits while processes of the task still run (group members,
+// or processes carrying <tag> that left the group), the supervisor goes on relaying their output and, with
+// `stop`, gives them `graceMs` to end, then stops the rest (SIGTERM, SIGKILL after `killGraceMs`); with
+// `wait` it waits for them. With `reports`, the command's end and what still runs are reported at once as
+// one JSON line on fd 3 (a pipe of the host's that the command never sees). Only when nothing of the tree
+// is left (and the pipes have closed, or 2 s later if a process that cleared its tag holds them) is the exit
+// status committed to <exitPath> (temp file, fsync, rename, directory fsync), with what the tree did, and
+// the supervisor exits the way the command did: the same code, or the same signal raised again.
 //
 // Every stop this package sends goes to the whole process group, so the supervisor ignores SIGTERM,
 // SIGINT, SIGHUP and SIGQUIT: the command receives them itself and the supervisor outlives it to
@@ -22,23 +30,29 @@ import { spawn } from "node:child_process";
 import { closeSync, constants as fsConstants, fsyncSync, openSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { constants as osConstants } from "node:os";
 import { dirname } from "node:path";
+import { watchTree } from "./task-supervisor-tree.mjs";
 
 const SCHEMA = "pi-background-tasks.exit.v1";
 const DRAIN_MS = 2_000;
 const USAGE_EXIT = 125;
 const IGNORED_SIGNALS = ["SIGTERM", "SIGINT", "SIGHUP", "SIGQUIT"];
 
-const [exitPath, spillPath, capText, file, ...args] = process.argv.slice(2);
-const spillCap = Number(capText);
-if (!exitPath || !spillPath || !file || !Number.isSafeInteger(spillCap) || spillCap < 0) {
-  say("usage: task-supervisor.mjs <exitPath> <spillPath> <spillCapBytes> <file> [args…]");
+const [optionsText, file, ...args] = process.argv.slice(2);
+const options = parseOptions(optionsText);
+if (options === undefined || !file) {
+  say("usage: task-supervisor.mjs <options JSON> <file> [args…]");
   process.exit(USAGE_EXIT);
 }
+const { exitPath, spillPath, spillCapBytes: spillCap, tag, afterShellExit, killGraceMs } = options;
 
 for (const signal of IGNORED_SIGNALS) process.on(signal, () => undefined);
 
 const relay = { hostGone: false, spillFd: -1, spillBroken: false, spilledBytes: 0, lostOutputBytes: 0 };
 let finished = false;
+/** How the command ended, once it has; the tree's story once nothing of it is left. */
+let shell;
+let tree;
+let pipesClosed = false;
 
 // The host moved NODE_OPTIONS aside so that they apply to the command, not to this script.
 const env = { ...process.env };
@@ -52,13 +66,28 @@ child.stderr.on("data", (chunk) => deliver(2, chunk));
 child.on("error", (error) => {
   // The command never started (no such program, …): reported like a shell would, with 127.
   deliver(2, Buffer.from(`task-supervisor: cannot start ${JSON.stringify(file)}: ${error.message}\n`));
-  finish(127, null);
+  shell = { code: 127, signal: null };
+  tree = { descendants: 0, stopped: [] };
+  finish();
 });
 child.on("exit", (code, signal) => {
-  const drain = setTimeout(() => finish(code, signal), DRAIN_MS);
-  drain.unref();
+  shell = { code, signal };
+  const watching = watchTree({
+    tag,
+    afterShellExit,
+    killGraceMs,
+    onRemaining: (remaining) => report({ event: "shell_exited", code, signal, remaining }),
+  });
+  void watching.then((story) => {
+    tree = story;
+    if (pipesClosed) finish();
+    else setTimeout(finish, DRAIN_MS); // a holder that cleared its tag: the record must not wait for it forever
+  });
 });
-child.on("close", (code, signal) => finish(code, signal));
+child.on("close", () => {
+  pipesClosed = true;
+  if (tree !== undefined) finish();
+});
 
 /** Relays one chunk to the host, or once the host is gone, to the spill file. */
 function deliver(fd, chunk) {
@@ -106,9 +135,10 @@ function spill(chunk) {
   }
 }
 
-function finish(code, signal) {
+function finish() {
   if (finished) return;
   finished = true;
+  const { code, signal } = shell;
   child.stdout.destroy();
   child.stderr.destroy();
   if (relay.spillFd >= 0) {
@@ -127,6 +157,7 @@ function finish(code, signal) {
     hostGone: relay.hostGone,
     spilledBytes: relay.spilledBytes,
     lostOutputBytes: relay.lostOutputBytes,
+    ...(tree.descendants > 0 ? { tree } : {}),
   };
   try {
     commit(exitPath, `${JSON.stringify(record)}\n`);
@@ -174,6 +205,39 @@ function exitLike(code, signal) {
     }
   }
   setTimeout(() => process.exit(128 + number), 200);
+}
+
+function parseOptions(text) {
+  try {
+    const o = JSON.parse(text);
+    const after = o.afterShellExit;
+    const policyOk =
+      after?.remaining === "wait" ||
+      (after?.remaining === "stop" && Number.isSafeInteger(after.graceMs) && after.graceMs >= 0);
+    const ok =
+      typeof o.exitPath === "string" &&
+      typeof o.spillPath === "string" &&
+      Number.isSafeInteger(o.spillCapBytes) &&
+      o.spillCapBytes >= 0 &&
+      typeof o.tag === "string" &&
+      /^[0-9a-f]{32}$/.test(o.tag) &&
+      policyOk &&
+      Number.isSafeInteger(o.killGraceMs) &&
+      o.killGraceMs >= 0;
+    return ok ? o : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** One JSON line on fd 3 for the host; nothing when it asked for none or is gone. */
+function report(event) {
+  if (options.reports !== true) return;
+  try {
+    writeAll(3, Buffer.from(`${JSON.stringify(event)}\n`));
+  } catch {
+    // the host is gone: the exit record is what remains
+  }
 }
 
 function say(line) {

@@ -1,19 +1,27 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import {
   describeTaskSupervisorContract,
   type SupervisedScenario,
 } from "../../contract-tests/task-supervisor.contract.ts";
-import { parseExitRecord, type ExitRecord } from "../../domain/tasks/model/exit-record.ts";
+import { type ExitRecord, parseExitRecord } from "../../domain/tasks/model/exit-record.ts";
 import type { RunningProcess } from "../../ports/process-launcher.ts";
 import { NodeProcessLauncher } from "./node-process-launcher.ts";
 import { NodeTaskSupervisor } from "./node-task-supervisor.ts";
 
 const launcher = new NodeProcessLauncher({ drainGraceMs: 500, strayKillGraceMs: 500 });
 const supervisor = new NodeTaskSupervisor();
+const POLICY = { afterShellExit: { remaining: "stop", graceMs: 500 }, killGraceMs: 500 } as const;
+
+/** Alive and not a zombie. */
+async function isAlive(pid: number): Promise<boolean> {
+  const stat = await readFile(`/proc/${pid}/stat`, "utf8").catch(() => "");
+  const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
+  return stat !== "" && state !== "Z" && state !== "X";
+}
 
 function run(command: string, options: { env?: Record<string, string>; spillCap?: number } = {}) {
   const dir = mkdtempSync(join(tmpdir(), "supervisor-"));
@@ -26,6 +34,7 @@ function run(command: string, options: { env?: Record<string, string>; spillCap?
     { kind: "shell", command, shell: "/bin/sh" },
     { PATH: process.env.PATH ?? "/usr/bin:/bin", ...options.env },
     files,
+    POLICY,
   );
   const launched = launcher.launch({ command: wrapped.command, cwd: dir, env: wrapped.env });
   if (!launched.ok) throw new Error(launched.error.message);
@@ -57,6 +66,8 @@ const shell = (scenario: SupervisedScenario): string => {
       return `printf '%s' "$${scenario.name}"`;
     case "die-by-signal":
       return "kill -USR2 $$";
+    case "detached-child":
+      return `sleep ${scenario.runMs / 1000} </dev/null >/dev/null 2>&1 & echo "detached $!"`;
   }
 };
 
@@ -66,6 +77,7 @@ describeTaskSupervisorContract("NodeTaskSupervisor (task-supervisor.mjs) on Node
   dir: mkdtempSync(join(tmpdir(), "supervisor-")),
   command: (scenario) => ({ kind: "shell", command: shell(scenario), shell: "/bin/sh" }),
   readFile: (path) => readFile(path).catch(() => undefined),
+  alive: (pid) => isAlive(pid),
 }));
 
 describe("task-supervisor.mjs", () => {
@@ -102,6 +114,7 @@ describe("task-supervisor.mjs", () => {
       { kind: "argv", file: join(dir, "missing-program"), args: [] },
       { PATH: "/usr/bin:/bin" },
       files,
+      POLICY,
     );
     const launched = launcher.launch({ command: wrapped.command, cwd: dir, env: wrapped.env });
     if (!launched.ok) throw new Error(launched.error.message);

@@ -66,6 +66,7 @@ export async function serveMcp(options: McpServeOptions): Promise<Result<McpSess
     env,
     outputCapBytes: settings.value.outputCapBytes,
     killGraceMs: settings.value.killGraceMs,
+    shellExitGraceMs: settings.value.shellExitGraceMs,
     retainTasks: settings.value.retainTasks,
   };
   const server = new Server(

@@ -56,6 +56,7 @@ export class LazySession implements RuntimeLifecycle {
       env: childEnv(),
       outputCapBytes: settings.value.outputCapBytes,
       killGraceMs: settings.value.killGraceMs,
+      shellExitGraceMs: settings.value.shellExitGraceMs,
       retainTasks: settings.value.retainTasks,
     };
     const session: OpenSession = { ctx, settings: settings.value, config };

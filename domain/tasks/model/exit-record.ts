@@ -21,9 +21,28 @@ export const ExitRecordSchema = Type.Object(
     spilledBytes: count,
     /** Output after the host was gone that the spill file had no room for (or could not store). */
     lostOutputBytes: count,
+    /** Present when processes of the task outlived the command: how many, which were stopped, when the last ended. */
+    tree: Type.Optional(
+      Type.Object(
+        {
+          descendants: count,
+          stopped: Type.Array(Type.Integer({ minimum: 1 }), { maxItems: 4096 }),
+          lastEndedAt: Type.Number(),
+        },
+        { additionalProperties: false },
+      ),
+    ),
   },
   { additionalProperties: false },
 );
+
+/** What the processes that outlived the command did. */
+export interface TreeRecord {
+  readonly descendants: number;
+  /** Pids the shell-exit policy had to stop (empty: every one ended by itself). */
+  readonly stopped: readonly number[];
+  readonly lastEndedAt: number;
+}
 
 export interface ExitRecord {
   readonly schema_version: typeof EXIT_RECORD_SCHEMA;
@@ -33,6 +52,7 @@ export interface ExitRecord {
   readonly hostGone: boolean;
   readonly spilledBytes: number;
   readonly lostOutputBytes: number;
+  readonly tree?: TreeRecord;
 }
 
 export type ExitRecordError = TypedError<"exit_record_invalid">;

@@ -1,3 +1,4 @@
+import { treeOutcome } from "./task-list.ts";
 import type { TaskSnapshot } from "./task-snapshot.ts";
 
 export const NOTIFICATION_CUSTOM_TYPE = "background-task-notification";
@@ -21,6 +22,7 @@ export function renderNotification(task: TaskSnapshot, tail: string): TaskNotifi
     ...(task.exitCode === undefined ? [] : [`<exit-code>${task.exitCode}</exit-code>`]),
     ...(task.signal === undefined ? [] : [`<signal>${escapeXml(task.signal)}</signal>`]),
     ...(task.error === undefined ? [] : [`<error>${escapeXml(task.error)}</error>`]),
+    ...((tree) => (tree === undefined ? [] : [`<process-tree>${escapeXml(tree)}</process-tree>`]))(treeOutcome(task)),
     `<output-file>${escapeXml(task.outputPath)}</output-file>`,
     `<summary>${escapeXml(summaryOf(task, tail))}</summary>`,
     `<guidance>${escapeXml(guidanceOf(task))}</guidance>`,

@@ -1,7 +1,7 @@
-import { Type, type Static } from "typebox";
-import { checkArguments, invalidArguments, type InvalidArguments } from "../../shared/model/tool-arguments.ts";
-import { stringEnum } from "../../shared/model/string-enum.ts";
+import { type Static, Type } from "typebox";
 import { err, ok, type Result } from "../../shared/model/result.ts";
+import { stringEnum } from "../../shared/model/string-enum.ts";
+import { checkArguments, type InvalidArguments, invalidArguments } from "../../shared/model/tool-arguments.ts";
 import type { OutputCapAction } from "./task-snapshot.ts";
 
 export const MAX_COMMAND_BYTES = 100_000;
@@ -35,6 +35,12 @@ export const RunArgumentsSchema = Type.Object(
         description: "At the output cap: keep the head and a rolling tail (default) or kill the task",
       }),
     ),
+    onShellExit: Type.Optional(
+      stringEnum(["stop", "wait"] as const, {
+        description:
+          "When the shell exits while processes it started still run (`server &`): stop them after a short grace (default), or wait: the task lasts until the last one ends (bounded by timeoutSeconds)",
+      }),
+    ),
     surviveReload: Type.Optional(
       Type.Boolean({
         description:
@@ -56,6 +62,8 @@ export interface RunRequest {
   readonly notifyOnCompletion: boolean;
   readonly triggerOnCompletion: boolean;
   readonly onOutputCap: OutputCapAction;
+  /** Present only for `wait`: the task lasts as long as its last process. */
+  readonly onShellExit?: "wait";
   /** Opt-in survival of session shutdown and reload; present only when true. */
   readonly surviveReload?: true;
 }
@@ -67,6 +75,7 @@ const HINTS = {
   timeoutSeconds: `a positive number of seconds up to ${MAX_TIMEOUT_SECONDS}, or omit it for no timeout`,
   name: `a short label of at most ${MAX_NAME_CHARS} characters, or omit it to derive one from the command`,
   onOutputCap: `"keep_head_and_tail" or "kill"`,
+  onShellExit: `"stop" (default) or "wait"`,
   surviveReload: "true to keep a shell task (isAgent: false) running across /reload and restarts, or omit it",
 };
 
@@ -101,6 +110,7 @@ export function normalizeRunArguments(raw: unknown): Result<RunRequest, InvalidA
     notifyOnCompletion: args.notifyOnCompletion ?? true,
     triggerOnCompletion: args.triggerOnCompletion ?? true,
     onOutputCap: args.onOutputCap ?? "keep_head_and_tail",
+    ...(args.onShellExit === "wait" ? { onShellExit: "wait" as const } : {}),
     ...(args.surviveReload === true ? { surviveReload: true as const } : {}),
   });
 }

@@ -4,6 +4,9 @@ import { MIN_OUTPUT_CAP } from "./output-layout.ts";
 export const DEFAULT_OUTPUT_CAP_BYTES = 20 * 1024 * 1024;
 export const MAX_OUTPUT_CAP_BYTES = 64 * 1024 * 1024 * 1024;
 export const KILL_GRACE_MS = 3000;
+/** How long a task's processes may run on after its shell exited before `onShellExit: "stop"` stops them. */
+export const SHELL_EXIT_GRACE_MS = 5000;
+export const MAX_SHELL_EXIT_GRACE_MS = 3_600_000;
 export const RETAINED_TASKS = 100;
 
 /** What a new session does with tasks an ended host left running: take them over, or stop them. */
@@ -12,6 +15,8 @@ export type OrphanPolicy = "reattach" | "kill";
 export interface TaskSettings {
   readonly outputCapBytes: number;
   readonly killGraceMs: number;
+  /** `PI_BG_SHELL_EXIT_GRACE_MS`, default 5 s. */
+  readonly shellExitGraceMs: number;
   readonly retainTasks: number;
   readonly telemetryDisabled: boolean;
   /** `PI_BG_ORPHANS`, default reattach. */
@@ -44,9 +49,18 @@ export function taskSettingsFromEnv(
     });
   }
   const orphanPolicy: OrphanPolicy = rawOrphans === "kill" ? "kill" : "reattach";
+  const rawGrace = env.PI_BG_SHELL_EXIT_GRACE_MS?.trim() ?? "";
+  const shellExitGraceMs = rawGrace === "" ? SHELL_EXIT_GRACE_MS : Number(rawGrace);
+  if (!Number.isSafeInteger(shellExitGraceMs) || shellExitGraceMs < 0 || shellExitGraceMs > MAX_SHELL_EXIT_GRACE_MS) {
+    return err({
+      code: "pi_bg_config_invalid",
+      message: `PI_BG_SHELL_EXIT_GRACE_MS must be a whole number of milliseconds from 0 to ${MAX_SHELL_EXIT_GRACE_MS}; got '${rawGrace}' (pi_bg_config_invalid)`,
+    });
+  }
   return ok({
     outputCapBytes,
     killGraceMs: KILL_GRACE_MS,
+    shellExitGraceMs,
     retainTasks: RETAINED_TASKS,
     telemetryDisabled: env.PI_BG_DISABLE_PI_TELEMETRY === "1",
     orphanPolicy,

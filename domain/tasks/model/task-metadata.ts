@@ -1,4 +1,4 @@
-import { Type, type Static, type TSchema } from "typebox";
+import { type Static, type TSchema, Type } from "typebox";
 import { Value } from "typebox/value";
 import { err, ok, type Result, type TypedError } from "../../shared/model/result.ts";
 import type { TaskSnapshot } from "./task-snapshot.ts";
@@ -66,6 +66,25 @@ export const TaskMetadataSchema = closed({
   triggerOnCompletion: Type.Boolean(),
   timeoutSeconds: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
   strays: Type.Optional(count),
+  onShellExit: Type.Optional(Type.Literal("wait")),
+  shellExit: Type.Optional(
+    closed({
+      code: Type.Union([Type.Integer(), Type.Null()]),
+      signal: Type.Union([text(32), Type.Null()]),
+      at: Type.Number(),
+    }),
+  ),
+  remaining: Type.Optional(
+    Type.Array(
+      closed({
+        pid: Type.Integer({ minimum: 1 }),
+        command: text(10_000),
+        startedAt: Type.Optional(Type.Number()),
+      }),
+      { maxItems: 4096 },
+    ),
+  ),
+  descendants: Type.Optional(count),
   attestedPi: Type.Optional(AttestedPiSchema),
   attestationPath: Type.Optional(text(4096)),
   contextUsage: Type.Optional(closed({ tokens: orUnavailable, contextWindow: orUnavailable, percent: orUnavailable })),

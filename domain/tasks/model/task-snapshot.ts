@@ -68,6 +68,20 @@ export interface AttestedPiFacts {
   readonly finalStopReason?: string;
 }
 
+export interface ShellExitFacts {
+  readonly code: number | null;
+  readonly signal: string | null;
+  /** Epoch ms. */
+  readonly at: number;
+}
+
+export interface RemainingProcessFacts {
+  readonly pid: number;
+  readonly command: string;
+  /** Epoch ms, when known. */
+  readonly startedAt?: number;
+}
+
 export interface TaskSnapshot extends TaskTelemetry {
   readonly schema_version: "pi-background-tasks.task.v1";
   readonly id: string;
@@ -92,8 +106,16 @@ export interface TaskSnapshot extends TaskTelemetry {
   readonly notifyOnCompletion: boolean;
   readonly triggerOnCompletion: boolean;
   readonly timeoutSeconds?: number;
-  /** Descendants that still held the output after the command exited and were stopped. */
+  /** Processes of the task that still ran when the grace after the command's exit ran out, and were stopped. */
   readonly strays?: number;
+  /** `wait`: the task lasts as long as its last process (default: the rest is stopped after a grace). */
+  readonly onShellExit?: "wait";
+  /** Set when the command (the shell) exited while other processes of the task still ran: the task runs on. */
+  readonly shellExit?: ShellExitFacts;
+  /** While the task runs after its shell exited: the processes that still ran then. Absent once terminal. */
+  readonly remaining?: readonly RemainingProcessFacts[];
+  /** Terminal: how many processes outlived the shell (those stopped are counted in `strays`). */
+  readonly descendants?: number;
   readonly attestedPi?: AttestedPiFacts;
   /** Display path of the attestation sidecar; set only on an attested run that completed. */
   readonly attestationPath?: string;

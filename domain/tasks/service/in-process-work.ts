@@ -1,4 +1,4 @@
-import type { KillOptions, ProcessExit, RunningProcess } from "../../../ports/process-launcher.ts";
+import type { KillOptions, LeaderExit, ProcessExit, RunningProcess } from "../../../ports/process-launcher.ts";
 import type { Result } from "../../shared/model/result.ts";
 import type { TaskSnapshot } from "../model/task-snapshot.ts";
 import type { TaskCompletion } from "./execution-hooks.ts";
@@ -42,6 +42,8 @@ export class InProcessWork implements RunningProcess {
   readonly stdout: LineStream = new LineStream();
   readonly stderr: AsyncIterable<Uint8Array> = { [Symbol.asyncIterator]: async function* () {} };
   readonly exited: Promise<ProcessExit>;
+  /** The work is its own leader and leaves nothing behind: it "exits" with the work. */
+  readonly leaderExit: Promise<LeaderExit>;
   private readonly controller = new AbortController();
   private outcome: WorkOutcome | undefined;
 
@@ -60,6 +62,7 @@ export class InProcessWork implements RunningProcess {
         this.stdout.end();
         return this.controller.signal.aborted ? { code: null, signal: "SIGTERM" } : { code: 0, signal: null };
       });
+    this.leaderExit = this.exited.then((exit) => ({ ...exit, remaining: [] }));
   }
 
   async killGroup(_options: KillOptions): Promise<void> {

@@ -35,6 +35,7 @@ export function initialSnapshot(
     notifyOnCompletion: request.notifyOnCompletion,
     triggerOnCompletion: request.triggerOnCompletion,
     ...(request.timeoutSeconds === undefined ? {} : { timeoutSeconds: request.timeoutSeconds }),
+    ...(request.onShellExit === undefined ? {} : { onShellExit: request.onShellExit }),
     ...(telemetryUnavailableReason === undefined ? {} : { telemetryUnavailableReason }),
   };
 }

@@ -1,22 +1,39 @@
-import type { LaunchCommand } from "../../../ports/process-launcher.ts";
+import type { AfterLeaderExit, LaunchCommand } from "../../../ports/process-launcher.ts";
 import type { HostIdentity, SupervisedLaunch, TaskSupervisor } from "../../../ports/task-survival.ts";
 import { exitRecordFile, spillFile } from "../model/orphan-recovery.ts";
 import type { RunRequest } from "../model/run-request.ts";
+import { SHELL_EXIT_GRACE_MS } from "../model/runtime-settings.ts";
 import type { TaskSnapshot } from "../model/task-snapshot.ts";
+
+/** What happens to the task's other processes when its shell exits first: `onShellExit` of the request. */
+export function afterShellExit(request: RunRequest, config: { readonly shellExitGraceMs?: number }): AfterLeaderExit {
+  return request.onShellExit === "wait"
+    ? { remaining: "wait" }
+    : { remaining: "stop", graceMs: config.shellExitGraceMs ?? SHELL_EXIT_GRACE_MS };
+}
 
 /** The launch under the supervisor, with the task's exit record and spill file next to its metadata. */
 export function supervise(
   supervisor: TaskSupervisor | undefined,
-  config: { readonly taskDir: string; readonly outputCapBytes: number; readonly env: Readonly<Record<string, string>> },
+  config: {
+    readonly taskDir: string;
+    readonly outputCapBytes: number;
+    readonly env: Readonly<Record<string, string>>;
+    readonly killGraceMs: number;
+  },
   id: string,
   launch: { readonly command: LaunchCommand; readonly env?: Readonly<Record<string, string>> },
+  after: AfterLeaderExit,
 ): SupervisedLaunch | undefined {
   const files = {
     exitPath: `${config.taskDir}/${exitRecordFile(id)}`,
     spillPath: `${config.taskDir}/${spillFile(id)}`,
     spillCapBytes: config.outputCapBytes,
   };
-  return supervisor?.wrap(launch.command, launch.env ?? config.env, files);
+  return supervisor?.wrap(launch.command, launch.env ?? config.env, files, {
+    afterShellExit: after,
+    killGraceMs: config.killGraceMs,
+  });
 }
 
 /** What a later session needs to take the task over if this host ends while it runs. */

@@ -1,17 +1,16 @@
 import type { Clock, TimerHandle } from "../../../ports/clock.ts";
-import type { FileCommitter } from "../../../ports/file-committer.ts";
-import type { ProcessExit, RunningProcess } from "../../../ports/process-launcher.ts";
+import type { FileCommitter, FileError } from "../../../ports/file-committer.ts";
+import type { LeaderExit, ProcessExit, RunningProcess } from "../../../ports/process-launcher.ts";
 import type { Result } from "../../shared/model/result.ts";
 import type { LogReadPlan } from "../model/log-read.ts";
 import type { OutputLayout } from "../model/output-layout.ts";
-import type { KillKind, TaskSnapshot } from "../model/task-snapshot.ts";
 import { strayFields } from "../model/stray-note.ts";
+import type { KillKind, TaskSnapshot } from "../model/task-snapshot.ts";
 import { terminalOutcome } from "../model/terminal-outcome.ts";
 import type { ExecutionHooks, StreamFilter } from "./execution-hooks.ts";
 import type { OutputSink } from "./output-sink.ts";
 import type { TaskMetadataWriter } from "./task-metadata-writer.ts";
 import type { TrackedTask } from "./tracked-task.ts";
-import type { FileError } from "../../../ports/file-committer.ts";
 
 export interface ExecutionDeps {
   readonly clock: Clock;
@@ -57,6 +56,11 @@ export class TaskExecution implements TrackedTask {
     if (initial.timeoutSeconds !== undefined) {
       this.timer = deps.clock.after(initial.timeoutSeconds * 1000, () => void this.stop("timeout"));
     }
+    // A launcher that cannot say how the leader ended still ends the task through `exited`.
+    void child.leaderExit.then(
+      (leader) => this.onShellExit(leader),
+      () => undefined,
+    );
     const pumps = Promise.all([
       this.pump(child.stdout, hooks.stdoutFilter),
       this.pump(child.stderr, hooks.stderrFilter),
@@ -115,6 +119,23 @@ export class TaskExecution implements TrackedTask {
     plan: (produced: number, layout: OutputLayout) => LogReadPlan,
   ): Promise<Result<{ plan: LogReadPlan; bytes: Uint8Array[] }, FileError>> {
     return this.sink.read(plan);
+  }
+
+  /** The shell exited while other processes of the task still run: the task runs on, and says so. */
+  private onShellExit(leader: LeaderExit): void {
+    if (!this.isRunning || this.detached || leader.remaining.length === 0) return;
+    this.current = {
+      ...this.current,
+      shellExit: { code: leader.code, signal: leader.signal, at: this.deps.clock.now() },
+      remaining: leader.remaining.map(({ pid, command, startedAt }) => ({
+        pid,
+        command,
+        ...(startedAt === undefined ? {} : { startedAt }),
+      })),
+    };
+    // Durable too: a session that takes the task over after a crash shows the same story.
+    void this.metadata.write(this.snapshot);
+    this.hooks.onProgress?.(this.snapshot);
   }
 
   onCapReached(): void {
@@ -200,8 +221,10 @@ export class TaskExecution implements TrackedTask {
       internalError,
       ...(judged.failure === undefined ? {} : { runFailure: judged.failure }),
     });
+    const { remaining, ...rest } = this.snapshot;
     const terminal: TaskSnapshot = {
-      ...this.snapshot,
+      ...rest,
+      ...(remaining === undefined ? {} : { descendants: remaining.length }),
       ...judged.patch,
       status: outcome.status,
       endTime: this.deps.clock.now(),

@@ -41,6 +41,7 @@ describe("metadata the runtime writes reads back through parseTaskMetadata", () 
         env: {},
         outputCapBytes: 1 << 20,
         killGraceMs: 100,
+        shellExitGraceMs: 2_000,
         retainTasks: 100,
       },
     );
@@ -57,7 +58,7 @@ describe("metadata the runtime writes reads back through parseTaskMetadata", () 
       ids.push(started.value.id);
     }
     await new Promise((resolve) => setImmediate(resolve));
-    clock.advance(2_000); // the drain grace of the strays task
+    clock.advance(2_000); // the shell-exit grace of the strays task
     const running = ids[ids.length - 1] ?? "";
     expect(parseTaskMetadata(files.contents(`/w/t/${running}.json`) ?? new Uint8Array())).toMatchObject({
       ok: true,

@@ -34,5 +34,7 @@ export interface TaskRuntimeConfig {
   readonly shell?: string;
   readonly outputCapBytes: number;
   readonly killGraceMs: number;
+  /** How long a task's other processes may run on after its shell exited (`onShellExit: "stop"`). Default 5 s. */
+  readonly shellExitGraceMs?: number;
   readonly retainTasks: number;
 }

@@ -8,6 +8,7 @@ import type { TaskNotification } from "../model/notification.ts";
 import { normalizeRunArguments } from "../model/run-request.ts";
 import { TaskRuntime } from "./task-runtime.ts";
 
+/** The grace the task's other processes get after its shell exited. */
 const DRAIN_MS = 2_000;
 const STRAY_GRACE_MS = 3_000;
 
@@ -38,14 +39,15 @@ function setup(script: FakeScript) {
       env: {},
       outputCapBytes: 1 << 20,
       killGraceMs: 3_000,
+      shellExitGraceMs: DRAIN_MS,
       retainTasks: 100,
     },
   );
   return { clock, launcher, files, delivered, warnings, runtime };
 }
 
-async function start(runtime: TaskRuntime) {
-  const request = normalizeRunArguments({ command: "cmd", isAgent: false });
+async function start(runtime: TaskRuntime, extra: Record<string, unknown> = {}) {
+  const request = normalizeRunArguments({ command: "cmd", isAgent: false, ...extra });
   if (!request.ok) throw new Error(request.error.message);
   const started = await runtime.start(request.value);
   if (!started.ok) throw new Error(started.error.message);
@@ -112,16 +114,45 @@ describe("TaskRuntime and descendants that outlive the command", () => {
     expect(done.ok && (done.value.strays ?? done.value.error)).toBeUndefined();
   });
 
-  it("a daemon with its own stdio outlives its finished command, but not the session", async () => {
-    const { runtime, launcher, warnings } = setup({ exit: { code: 0 }, escapee: {} });
+  it("a detached child (its own stdio) keeps the task running after the shell exits, listed, until the grace stops it", async () => {
+    const { runtime, launcher, clock, delivered } = setup({ exit: { code: 0 }, escapee: {} });
     const task = await start(runtime);
-    const done = await runtime.waitForTerminal(task.id);
-    expect(done.ok && done.value).toMatchObject({ status: "completed" });
+    await settle();
     const daemon = launcher.processes[0]?.pids.escapee ?? 0;
-    expect(launcher.alive(daemon)).toBe(true);
-    await runtime.shutdown();
+    const running = runtime.find(task.id);
+    expect(running.ok && running.value).toMatchObject({
+      status: "running",
+      shellExit: { code: 0, signal: null },
+      remaining: [{ pid: daemon }],
+    });
+    expect(delivered).toEqual([]);
+    clock.advance(DRAIN_MS);
+    const done = await runtime.waitForTerminal(task.id);
+    expect(done.ok && done.value).toMatchObject({ status: "completed", exitCode: 0, strays: 1, descendants: 1 });
+    expect(done.ok && done.value.remaining).toBeUndefined();
     expect(launcher.alive(daemon)).toBe(false);
-    expect(warnings.join("\n")).toContain(`pids ${daemon}`);
+    expect(delivered).toHaveLength(1);
+    expect(delivered[0]?.content).toContain(
+      "<process-tree>the shell exited (exit 0) while 1 process it started still ran: it was stopped",
+    );
+  });
+
+  it('onShellExit "wait": the task lasts as long as the detached child, past the grace, and it ends by itself', async () => {
+    const { runtime, launcher, clock, delivered } = setup({
+      exit: { code: 0 },
+      escapee: { exitAfterMs: 10 * DRAIN_MS },
+    });
+    const task = await start(runtime, { onShellExit: "wait" });
+    await settle();
+    clock.advance(5 * DRAIN_MS);
+    await settle();
+    expect(runtime.find(task.id)).toMatchObject({ ok: true, value: { status: "running", onShellExit: "wait" } });
+    clock.advance(5 * DRAIN_MS);
+    const done = await runtime.waitForTerminal(task.id);
+    expect(done.ok && done.value).toMatchObject({ status: "completed", exitCode: 0, descendants: 1 });
+    expect(done.ok && done.value.strays).toBeUndefined();
+    expect(launcher.running()).toEqual([]);
+    expect(delivered[0]?.content).toContain("it ended by itself");
   });
 
   it("bg_kill reaches a descendant that left the process group", async () => {

@@ -3,7 +3,7 @@ import { FakeClock } from "../../../adapters/fake/fake-clock.ts";
 import { FakeProcessLauncher } from "../../../adapters/fake/fake-process-launcher.ts";
 import { InMemoryFileCommitter } from "../../../adapters/fake/in-memory-file-committer.ts";
 import { SeededRandomSource } from "../../../adapters/fake/seeded-random-source.ts";
-import type { LaunchCommand } from "../../../ports/process-launcher.ts";
+import type { LaunchCommand, RunningProcess } from "../../../ports/process-launcher.ts";
 import type { SupervisionFiles, TaskSupervisor } from "../../../ports/task-survival.ts";
 import { ok } from "../../shared/model/result.ts";
 import { normalizeRunArguments, type RunRequest } from "../model/run-request.ts";
@@ -22,7 +22,11 @@ class RecordingSupervisor implements TaskSupervisor {
       command: { kind: "argv" as const, file: "/supervisor", args: [files.exitPath] },
       env: { ...env, TAGGED: "1" },
       processTag: TAG,
+      reports: false,
     };
+  }
+  observe(supervisor: RunningProcess): RunningProcess {
+    return supervisor;
   }
 }
 

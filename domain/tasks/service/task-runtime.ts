@@ -1,18 +1,18 @@
 import { err, ok, type Result, type TypedError } from "../../shared/model/result.ts";
-import { planLogRead, type LogReadRequest } from "../model/log-read.ts";
+import { type LogReadRequest, planLogRead } from "../model/log-read.ts";
 import { renderNotification, shortTail } from "../model/notification.ts";
 import type { RunRequest } from "../model/run-request.ts";
-import { resolveTaskId, type LookupError } from "../model/task-lookup.ts";
+import { type LookupError, resolveTaskId } from "../model/task-lookup.ts";
 import type { TaskSnapshot } from "../model/task-snapshot.ts";
 import { initialSnapshot } from "./initial-snapshot.ts";
 import type { LaunchPlan } from "./launch-plan.ts";
-import { logSliceText, type LogSlice } from "./log-slice.ts";
+import { type LogSlice, logSliceText } from "./log-slice.ts";
 import { OutputSink } from "./output-sink.ts";
+import type { RecoveredTask } from "./recovered-task.ts";
+import { afterShellExit, supervise, survivalFields } from "./supervised-launch.ts";
 import { TaskExecution } from "./task-execution.ts";
 import { TaskMetadataWriter } from "./task-metadata-writer.ts";
 import type { TaskRuntimeConfig, TaskRuntimeDeps } from "./task-runtime-config.ts";
-import type { RecoveredTask } from "./recovered-task.ts";
-import { supervise, survivalFields } from "./supervised-launch.ts";
 import type { TrackedTask } from "./tracked-task.ts";
 
 export type { LaunchPlan, LaunchPlanner } from "./launch-plan.ts";
@@ -66,8 +66,9 @@ export class TaskRuntime {
       ...(this.config.shell ? { shell: this.config.shell } : {}),
     } as const;
     const launch = plan ?? this.deps.planLaunch?.(request, shell) ?? { command: shell };
+    const after = afterShellExit(request, this.config);
     const supervised =
-      launch.start === undefined ? supervise(this.deps.supervisor, this.config, id, launch) : undefined;
+      launch.start === undefined ? supervise(this.deps.supervisor, this.config, id, launch, after) : undefined;
     let current: TaskExecution | undefined;
     const sink = await OutputSink.create(
       this.deps.files,
@@ -101,14 +102,21 @@ export class TaskRuntime {
         command: supervised?.command ?? launch.command,
         cwd: this.config.cwd,
         env: supervised?.env ?? launch.env ?? this.config.env,
+        afterLeaderExit: after,
+        ...(supervised?.reports === true ? { reports: true } : {}),
         ...(launch.stdin === undefined ? {} : { stdin: launch.stdin }),
       });
+    const child = spawned.ok
+      ? supervised === undefined || this.deps.supervisor === undefined
+        ? spawned.value
+        : this.deps.supervisor.observe(spawned.value)
+      : undefined;
     const initial = spawned.ok ? { ...before, pid: spawned.value.pid } : before;
     if (spawned.ok)
       void metadata.write(initial).then((r) => r.ok || this.deps.warn(`Task ${id}: pid not saved: ${r.error.message}`));
     current = new TaskExecution(
       initial,
-      spawned.ok ? spawned.value : undefined,
+      child,
       sink.value,
       metadata,
       { clock: this.deps.clock, files: this.deps.files, killGraceMs: this.config.killGraceMs },

@@ -1,0 +1,163 @@
+// The process tree of one supervised task, for task-supervisor.mjs: plain Node ESM, Linux /proc.
+//
+// A task's processes are the members of the supervisor's process group and every process whose
+// PI_BG_PROCESS_TAG list holds the task's tag (those that left the group with setsid, nohup or a double
+// fork). Processes older than the supervisor are skipped: they cannot descend from it.
+
+import { readFileSync } from "node:fs";
+import { readdir, readFile } from "node:fs/promises";
+
+const FIRST_POLL_MS = 10;
+const MAX_POLL_MS = 200;
+const KILL_ROUNDS = 8;
+const TICKS_PER_SECOND = 100; // USER_HZ, the unit of /proc/<pid>/stat's start time on Linux
+const SELF_START = startTicksOf(process.pid);
+const BOOT_MS = bootTimeMs();
+
+/**
+ * After the command's exit: hands what still runs to `onRemaining`, then waits for it (or, with `stop`, for
+ * the grace and then stops it). Resolves with what the tree did once nothing of it is left.
+ */
+export async function watchTree({ tag, afterShellExit, killGraceMs, onRemaining }) {
+  const treeNow = () => taskProcesses(tag);
+  let pids = await treeNow();
+  onRemaining(await describeProcesses(pids));
+  const seen = new Set(pids);
+  const stopped = [];
+  const deadline = afterShellExit.remaining === "stop" ? Date.now() + afterShellExit.graceMs : Infinity;
+  for (let pollMs = FIRST_POLL_MS; pids.length > 0; pollMs = Math.min(MAX_POLL_MS, pollMs * 2)) {
+    if (Date.now() >= deadline) {
+      stopped.push(...(await stopTree(pids, treeNow, killGraceMs)));
+      break;
+    }
+    await sleep(Math.min(pollMs, deadline - Date.now()));
+    pids = await treeNow();
+    for (const pid of pids) seen.add(pid);
+  }
+  return { descendants: seen.size, stopped: [...new Set(stopped)], lastEndedAt: Date.now() };
+}
+
+/** SIGTERM to each, then SIGKILL after the kill grace to whatever is left (rescanning for late forks). */
+async function stopTree(pids, treeNow, killGraceMs) {
+  const signalled = new Set(pids);
+  signalEach(pids, "SIGTERM");
+  const deadline = Date.now() + killGraceMs;
+  let left = pids;
+  for (
+    let pollMs = FIRST_POLL_MS;
+    left.length > 0 && Date.now() < deadline;
+    pollMs = Math.min(MAX_POLL_MS, pollMs * 2)
+  ) {
+    await sleep(Math.min(pollMs, deadline - Date.now()));
+    left = await treeNow();
+    const fresh = left.filter((pid) => !signalled.has(pid));
+    for (const pid of fresh) signalled.add(pid);
+    signalEach(fresh, "SIGTERM");
+  }
+  for (let round = 0; round < KILL_ROUNDS && left.length > 0; round++) {
+    for (const pid of left) signalled.add(pid);
+    signalEach(left, "SIGKILL");
+    await sleep(FIRST_POLL_MS);
+    left = await treeNow();
+  }
+  return [...signalled];
+}
+
+function signalEach(pids, signal) {
+  for (const pid of pids) {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      // gone already (ESRCH), or no longer ours to signal (EPERM)
+    }
+  }
+}
+
+/** The live processes of the task: members of this group and processes carrying the tag, this one aside. */
+async function taskProcesses(tag) {
+  let entries;
+  try {
+    entries = await readdir("/proc");
+  } catch {
+    return [];
+  }
+  const found = [];
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    const pid = Number(entry);
+    if (pid === process.pid) continue;
+    const stat = parseStat(await readOrEmpty(`/proc/${pid}/stat`, "utf8"));
+    if (stat === undefined || stat.state === "Z" || stat.state === "X" || stat.startTicks < SELF_START) continue;
+    if (stat.pgrp === process.pid || carriesTag(await readOrEmpty(`/proc/${pid}/environ`), tag)) found.push(pid);
+  }
+  return found;
+}
+
+function carriesTag(environ, tag) {
+  for (const entry of environ.toString("latin1").split("\0"))
+    if (entry.startsWith("PI_BG_PROCESS_TAG=") && entry.slice("PI_BG_PROCESS_TAG=".length).split(":").includes(tag))
+      return true;
+  return false;
+}
+
+/** The command line and start time (epoch ms) of each pid that still runs; for the host's launcher too. */
+export async function describeProcesses(pids) {
+  const out = [];
+  for (const pid of pids) {
+    const stat = parseStat(await readOrEmpty(`/proc/${pid}/stat`, "utf8"));
+    if (stat === undefined || stat.state === "Z" || stat.state === "X") continue;
+    const command = (await readOrEmpty(`/proc/${pid}/cmdline`))
+      .toString("utf8")
+      .replace(/\0+$/, "")
+      .replaceAll("\0", " ");
+    out.push(
+      BOOT_MS === undefined
+        ? { pid, command }
+        : { pid, command, startedAt: BOOT_MS + Math.round((stat.startTicks * 1000) / TICKS_PER_SECOND) },
+    );
+  }
+  return out;
+}
+
+/** `pid (comm) state ppid pgrp …`; comm may hold spaces and parentheses, so split after the last ')'. */
+function parseStat(text) {
+  const close = text.lastIndexOf(")");
+  if (close < 0) return undefined;
+  const fields = text.slice(close + 2).split(" ");
+  const pgrp = Number(fields[2]);
+  const startTicks = Number(fields[19]);
+  if (fields[0] === undefined || !Number.isInteger(pgrp) || !Number.isInteger(startTicks)) return undefined;
+  return { state: fields[0], pgrp, startTicks };
+}
+
+function startTicksOf(pid) {
+  try {
+    return parseStat(readFileSync(`/proc/${pid}/stat`, "utf8"))?.startTicks ?? 0;
+  } catch {
+    return 0;
+  }
+}
+
+function bootTimeMs() {
+  try {
+    const line = readFileSync("/proc/stat", "utf8")
+      .split("\n")
+      .find((l) => l.startsWith("btime "));
+    const seconds = Number(line?.slice("btime ".length));
+    return Number.isSafeInteger(seconds) ? seconds * 1000 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function readOrEmpty(path, encoding) {
+  try {
+    return encoding === undefined ? await readFile(path) : await readFile(path, encoding);
+  } catch {
+    return encoding === undefined ? Buffer.alloc(0) : ""; // ended while we looked, or not ours to read
+  }
+}
+
+function sleep(ms) {
+  return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
+}
