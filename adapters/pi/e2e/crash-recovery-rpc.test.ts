@@ -1,32 +1,19 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeIsolatedAgentDir, type IsolatedAgentDir } from "../../fake/isolated-agent-dir.ts";
-import {
-  startScriptedModelServer,
-  type ScriptedModelServer,
-  type ScriptedReply,
-} from "../../fake/scripted-model-server.ts";
+import { startScriptedModelServer, type ScriptedModelServer } from "../../fake/scripted-model-server.ts";
 import { startPiRpc, type PiRpcClient } from "./rpc-client.ts";
 import { PACKAGE_ROOT } from "./sdk-session.ts";
 import { LEAN_PI_ARGS } from "./scripted-parent.test-support.ts";
+import { tagged, TaskRpc, type RpcTask as Task } from "./task-rpc.test-support.ts";
 
 // A real crash: pi is SIGKILLed while its tasks run, and the next pi in the same project takes them over.
-interface Task {
-  readonly id: string;
-  readonly pid: number;
-  readonly status: string;
-  readonly exitCode?: number;
-  readonly error?: string;
-  readonly outputPath: string;
-  readonly processTag?: string;
-  readonly recovery?: { readonly hostEnded: string; readonly spilledBytes: number };
-}
-
 let server: ScriptedModelServer;
 let agent: IsolatedAgentDir;
 let cwd: string;
+let rpc: TaskRpc;
 const started: PiRpcClient[] = [];
 
 function startPi(): PiRpcClient {
@@ -35,67 +22,17 @@ function startPi(): PiRpcClient {
   return pi;
 }
 
-/** Runs one prompt whose model reply calls one tool; returns the tool's result. */
-async function callTool(
-  pi: PiRpcClient,
-  name: string,
-  args: Record<string, unknown>,
-): Promise<{ text: string; isError: boolean; details: Record<string, unknown> }> {
-  const reply: ScriptedReply = { toolCalls: [{ name, arguments: args }] };
-  server.enqueue(reply, { text: "ok" });
-  const events = await pi.promptAndWait(`call ${name}`, 30_000);
-  const end = events.find((e) => e.type === "tool_execution_end");
-  if (end === undefined)
-    throw new Error(`no tool ran: ${JSON.stringify(events.map((e) => e.type))}; stderr: ${pi.stderr().slice(-1500)}`);
-  const result = end.result as { content: { text: string }[]; details: Record<string, unknown> };
-  return { text: result.content.map((c) => c.text).join(""), isError: end.isError === true, details: result.details };
-}
-
-async function bgRun(pi: PiRpcClient, args: Record<string, unknown>): Promise<Task> {
-  const result = await callTool(pi, "bg_run", { isAgent: false, triggerOnCompletion: false, ...args });
-  expect(result.isError, result.text).toBe(false);
-  return (result.details as { task: Task }).task;
-}
-
-async function status(pi: PiRpcClient, id: string): Promise<Task> {
-  const result = await callTool(pi, "bg_status", { taskId: id });
-  expect(result.isError, result.text).toBe(false);
-  const [task] = (result.details as { tasks: Task[] }).tasks;
-  if (task === undefined) throw new Error(`bg_status returned no task for ${id}`);
-  return task;
-}
-
-const metadataOf = (task: Task): Task =>
-  JSON.parse(readFileSync(join(cwd, task.outputPath.replace(/\.output$/, ".json")), "utf8")) as Task;
-
-/** Live processes whose environment carries the tag (what the package itself uses to find a task's processes). */
-function tagged(tag: string): number[] {
-  return readdirSync("/proc")
-    .filter((d) => /^\d+$/.test(d))
-    .filter((pid) => {
-      try {
-        const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-        if (stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z")) return false;
-        return readFileSync(`/proc/${pid}/environ`, "latin1")
-          .split("\0")
-          .some((v) => v.startsWith("PI_BG_PROCESS_TAG=") && v.slice(18).split(":").includes(tag));
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
-
-function tagOf(task: Task): string {
-  const tag = metadataOf(task).processTag;
-  if (tag === undefined) throw new Error(`task ${task.id} has no process tag in its metadata`);
-  return tag;
-}
+const callTool = (pi: PiRpcClient, name: string, args: Record<string, unknown>) => rpc.callTool(pi, name, args);
+const bgRun = (pi: PiRpcClient, args: Record<string, unknown>) => rpc.bgRun(pi, args);
+const status = async (pi: PiRpcClient, id: string) => (await rpc.status(pi, id)).task;
+const metadataOf = (task: Task) => rpc.metadataOf(task);
+const tagOf = (task: Task) => rpc.tagOf(task);
 
 beforeAll(async () => {
   server = await startScriptedModelServer();
   cwd = mkdtempSync(join(tmpdir(), "bg-crash-"));
   agent = await writeIsolatedAgentDir({ dir: join(cwd, ".agent"), baseUrl: server.baseUrl });
+  rpc = new TaskRpc(server, cwd);
 });
 
 afterAll(async () => {

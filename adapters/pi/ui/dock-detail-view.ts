@@ -1,5 +1,5 @@
 import { visibleWidth } from "@mariozechner/pi-tui";
-import { formatDuration } from "../../../domain/tasks/model/task-list.ts";
+import { formatDuration, runningAfterShell, treeOutcome } from "../../../domain/tasks/model/task-list.ts";
 import type { TaskSnapshot } from "../../../domain/tasks/model/task-snapshot.ts";
 import { rangeLabel, type TailViewport, visibleRange } from "../../../domain/tasks/model/tail-viewport.ts";
 import { contextText, modelText, tokensText, toolsText } from "../../../domain/tasks/model/telemetry-text.ts";
@@ -50,6 +50,9 @@ export function detailFields(task: TaskSnapshot, now: number, width: number, the
   return [
     ...field("Status", statusLine(task, now, theme), width, theme),
     ...(task.description === undefined ? [] : field("About", oneLine(task.description), width, theme)),
+    ...((tree) => (tree === undefined ? [] : field("Processes", tree, width, theme, 3)))(
+      runningAfterShell(task, now) ?? treeOutcome(task),
+    ),
     ...field("Output", outputFacts(task), width, theme, 2),
     ...field("Model", modelText(task), width, theme),
     ...field("Context", contextText(task), width, theme),

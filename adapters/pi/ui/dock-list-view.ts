@@ -22,7 +22,12 @@ export interface ListModel {
 function row(task: TaskSnapshot, selected: boolean, model: ListModel, width: number, theme: UiTheme): string {
   const age = formatDuration((task.endTime ?? model.now) - task.startTime);
   const unseen = task.status !== "running" && !model.isSeen(task.id);
-  const name = unseen ? theme.bold(oneLine(task.name)) : oneLine(task.name);
+  const left = task.status === "running" && task.remaining !== undefined ? task.remaining.length : 0;
+  const tree =
+    left === 0
+      ? ""
+      : theme.fg("muted", ` (shell exited, ${left} ${left === 1 ? "process" : "processes"} still running)`);
+  const name = (unseen ? theme.bold(oneLine(task.name)) : oneLine(task.name)) + tree;
   const cells = `${task.id.padEnd(9)} ${STATUS_WORD[task.status].padEnd(7)} ${age.padStart(6)}  `;
   const marker = selected ? theme.fg("accent", "›") : " ";
   const text = selected ? theme.fg("accent", cells) + name : theme.fg("text", cells) + name;

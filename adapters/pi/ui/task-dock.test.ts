@@ -95,3 +95,22 @@ describe("tasks that disappear", () => {
     expect(h.screen(400)).toContain("Task b1 is no longer retained in this session.");
   });
 });
+
+describe("task dock: a task whose shell exited while its processes run", () => {
+  const afterShell = task("b00000009", "running", {
+    shellExit: { code: 0, signal: null, at: Date.now() - 2_000 },
+    remaining: [{ pid: 4242, command: "sleep 37" }],
+  });
+
+  it("the list says so distinctly, and the detail view lists what still runs", async () => {
+    const h = new Harness([afterShell, task("b00000010", "running")]);
+    const list = h.dock.render(120).map(strip);
+    expect(list.find((l) => l.includes("b00000009"))).toContain("(shell exited, 1 process still running)");
+    expect(list.find((l) => l.includes("b00000010"))).not.toContain("shell exited");
+    await h.press(KEY.enter);
+    const detail = h.dock.render(200).map(strip).join("\n");
+    expect(detail).toContain("Processes");
+    expect(detail).toContain("shell exited (exit 0)");
+    expect(detail).toContain("pid 4242 sleep 37");
+  });
+});

@@ -1,25 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { countTasks, footerSummary } from "./footer-summary.ts";
-import type { TaskSnapshot, TaskStatus } from "./task-snapshot.ts";
+import type { TaskStatus } from "./task-snapshot.ts";
+import { taskSnapshot } from "./task-snapshot.test-support.ts";
 
-function task(id: string, status: TaskStatus, startTime = 0): TaskSnapshot {
-  return {
-    schema_version: "pi-background-tasks.task.v1",
-    id,
-    name: id,
-    command: "true",
-    status,
-    outputPath: `.pi/tasks/x/${id}.output`,
-    cwd: "/",
-    startTime,
-    bytesWritten: 0,
-    output: { producedBytes: 0, keptBytes: 0, elidedBytes: 0, capBytes: 1, capAction: "keep_head_and_tail" },
-    isAgent: false,
-    notified: false,
-    notifyOnCompletion: true,
-    triggerOnCompletion: true,
-  };
-}
+const task = (id: string, status: TaskStatus, startTime = 0) => taskSnapshot(id, status, { startTime });
 
 const text = (parts: { text: string }[] | undefined) => parts?.map((p) => p.text).join(" | ");
 const nobodySeen = () => false;

@@ -53,7 +53,10 @@ export function footerSummary(tasks: readonly TaskSnapshot[], context: FooterCon
   if (counts.running > 0) {
     const only = counts.running === 1 ? tasks.find((t) => t.status === "running") : undefined;
     const age = only === undefined ? "" : ` ${formatDuration(context.now - only.startTime)}`;
-    parts.push({ text: `${counts.running} running${age}`, tone: "running" });
+    const afterShell = tasks.filter((t) => t.status === "running" && t.remaining !== undefined).length;
+    const tree =
+      afterShell === 0 ? "" : only !== undefined ? " (shell exited)" : ` (${afterShell} with the shell exited)`;
+    parts.push({ text: `${counts.running} running${age}${tree}`, tone: "running" });
   }
   if (counts.failed > 0) parts.push({ text: `${counts.failed} failed`, tone: "failed" });
   if (counts.stopped > 0) parts.push({ text: `${counts.stopped} stopped`, tone: "stopped" });

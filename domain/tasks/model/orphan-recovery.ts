@@ -91,9 +91,17 @@ export function orphanTerminal(
   const notes = [outcome.error, hostNote(task, ending, takeOver), outputNote(output, exit, task)].filter(
     (n): n is string => n !== undefined,
   );
+  const { remaining: _stillListed, ...rest } = task;
+  const tree = exit?.tree;
   return {
-    ...task,
+    ...rest,
     ...accountingOf(task, output, exit),
+    ...(tree === undefined
+      ? {}
+      : {
+          descendants: tree.descendants,
+          ...(tree.stopped.length === 0 ? {} : { strays: tree.stopped.length }),
+        }),
     status: outcome.status,
     endTime: exit?.endedAt ?? takeOver.now,
     ...(typeof exit?.code === "number" ? { exitCode: exit.code } : {}),
