@@ -1,0 +1,155 @@
+// A task is its whole process tree (issue 24 "Measure"), through the real runtime and the real task supervisor:
+// 1. latency from the last descendant's exit to the task's notice (delivered once the terminal state is
+//    durable), over `tasks` tasks whose shells exit first and leave one detached child that ends 3 s later;
+//    the child stamps its own end just before it exits (so the figure includes that last fork's exit). No
+//    baseline: before this change such a task was reported completed while its child still ran.
+// 2. tagged processes left after `trees` terminal states of trees built with &, setsid, nohup and double forks
+//    (a quarter of them outlive the grace and are stopped): counted in /proc by each task's tag right after its
+//    notice. Goal: 0.
+// Run: node --import tsx bench/process-tree.bench.ts [tasks] [trees]   (default 200, 1000)
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ok } from "../domain/shared/model/result.ts";
+import { normalizeRunArguments } from "../domain/tasks/model/run-request.ts";
+import { TaskRuntime } from "../domain/tasks/service/task-runtime.ts";
+import { CryptoRandomSource } from "../adapters/node/crypto-random-source.ts";
+import { NodeFileCommitter } from "../adapters/node/node-file-committer.ts";
+import { NodeProcessLauncher } from "../adapters/node/node-process-launcher.ts";
+import { processIdentity } from "../adapters/node/node-survivor-probe.ts";
+import { NodeTaskSupervisor } from "../adapters/node/node-task-supervisor.ts";
+import { SystemClock } from "../adapters/node/system-clock.ts";
+import { median, percentile, report } from "./bench-util.ts";
+
+const TASKS = Number(process.argv[2] ?? 200);
+const TREES = Number(process.argv[3] ?? 1000);
+const BATCH = 50;
+const keepAlive = setInterval(() => undefined, 1_000);
+const wallMs = () => performance.timeOrigin + performance.now();
+
+function runtimeIn(dir: string, onNotice: (id: string, at: number) => void): TaskRuntime {
+  return new TaskRuntime(
+    {
+      launcher: new NodeProcessLauncher(),
+      files: new NodeFileCommitter(),
+      clock: new SystemClock(),
+      random: new CryptoRandomSource(),
+      notifier: {
+        deliver: async (n) => {
+          onNotice(n.snapshot.id, wallMs());
+          return ok(undefined);
+        },
+      },
+      warn: (m) => console.error(`warn: ${m}`),
+      supervisor: new NodeTaskSupervisor(),
+      host: processIdentity(process.pid),
+    },
+    {
+      cwd: dir,
+      taskDir: join(dir, "tasks"),
+      displayDir: "tasks",
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
+      shell: "/bin/sh",
+      outputCapBytes: 1 << 20,
+      killGraceMs: 1_000,
+      shellExitGraceMs: 2_000,
+      retainTasks: 100_000,
+    },
+  );
+}
+
+function tagged(tag: string): number {
+  let found = 0;
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      if (stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z")) continue;
+      const environ = readFileSync(`/proc/${entry}/environ`, "latin1").split("\0");
+      if (environ.some((v) => v.startsWith("PI_BG_PROCESS_TAG=") && v.slice(18).split(":").includes(tag))) found++;
+    } catch {
+      // gone while we looked
+    }
+  }
+  return found;
+}
+
+async function start(runtime: TaskRuntime, command: string) {
+  const request = normalizeRunArguments({ command, isAgent: false, triggerOnCompletion: false });
+  if (!request.ok) throw new Error(request.error.message);
+  const started = await runtime.start(request.value);
+  if (!started.ok) throw new Error(started.error.message);
+  return started.value;
+}
+
+async function latency(dir: string): Promise<number[]> {
+  const notices = new Map<string, number>();
+  const runtime = runtimeIn(dir, (id, at) => notices.set(id, at));
+  const stamps = join(dir, "stamps");
+  const ids: string[] = [];
+  for (let i = 0; i < TASKS; i++) {
+    const task = await start(
+      runtime,
+      `mkdir -p ${stamps}; (sleep 3; date +%s%N > ${stamps}/${i}) </dev/null >/dev/null 2>&1 & exit 0`,
+    );
+    ids.push(task.id);
+  }
+  await Promise.all(ids.map((id) => runtime.waitForTerminal(id)));
+  await runtime.shutdown();
+  return ids.map((id, i) => {
+    const childEnd = Number(BigInt(readFileSync(join(stamps, String(i)), "utf8").trim()) / 1000n) / 1000;
+    return (notices.get(id) ?? Number.NaN) - childEnd;
+  });
+}
+
+const SHAPES = [
+  "sleep 0.1 </dev/null >/dev/null 2>&1 & exit 0",
+  "setsid sleep 0.1 </dev/null >/dev/null 2>&1 & exit 0",
+  "nohup sleep 0.1 </dev/null >/dev/null 2>&1 & exit 0",
+  "(sleep 0.1 </dev/null >/dev/null 2>&1 &); exit 0",
+  "setsid sleep 300 </dev/null >/dev/null 2>&1 & (sleep 300 </dev/null >/dev/null 2>&1 &); exit 0",
+];
+
+async function leftovers(dir: string): Promise<{ left: number; stopped: number; ended: number }> {
+  const runtime = runtimeIn(dir, () => undefined);
+  let left = 0;
+  let stopped = 0;
+  let ended = 0;
+  for (let done = 0; done < TREES; done += BATCH) {
+    const tasks = await Promise.all(
+      Array.from({ length: Math.min(BATCH, TREES - done) }, (_, i) =>
+        start(runtime, SHAPES[(done + i) % SHAPES.length] ?? ""),
+      ),
+    );
+    await Promise.all(
+      tasks.map(async (task) => {
+        const terminal = await runtime.waitForTerminal(task.id);
+        if (!terminal.ok) throw new Error(terminal.error.message);
+        left += tagged(terminal.value.processTag ?? "");
+        if ((terminal.value.strays ?? 0) > 0) stopped++;
+        else ended++;
+      }),
+    );
+  }
+  await runtime.shutdown();
+  return { left, stopped, ended };
+}
+
+const dir = mkdtempSync(join(tmpdir(), "bench-tree-"));
+try {
+  const latencies = await latency(join(dir, "latency"));
+  report(`last descendant's exit → notice (durable terminal), ${TASKS} tasks whose shell exited first`, {
+    "p50 ms": median(latencies).toFixed(1),
+    "p99 ms": percentile(latencies, 99).toFixed(1),
+    "max ms": Math.max(...latencies).toFixed(1),
+  });
+  const trees = await leftovers(join(dir, "trees"));
+  report(`tagged processes left after ${TREES} terminal states (&, setsid, nohup, double fork)`, {
+    "tagged processes left": trees.left,
+    "trees that ended by themselves": trees.ended,
+    "trees stopped after the grace": trees.stopped,
+  });
+} finally {
+  clearInterval(keepAlive);
+  rmSync(dir, { recursive: true, force: true });
+}
