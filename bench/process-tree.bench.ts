@@ -1,10 +1,10 @@
 // A task is its whole process tree (issue 24 "Measure"), through the real runtime and the real task supervisor:
 // 1. latency from the last descendant's exit to the task's notice (delivered once the terminal state is
-//    durable), over `tasks` tasks whose shells exit first and leave one detached child that ends 3 s later;
-//    the child stamps its own end just before it exits (so the figure includes that last fork's exit). No
-//    baseline: before this change such a task was reported completed while its child still ran.
+//    durable), over `tasks` tasks whose shells exit first and leave one detached `sleep`; once every task runs
+//    on its child alone and the host is idle, the bench ends all the children at once (SIGTERM) and measures
+//    from that moment. No baseline: before this change such a task was reported completed while its child ran.
 // 2. tagged processes left after `trees` terminal states of trees built with &, setsid, nohup and double forks
-//    (a quarter of them outlive the grace and are stopped): counted in /proc by each task's tag right after its
+//    (a fifth of them outlive the 1 s grace and are stopped): counted in /proc by each task's tag right after its
 //    notice. Goal: 0.
 // Run: node --import tsx bench/process-tree.bench.ts [tasks] [trees]   (default 200, 1000)
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -27,7 +27,7 @@ const BATCH = 50;
 const keepAlive = setInterval(() => undefined, 1_000);
 const wallMs = () => performance.timeOrigin + performance.now();
 
-function runtimeIn(dir: string, onNotice: (id: string, at: number) => void): TaskRuntime {
+function runtimeIn(dir: string, shellExitGraceMs: number, onNotice: (id: string, at: number) => void): TaskRuntime {
   return new TaskRuntime(
     {
       launcher: new NodeProcessLauncher(),
@@ -52,7 +52,7 @@ function runtimeIn(dir: string, onNotice: (id: string, at: number) => void): Tas
       shell: "/bin/sh",
       outputCapBytes: 1 << 20,
       killGraceMs: 1_000,
-      shellExitGraceMs: 2_000,
+      shellExitGraceMs,
       retainTasks: 100_000,
     },
   );
@@ -84,22 +84,25 @@ async function start(runtime: TaskRuntime, command: string) {
 
 async function latency(dir: string): Promise<number[]> {
   const notices = new Map<string, number>();
-  const runtime = runtimeIn(dir, (id, at) => notices.set(id, at));
-  const stamps = join(dir, "stamps");
+  const runtime = runtimeIn(dir, 600_000, (id, at) => notices.set(id, at)); // the grace outlasts every child
   const ids: string[] = [];
-  for (let i = 0; i < TASKS; i++) {
-    const task = await start(
-      runtime,
-      `mkdir -p ${stamps}; (sleep 3; date +%s%N > ${stamps}/${i}) </dev/null >/dev/null 2>&1 & exit 0`,
-    );
-    ids.push(task.id);
+  for (let i = 0; i < TASKS; i++) ids.push((await start(runtime, "sleep 600 </dev/null >/dev/null 2>&1 & exit 0")).id);
+  // Every shell has exited and every supervisor watches its child; then, with the host idle, the children end.
+  const children = new Map<string, number>();
+  while (children.size < ids.length) {
+    for (const id of ids) {
+      const task = runtime.find(id);
+      const child = task.ok ? task.value.remaining?.[0]?.pid : undefined;
+      if (child !== undefined) children.set(id, child);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
+  await new Promise((resolve) => setTimeout(resolve, 2_000));
+  const ended = wallMs();
+  for (const pid of children.values()) process.kill(pid, "SIGTERM"); // `sleep` ends at once on SIGTERM
   await Promise.all(ids.map((id) => runtime.waitForTerminal(id)));
   await runtime.shutdown();
-  return ids.map((id, i) => {
-    const childEnd = Number(BigInt(readFileSync(join(stamps, String(i)), "utf8").trim()) / 1000n) / 1000;
-    return (notices.get(id) ?? Number.NaN) - childEnd;
-  });
+  return ids.map((id) => (notices.get(id) ?? Number.NaN) - ended);
 }
 
 const SHAPES = [
@@ -111,7 +114,7 @@ const SHAPES = [
 ];
 
 async function leftovers(dir: string): Promise<{ left: number; stopped: number; ended: number }> {
-  const runtime = runtimeIn(dir, () => undefined);
+  const runtime = runtimeIn(dir, 1_000, () => undefined);
   let left = 0;
   let stopped = 0;
   let ended = 0;

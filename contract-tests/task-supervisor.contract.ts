@@ -146,6 +146,7 @@ export function describeTaskSupervisorContract(name: string, makeSubject: () => 
       expect(ran.leader.remaining.map((p) => p.pid)).toEqual([ran.child]);
       expect(ran.aliveAtLeaderExit).toBe(true);
       expect(ran.exit.code).toBe(0);
+      expect(ran.exit.strays).toEqual([ran.child]); // the task's own exit names what was stopped
       expect(ran.aliveAtExit).toBe(false);
       expect((await record(subject)).tree).toMatchObject({ descendants: 1, stopped: [ran.child] });
     });

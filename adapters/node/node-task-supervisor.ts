@@ -3,7 +3,7 @@ import type { LaunchCommand, LeaderExit, RunningProcess } from "../../ports/proc
 import type { ShellExitPolicy, SupervisedLaunch, SupervisionFiles, TaskSupervisor } from "../../ports/task-survival.ts";
 import { commandLine } from "./launch-precheck.ts";
 import { newProcessTag, taggedEnv } from "./process-tag.ts";
-import { parseShellExitReport } from "./shell-exit-report.ts";
+import { parseShellExitReport, parseTreeEndReport } from "./shell-exit-report.ts";
 
 /** Where the supervisor keeps NODE_OPTIONS for the command: the supervisor itself runs without them. */
 export const SUPERVISED_NODE_OPTIONS = "PI_BG_SUPERVISED_NODE_OPTIONS";
@@ -43,16 +43,23 @@ export class NodeTaskSupervisor implements TaskSupervisor {
 
   /** The command's end as the supervisor reported it; the supervisor's own exit if it died before reporting. */
   observe(supervisor: RunningProcess): RunningProcess {
-    const reported = supervisor.reports === undefined ? undefined : shellExitOf(supervisor.reports);
+    const reports = supervisor.reports === undefined ? undefined : readReports(supervisor.reports);
     const leaderExit =
-      reported === undefined
+      reports === undefined
         ? supervisor.leaderExit
-        : Promise.race([reported.then((exit) => exit ?? supervisor.leaderExit), supervisor.leaderExit]);
+        : Promise.race([reports.shellExit.then((exit) => exit ?? supervisor.leaderExit), supervisor.leaderExit]);
+    // What the supervisor stopped of the tree counts as stopped by the task, as with a plain launch.
+    const exited =
+      reports === undefined
+        ? supervisor.exited
+        : Promise.all([supervisor.exited, reports.stopped]).then(([exit, stopped]) =>
+            stopped.length === 0 ? exit : { ...exit, strays: [...(exit.strays ?? []), ...stopped] },
+          );
     return {
       pid: supervisor.pid,
       stdout: supervisor.stdout,
       stderr: supervisor.stderr,
-      exited: supervisor.exited,
+      exited,
       leaderExit,
       killGroup: (options) => supervisor.killGroup(options),
       sweep: (options) => supervisor.sweep(options),
@@ -62,27 +69,35 @@ export class NodeTaskSupervisor implements TaskSupervisor {
 }
 
 /**
- * Reads the report pipe to its end; resolves with the first valid shell-exit report, if any. Never rejects:
- * a pipe closed on purpose (the host let go of the task) or broken is no report.
+ * Reads the report pipe to its end: the command's exit as soon as it is reported, and the pids the supervisor
+ * stopped once the pipe has closed. Never rejects: a pipe closed on purpose (the host let go of the task) or
+ * broken reports nothing more.
  */
-async function shellExitOf(reports: AsyncIterable<Uint8Array>): Promise<LeaderExit | undefined> {
-  try {
-    return await firstShellExit(reports);
-  } catch {
-    return undefined;
-  }
-}
-
-async function firstShellExit(reports: AsyncIterable<Uint8Array>): Promise<LeaderExit | undefined> {
-  let text = "";
-  let found: LeaderExit | undefined;
-  for await (const chunk of reports) {
-    text += Buffer.from(chunk).toString("utf8");
-    for (let nl = text.indexOf("\n"); nl >= 0; nl = text.indexOf("\n")) {
-      found ??= parseShellExitReport(text.slice(0, nl));
-      text = text.slice(nl + 1);
+function readReports(reports: AsyncIterable<Uint8Array>): {
+  readonly shellExit: Promise<LeaderExit | undefined>;
+  readonly stopped: Promise<readonly number[]>;
+} {
+  let reportShellExit: (exit: LeaderExit | undefined) => void = () => undefined;
+  const shellExit = new Promise<LeaderExit | undefined>((resolve) => (reportShellExit = resolve));
+  const stopped = (async () => {
+    let text = "";
+    let pids: readonly number[] = [];
+    try {
+      for await (const chunk of reports) {
+        text += Buffer.from(chunk).toString("utf8");
+        for (let nl = text.indexOf("\n"); nl >= 0; nl = text.indexOf("\n")) {
+          const line = text.slice(0, nl);
+          text = text.slice(nl + 1);
+          const exit = parseShellExitReport(line);
+          if (exit !== undefined) reportShellExit(exit);
+          pids = parseTreeEndReport(line) ?? pids;
+        }
+      }
+    } catch {
+      // closed on purpose or broken: nothing more is reported
     }
-    if (found !== undefined) return found; // the supervisor writes one line; leaving the loop closes the pipe
-  }
-  return found;
+    reportShellExit(undefined);
+    return pids;
+  })();
+  return { shellExit, stopped };
 }

@@ -1,19 +1,14 @@
 import type { LeaderExit, RemainingProcess } from "../../ports/process-launcher.ts";
 
 /**
- * The supervisor's report that the command exited (task-supervisor.mjs, one JSON line on fd 3):
+ * The supervisor's report that the command exited (task-supervisor.mjs, JSON lines on fd 3):
  * `{"event":"shell_exited","code":…,"signal":…,"remaining":[{"pid":…,"command":…,"startedAt":…}]}`.
  * Anything else is no report.
  */
 export function parseShellExitReport(line: string): LeaderExit | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(line);
-  } catch {
-    return undefined;
-  }
-  if (typeof value !== "object" || value === null) return undefined;
-  const { event, code, signal, remaining } = value as Record<string, unknown>;
+  const report = reportObject(line);
+  if (report === undefined) return undefined;
+  const { event, code, signal, remaining } = report;
   if (event !== "shell_exited" || !Array.isArray(remaining)) return undefined;
   if (!(code === null || Number.isSafeInteger(code)) || !(signal === null || typeof signal === "string"))
     return undefined;
@@ -28,4 +23,23 @@ function remainingProcess(value: unknown): RemainingProcess | undefined {
   if (!Number.isSafeInteger(pid) || typeof command !== "string") return undefined;
   if (startedAt !== undefined && !Number.isSafeInteger(startedAt)) return undefined;
   return { pid: pid as number, command, ...(startedAt === undefined ? {} : { startedAt: startedAt as number }) };
+}
+
+/** The supervisor's last report, `{"event":"tree_ended","descendants":…,"stopped":[pids]}`: the pids it stopped. */
+export function parseTreeEndReport(line: string): readonly number[] | undefined {
+  const report = reportObject(line);
+  if (report === undefined) return undefined;
+  const { event, stopped } = report;
+  if (event !== "tree_ended" || !Array.isArray(stopped) || !stopped.every((p) => Number.isSafeInteger(p) && p > 0))
+    return undefined;
+  return stopped as number[];
+}
+
+function reportObject(line: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(line);
+    return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -8,7 +8,14 @@ import { readFileSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 
 const FIRST_POLL_MS = 10;
-const MAX_POLL_MS = 200;
+/** Stopping polls fast; watching a tree that runs on backs off to this, since every task has a supervisor. */
+const MAX_POLL_MS = 100;
+const MAX_WATCH_POLL_MS = 500;
+/**
+ * Between full scans of /proc only the known processes are looked at (a few stat reads); a full scan runs
+ * when all of them have ended (nothing is concluded without one) and otherwise this often, to find forks.
+ */
+const FULL_SCAN_MS = 10_000;
 const KILL_ROUNDS = 8;
 const TICKS_PER_SECOND = 100; // USER_HZ, the unit of /proc/<pid>/stat's start time on Linux
 const SELF_START = startTicksOf(process.pid);
@@ -19,20 +26,26 @@ const BOOT_MS = bootTimeMs();
  * the grace and then stops it). Resolves with what the tree did once nothing of it is left.
  */
 export async function watchTree({ tag, afterShellExit, killGraceMs, onRemaining }) {
-  const treeNow = () => taskProcesses(tag);
-  let pids = await treeNow();
-  onRemaining(await describeProcesses(pids));
-  const seen = new Set(pids);
+  const treeNow = scanner(tag);
+  let known = await treeNow();
+  onRemaining(await describeProcesses([...known.keys()]));
+  const seen = new Set(known.keys());
   const stopped = [];
   const deadline = afterShellExit.remaining === "stop" ? Date.now() + afterShellExit.graceMs : Infinity;
-  for (let pollMs = FIRST_POLL_MS; pids.length > 0; pollMs = Math.min(MAX_POLL_MS, pollMs * 2)) {
+  let lastFullScan = Date.now();
+  for (let pollMs = FIRST_POLL_MS; known.size > 0; pollMs = Math.min(MAX_WATCH_POLL_MS, pollMs * 2)) {
     if (Date.now() >= deadline) {
-      stopped.push(...(await stopTree(pids, treeNow, killGraceMs)));
+      stopped.push(...(await stopTree([...known.keys()], async () => [...(await treeNow()).keys()], killGraceMs)));
       break;
     }
     await sleep(Math.min(pollMs, deadline - Date.now()));
-    pids = await treeNow();
-    for (const pid of pids) seen.add(pid);
+    const alive = await stillRunning(known);
+    if (alive.size > 0 && Date.now() - lastFullScan < FULL_SCAN_MS) known = alive;
+    else {
+      known = await treeNow();
+      lastFullScan = Date.now();
+    }
+    for (const pid of known.keys()) seen.add(pid);
   }
   return { descendants: seen.size, stopped: [...new Set(stopped)], lastEndedAt: Date.now() };
 }
@@ -73,24 +86,45 @@ function signalEach(pids, signal) {
   }
 }
 
-/** The live processes of the task: members of this group and processes carrying the tag, this one aside. */
-async function taskProcesses(tag) {
-  let entries;
-  try {
-    entries = await readdir("/proc");
-  } catch {
-    return [];
-  }
-  const found = [];
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry)) continue;
-    const pid = Number(entry);
-    if (pid === process.pid) continue;
+/**
+ * A full scan of the task's live processes (pid → start ticks): members of this group and processes carrying
+ * the tag, this one aside. A process found not to carry the tag is remembered (by pid and start time, so a
+ * reused pid is looked at again): its environment is read once, not on every scan.
+ */
+function scanner(tag) {
+  const notOurs = new Map();
+  return async () => {
+    let entries;
+    try {
+      entries = await readdir("/proc");
+    } catch {
+      return new Map();
+    }
+    const found = new Map();
+    for (const entry of entries) {
+      if (!/^\d+$/.test(entry)) continue;
+      const pid = Number(entry);
+      if (pid === process.pid) continue;
+      const stat = parseStat(await readOrEmpty(`/proc/${pid}/stat`, "utf8"));
+      if (stat === undefined || stat.state === "Z" || stat.state === "X" || stat.startTicks < SELF_START) continue;
+      if (stat.pgrp !== process.pid && notOurs.get(pid) === stat.startTicks) continue;
+      if (stat.pgrp === process.pid || carriesTag(await readOrEmpty(`/proc/${pid}/environ`), tag))
+        found.set(pid, stat.startTicks);
+      else notOurs.set(pid, stat.startTicks);
+    }
+    return found;
+  };
+}
+
+/** Those of the known processes that still run (the same process: same start time, not a zombie). */
+async function stillRunning(known) {
+  const alive = new Map();
+  for (const [pid, startTicks] of known) {
     const stat = parseStat(await readOrEmpty(`/proc/${pid}/stat`, "utf8"));
-    if (stat === undefined || stat.state === "Z" || stat.state === "X" || stat.startTicks < SELF_START) continue;
-    if (stat.pgrp === process.pid || carriesTag(await readOrEmpty(`/proc/${pid}/environ`), tag)) found.push(pid);
+    if (stat !== undefined && stat.state !== "Z" && stat.state !== "X" && stat.startTicks === startTicks)
+      alive.set(pid, startTicks);
   }
-  return found;
+  return alive;
 }
 
 function carriesTag(environ, tag) {

@@ -159,6 +159,7 @@ function finish() {
     lostOutputBytes: relay.lostOutputBytes,
     ...(tree.descendants > 0 ? { tree } : {}),
   };
+  if (tree.descendants > 0) report({ event: "tree_ended", descendants: tree.descendants, stopped: tree.stopped });
   try {
     commit(exitPath, `${JSON.stringify(record)}\n`);
   } catch (error) {
