@@ -10,13 +10,8 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ok } from "../domain/shared/model/result.ts";
 import { normalizeRunArguments } from "../domain/tasks/model/run-request.ts";
-import { TaskRuntime } from "../domain/tasks/service/task-runtime.ts";
-import { CryptoRandomSource } from "../adapters/node/crypto-random-source.ts";
-import { NodeFileCommitter } from "../adapters/node/node-file-committer.ts";
-import { NodeProcessLauncher } from "../adapters/node/node-process-launcher.ts";
-import { SystemClock } from "../adapters/node/system-clock.ts";
+import { benchRuntime } from "./bench-runtime.ts";
 import { median, percentile, report } from "./bench-util.ts";
 
 const TASKS = Number(process.argv[2] ?? 200);
@@ -47,31 +42,10 @@ async function throughRuntime(
   seconds: number;
 }> {
   const notices = new Map<string, number>();
-  const runtime = new TaskRuntime(
-    {
-      launcher: new NodeProcessLauncher(),
-      files: new NodeFileCommitter(),
-      clock: new SystemClock(),
-      random: new CryptoRandomSource(),
-      notifier: {
-        deliver: async (n) => {
-          notices.set(n.snapshot.id, (notices.get(n.snapshot.id) ?? 0) + 1);
-          return ok(undefined);
-        },
-      },
-      warn: (m) => console.error(`warn: ${m}`),
-    },
-    {
-      cwd: dir,
-      taskDir: join(dir, "tasks"),
-      displayDir: "tasks",
-      env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
-      shell: "/bin/sh",
-      outputCapBytes: 1 << 20,
-      killGraceMs: 3_000,
-      retainTasks: 10_000,
-    },
-  );
+  const runtime = benchRuntime(dir, {
+    onNotice: (n) => notices.set(n.snapshot.id, (notices.get(n.snapshot.id) ?? 0) + 1),
+  });
+
   const request = normalizeRunArguments({ command: SHAPES[shape], isAgent: false });
   if (!request.ok) throw new Error(request.error.message);
   const warm = await runtime.start(request.value); // libuv's SIGCHLD pipe and thread pool open once

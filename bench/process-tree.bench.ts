@@ -10,15 +10,9 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ok } from "../domain/shared/model/result.ts";
 import { normalizeRunArguments } from "../domain/tasks/model/run-request.ts";
 import { TaskRuntime } from "../domain/tasks/service/task-runtime.ts";
-import { CryptoRandomSource } from "../adapters/node/crypto-random-source.ts";
-import { NodeFileCommitter } from "../adapters/node/node-file-committer.ts";
-import { NodeProcessLauncher } from "../adapters/node/node-process-launcher.ts";
-import { processIdentity } from "../adapters/node/node-survivor-probe.ts";
-import { NodeTaskSupervisor } from "../adapters/node/node-task-supervisor.ts";
-import { SystemClock } from "../adapters/node/system-clock.ts";
+import { benchRuntime } from "./bench-runtime.ts";
 import { median, percentile, report } from "./bench-util.ts";
 
 const TASKS = Number(process.argv[2] ?? 200);
@@ -28,34 +22,11 @@ const keepAlive = setInterval(() => undefined, 1_000);
 const wallMs = () => performance.timeOrigin + performance.now();
 
 function runtimeIn(dir: string, shellExitGraceMs: number, onNotice: (id: string, at: number) => void): TaskRuntime {
-  return new TaskRuntime(
-    {
-      launcher: new NodeProcessLauncher(),
-      files: new NodeFileCommitter(),
-      clock: new SystemClock(),
-      random: new CryptoRandomSource(),
-      notifier: {
-        deliver: async (n) => {
-          onNotice(n.snapshot.id, wallMs());
-          return ok(undefined);
-        },
-      },
-      warn: (m) => console.error(`warn: ${m}`),
-      supervisor: new NodeTaskSupervisor(),
-      host: processIdentity(process.pid),
-    },
-    {
-      cwd: dir,
-      taskDir: join(dir, "tasks"),
-      displayDir: "tasks",
-      env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
-      shell: "/bin/sh",
-      outputCapBytes: 1 << 20,
-      killGraceMs: 1_000,
-      shellExitGraceMs,
-      retainTasks: 100_000,
-    },
-  );
+  return benchRuntime(dir, {
+    supervised: true,
+    onNotice: (n) => onNotice(n.snapshot.id, wallMs()),
+    config: { killGraceMs: 1_000, shellExitGraceMs, retainTasks: 100_000 },
+  });
 }
 
 function tagged(tag: string): number {

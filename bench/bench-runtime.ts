@@ -1,0 +1,50 @@
+import { join } from "node:path";
+import type { TaskNotification } from "../domain/tasks/model/notification.ts";
+import { ok } from "../domain/shared/model/result.ts";
+import { TaskRuntime, type TaskRuntimeConfig } from "../domain/tasks/service/task-runtime.ts";
+import { CryptoRandomSource } from "../adapters/node/crypto-random-source.ts";
+import { NodeFileCommitter } from "../adapters/node/node-file-committer.ts";
+import { NodeProcessLauncher } from "../adapters/node/node-process-launcher.ts";
+import { processIdentity } from "../adapters/node/node-survivor-probe.ts";
+import { NodeTaskSupervisor } from "../adapters/node/node-task-supervisor.ts";
+import { SystemClock } from "../adapters/node/system-clock.ts";
+
+/** The real task runtime in `dir` (tasks under `dir/tasks`), optionally under the real task supervisor. */
+export function benchRuntime(
+  dir: string,
+  options: {
+    readonly onNotice: (notice: TaskNotification) => void;
+    readonly supervised?: boolean;
+    readonly config?: Partial<TaskRuntimeConfig>;
+  },
+): TaskRuntime {
+  return new TaskRuntime(
+    {
+      launcher: new NodeProcessLauncher(),
+      files: new NodeFileCommitter(),
+      clock: new SystemClock(),
+      random: new CryptoRandomSource(),
+      notifier: {
+        deliver: async (n) => {
+          options.onNotice(n);
+          return ok(undefined);
+        },
+      },
+      warn: (m) => console.error(`warn: ${m}`),
+      ...(options.supervised === true
+        ? { supervisor: new NodeTaskSupervisor(), host: processIdentity(process.pid) }
+        : {}),
+    },
+    {
+      cwd: dir,
+      taskDir: join(dir, "tasks"),
+      displayDir: "tasks",
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
+      shell: "/bin/sh",
+      outputCapBytes: 1 << 20,
+      killGraceMs: 3_000,
+      retainTasks: 10_000,
+      ...options.config,
+    },
+  );
+}
