@@ -184,7 +184,7 @@ class NodeRunningProcess implements RunningProcess {
     const first = await treeCensus(pgid, tag, startTicks);
     this.#reportLeaderExit({
       ...this.#leaderEnd,
-      remaining: await describeProcesses([...first.members, ...first.escapees]),
+      remaining: describeProcesses([...first.members, ...first.escapees]),
     });
     for (
       let pollMs = FIRST_POLL_MS, census = first;

@@ -2,10 +2,11 @@
 //
 // A task's processes are the members of the supervisor's process group and every process whose
 // PI_BG_PROCESS_TAG list holds the task's tag (those that left the group with setsid, nohup or a double
-// fork). Processes older than the supervisor are skipped: they cannot descend from it.
+// fork). Processes older than the supervisor are skipped: they cannot descend from it. /proc is read
+// synchronously: the supervisor has nothing else to do meanwhile, and a synchronous read of a /proc file is
+// an order of magnitude faster than Node's asynchronous one.
 
-import { readFileSync } from "node:fs";
-import { readdir, readFile } from "node:fs/promises";
+import { readdirSync, readFileSync } from "node:fs";
 
 const FIRST_POLL_MS = 10;
 /** Stopping polls fast; watching a tree that runs on backs off to this, since every task has a supervisor. */
@@ -27,22 +28,22 @@ const BOOT_MS = bootTimeMs();
  */
 export async function watchTree({ tag, afterShellExit, killGraceMs, onRemaining }) {
   const treeNow = scanner(tag);
-  let known = await treeNow();
-  onRemaining(await describeProcesses([...known.keys()]));
+  let known = treeNow();
+  onRemaining(describeProcesses([...known.keys()]));
   const seen = new Set(known.keys());
   const stopped = [];
   const deadline = afterShellExit.remaining === "stop" ? Date.now() + afterShellExit.graceMs : Infinity;
   let lastFullScan = Date.now();
   for (let pollMs = FIRST_POLL_MS; known.size > 0; pollMs = Math.min(MAX_WATCH_POLL_MS, pollMs * 2)) {
     if (Date.now() >= deadline) {
-      stopped.push(...(await stopTree([...known.keys()], async () => [...(await treeNow()).keys()], killGraceMs)));
+      stopped.push(...(await stopTree([...known.keys()], () => [...treeNow().keys()], killGraceMs)));
       break;
     }
     await sleep(Math.min(pollMs, deadline - Date.now()));
-    const alive = await stillRunning(known);
+    const alive = stillRunning(known);
     if (alive.size > 0 && Date.now() - lastFullScan < FULL_SCAN_MS) known = alive;
     else {
-      known = await treeNow();
+      known = treeNow();
       lastFullScan = Date.now();
     }
     for (const pid of known.keys()) seen.add(pid);
@@ -62,7 +63,7 @@ async function stopTree(pids, treeNow, killGraceMs) {
     pollMs = Math.min(MAX_POLL_MS, pollMs * 2)
   ) {
     await sleep(Math.min(pollMs, deadline - Date.now()));
-    left = await treeNow();
+    left = treeNow();
     const fresh = left.filter((pid) => !signalled.has(pid));
     for (const pid of fresh) signalled.add(pid);
     signalEach(fresh, "SIGTERM");
@@ -71,7 +72,7 @@ async function stopTree(pids, treeNow, killGraceMs) {
     for (const pid of left) signalled.add(pid);
     signalEach(left, "SIGKILL");
     await sleep(FIRST_POLL_MS);
-    left = await treeNow();
+    left = treeNow();
   }
   return [...signalled];
 }
@@ -93,10 +94,10 @@ function signalEach(pids, signal) {
  */
 function scanner(tag) {
   const notOurs = new Map();
-  return async () => {
+  return () => {
     let entries;
     try {
-      entries = await readdir("/proc");
+      entries = readdirSync("/proc");
     } catch {
       return new Map();
     }
@@ -105,10 +106,10 @@ function scanner(tag) {
       if (!/^\d+$/.test(entry)) continue;
       const pid = Number(entry);
       if (pid === process.pid) continue;
-      const stat = parseStat(await readOrEmpty(`/proc/${pid}/stat`, "utf8"));
+      const stat = parseStat(readOrEmpty(`/proc/${pid}/stat`, "utf8"));
       if (stat === undefined || stat.state === "Z" || stat.state === "X" || stat.startTicks < SELF_START) continue;
       if (stat.pgrp !== process.pid && notOurs.get(pid) === stat.startTicks) continue;
-      if (stat.pgrp === process.pid || carriesTag(await readOrEmpty(`/proc/${pid}/environ`), tag))
+      if (stat.pgrp === process.pid || carriesTag(readOrEmpty(`/proc/${pid}/environ`), tag))
         found.set(pid, stat.startTicks);
       else notOurs.set(pid, stat.startTicks);
     }
@@ -117,10 +118,10 @@ function scanner(tag) {
 }
 
 /** Those of the known processes that still run (the same process: same start time, not a zombie). */
-async function stillRunning(known) {
+function stillRunning(known) {
   const alive = new Map();
   for (const [pid, startTicks] of known) {
-    const stat = parseStat(await readOrEmpty(`/proc/${pid}/stat`, "utf8"));
+    const stat = parseStat(readOrEmpty(`/proc/${pid}/stat`, "utf8"));
     if (stat !== undefined && stat.state !== "Z" && stat.state !== "X" && stat.startTicks === startTicks)
       alive.set(pid, startTicks);
   }
@@ -135,12 +136,12 @@ function carriesTag(environ, tag) {
 }
 
 /** The command line and start time (epoch ms) of each pid that still runs; for the host's launcher too. */
-export async function describeProcesses(pids) {
+export function describeProcesses(pids) {
   const out = [];
   for (const pid of pids) {
-    const stat = parseStat(await readOrEmpty(`/proc/${pid}/stat`, "utf8"));
+    const stat = parseStat(readOrEmpty(`/proc/${pid}/stat`, "utf8"));
     if (stat === undefined || stat.state === "Z" || stat.state === "X") continue;
-    const command = (await readOrEmpty(`/proc/${pid}/cmdline`))
+    const command = (readOrEmpty(`/proc/${pid}/cmdline`))
       .toString("utf8")
       .replace(/\0+$/, "")
       .replaceAll("\0", " ");
@@ -184,9 +185,9 @@ function bootTimeMs() {
   }
 }
 
-async function readOrEmpty(path, encoding) {
+function readOrEmpty(path, encoding) {
   try {
-    return encoding === undefined ? await readFile(path) : await readFile(path, encoding);
+    return encoding === undefined ? readFileSync(path) : readFileSync(path, encoding);
   } catch {
     return encoding === undefined ? Buffer.alloc(0) : ""; // ended while we looked, or not ours to read
   }
