@@ -141,10 +141,7 @@ export function describeProcesses(pids) {
   for (const pid of pids) {
     const stat = parseStat(readOrEmpty(`/proc/${pid}/stat`, "utf8"));
     if (stat === undefined || stat.state === "Z" || stat.state === "X") continue;
-    const command = (readOrEmpty(`/proc/${pid}/cmdline`))
-      .toString("utf8")
-      .replace(/\0+$/, "")
-      .replaceAll("\0", " ");
+    const command = readOrEmpty(`/proc/${pid}/cmdline`).toString("utf8").replace(/\0+$/, "").replaceAll("\0", " ");
     out.push(
       BOOT_MS === undefined
         ? { pid, command }
