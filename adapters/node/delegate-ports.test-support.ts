@@ -3,7 +3,7 @@ import type { ConversationSource } from "../../ports/conversation-source.ts";
 import { CryptoRandomSource } from "./crypto-random-source.ts";
 import { NodeFileCommitter } from "./node-file-committer.ts";
 import { NodeProcessLauncher } from "./node-process-launcher.ts";
-import { piChildEnv } from "./pi-child-env.ts";
+import { confinedChildEnv } from "./confined-child-env.ts";
 import { SystemClock } from "./system-clock.ts";
 
 export interface NodeDelegatePortsOptions {
@@ -21,6 +21,6 @@ export function nodeDelegatePorts(options: NodeDelegatePortsOptions): DelegatePo
     clock: new SystemClock(),
     random: new CryptoRandomSource(),
     conversation: options.conversation,
-    childEnv: (extra) => piChildEnv(baseEnv, extra),
+    childEnv: (extra, provider) => confinedChildEnv(baseEnv, provider, extra),
   };
 }

@@ -1,5 +1,5 @@
 /**
- * The environment of every isolated Pi child (Fusion stage, delegate, attested run): the parent's, minus credential- and session-bearing variables
+ * The environment of an attested run's Pi child (the user's own agent with the user's own tools): the parent's, minus credential- and session-bearing variables
  * (reference §2.8; matched case-insensitively), plus `PI_SKIP_VERSION_CHECK=1` and the stage's private
  * protocol variables. `PI_CODING_AGENT_DIR` stays: the child reads models.json and its auth from there.
  * The candidate protocol variables (audit log path, research flag) are never inherited: only the stage
@@ -25,6 +25,8 @@ const STRIPPED_PREFIXES = ["OPENAI_", "OPENROUTER_", "AZURE_OPENAI_"];
 /** Set per stage by the orchestrator (domain/fusion/model/candidate-launch.ts), never inherited. */
 const STAGE_ONLY = new Set(["PI_FUSION_TOOL_CALL_LOG_PATH", "PI_FUSION_RESEARCH_ENABLED"]);
 
+export const isStageOnly = (name: string): boolean => STAGE_ONLY.has(name.toUpperCase());
+
 export function isStrippedFromChild(name: string): boolean {
   const upper = name.toUpperCase();
   return STRIPPED_EXACT.has(upper) || STRIPPED_PREFIXES.some((prefix) => upper.startsWith(prefix));
@@ -36,7 +38,7 @@ export function piChildEnv(
 ): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(parent)) {
-    if (value !== undefined && !isStrippedFromChild(name) && !STAGE_ONLY.has(name.toUpperCase())) env[name] = value;
+    if (value !== undefined && !isStrippedFromChild(name) && !isStageOnly(name)) env[name] = value;
   }
   env.PI_SKIP_VERSION_CHECK = "1";
   for (const [name, value] of Object.entries(extra)) {

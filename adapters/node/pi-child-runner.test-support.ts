@@ -73,6 +73,8 @@ export interface ChildRecord {
   readonly stdin: string;
   readonly pid: number;
   readonly grandchildPid?: number;
+  /** The names of the child's environment variables. */
+  readonly envKeys: readonly string[];
 }
 
 export const pause = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));

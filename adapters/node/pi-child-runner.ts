@@ -5,7 +5,7 @@ import type { FileCommitter } from "../../ports/file-committer.ts";
 import type { ProcessLauncher } from "../../ports/process-launcher.ts";
 import type { ChildError, ChildStageSpec, FusionChildRunner, PreparedChild } from "../../ports/fusion-child-runner.ts";
 import { buildFusionChildArgv } from "./fusion-child-argv.ts";
-import { piChildEnv } from "./pi-child-env.ts";
+import { confinedChildEnv } from "./confined-child-env.ts";
 import { NodeProcessLauncher } from "./node-process-launcher.ts";
 import { detectPiChildCli, type PiChildCli } from "./pi-child-command.ts";
 import type { PiCliLocation } from "./pi-cli-locator.ts";
@@ -69,7 +69,7 @@ export class PiChildRunner implements FusionChildRunner {
       ...(spec.extensions === undefined ? {} : { extensions: spec.extensions }),
     });
     if (!args.ok) return args;
-    const env = piChildEnv(this.#options.baseEnv ?? process.env, spec.env);
+    const env = confinedChildEnv(this.#options.baseEnv ?? process.env, spec.route.provider, spec.env);
     const prepared = new PiPreparedChild(spec, this.#limits, this.#options.files, this.#options.clock);
     const started = this.#launcher.launch({
       command: { kind: "argv", file: process.execPath, args: args.value },

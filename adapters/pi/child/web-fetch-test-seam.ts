@@ -1,6 +1,10 @@
 import { err, ok, type Result, type TypedError } from "../../../domain/shared/model/result.ts";
 import { DEFAULT_ADDRESS_POLICY, type AddressPolicy } from "../../../domain/web/model/address-policy.ts";
 import { formatCidr, parseCidr, type Cidr } from "../../../domain/web/model/cidr.ts";
+import {
+  WEB_FETCH_TEST_ADMIT_CIDR_ENV,
+  WEB_FETCH_TEST_SEAM_ENV,
+} from "../../../domain/web/model/web-fetch-test-seam-env.ts";
 
 /**
  * TEST SEAM — NEVER SET THESE IN PRODUCTION. End-to-end tests run a real `pi` child against a web host on
@@ -9,8 +13,7 @@ import { formatCidr, parseCidr, type Cidr } from "../../../domain/web/model/cidr
  * addresses. The admit list alone is refused (the child does not start), so a stray variable can neither
  * widen the policy nor be silently ignored; an active seam is announced on stderr at load.
  */
-export const WEB_FETCH_TEST_SEAM_ENV = "PI_FUSION_WEB_FETCH_TEST_SEAM";
-export const WEB_FETCH_TEST_ADMIT_CIDR_ENV = "PI_FUSION_WEB_FETCH_TEST_ADMIT_CIDR";
+export { WEB_FETCH_TEST_ADMIT_CIDR_ENV, WEB_FETCH_TEST_SEAM_ENV };
 
 export type TestSeamError = TypedError<"web_fetch_test_seam_invalid">;
 

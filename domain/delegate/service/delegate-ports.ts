@@ -16,10 +16,10 @@ export interface DelegatePorts {
   /** The parent conversation of the executing `bg_delegate` call. */
   readonly conversation: ConversationSource;
   /**
-   * The child's whole environment: the parent's minus credential- and session-bearing variables
-   * (reference §2.8, case-insensitive), plus `extra`.
+   * The child's whole environment: what Pi needs to run and the credential of the child's own route's
+   * `provider`, nothing else of the parent's (the child's model may be hijacked), plus `extra`.
    */
-  childEnv(extra: Readonly<Record<string, string>>): Record<string, string>;
+  childEnv(extra: Readonly<Record<string, string>>, provider: string): Record<string, string>;
 }
 
 /** Where the child's programs are; read once per host. */

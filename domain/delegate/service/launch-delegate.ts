@@ -73,7 +73,7 @@ export async function launchDelegate(
   const started = ports.launcher.launch({
     command: { kind: "argv", file: plan.file, args: plan.args },
     cwd: a.seed.seed.cwd,
-    env: ports.childEnv(plan.env),
+    env: ports.childEnv(plan.env, a.route.provider),
     stdin: new TextEncoder().encode(a.childPrompt),
   });
   if (!started.ok) return spawnFailed(ports, identity, artifactDir, started.error.message);
