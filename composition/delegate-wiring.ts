@@ -1,6 +1,7 @@
 import { DelegateRuns } from "../domain/delegate/service/delegate-runs.ts";
 import { nodeDelegateHost } from "../adapters/node/delegate-node-host.ts";
 import { confinedChildEnv } from "../adapters/node/confined-child-env.ts";
+import { nodeReadScope } from "../adapters/node/node-read-scope.ts";
 import type { ChildAdapters } from "./fusion-wiring.ts";
 import { withHookContractProof } from "./hook-contract-proof.ts";
 import type { ChildHost } from "./tokens.ts";
@@ -12,7 +13,11 @@ import type { ChildHost } from "./tokens.ts";
  */
 export function delegateRunsFor(host: ChildHost, adapters: ChildAdapters): DelegateRuns {
   return new DelegateRuns(
-    { ...adapters, childEnv: (extra, provider) => confinedChildEnv(host.env, provider, extra) },
+    {
+      ...adapters,
+      childEnv: (extra, provider) => confinedChildEnv(host.env, provider, extra),
+      readScope: (cwd) => nodeReadScope(cwd, host.env),
+    },
     () => withHookContractProof(nodeDelegateHost(host.env)),
     host.pid,
   );

@@ -9,7 +9,8 @@ import { nodeDelegateHost } from "../adapters/node/delegate-node-host.ts";
 import { CryptoRandomSource } from "../adapters/node/crypto-random-source.ts";
 import { NodeFileCommitter } from "../adapters/node/node-file-committer.ts";
 import { NodeProcessLauncher } from "../adapters/node/node-process-launcher.ts";
-import { piChildEnv } from "../adapters/node/pi-child-env.ts";
+import { confinedChildEnv } from "../adapters/node/confined-child-env.ts";
+import { nodeReadScope } from "../adapters/node/node-read-scope.ts";
 import { SystemClock } from "../adapters/node/system-clock.ts";
 import { launchDelegate } from "../domain/delegate/service/launch-delegate.ts";
 import { ok } from "../domain/shared/model/result.ts";
@@ -66,7 +67,9 @@ describe("Pi hook contract (context and tool_result) on the installed Pi", () =>
           capture: () =>
             ok({ cwd: work, systemPrompt: "sys", messages: [{ role: "user" as const, content: "hello" }] }),
         },
-        childEnv: (extra?: Readonly<Record<string, string>>) => piChildEnv({ ...process.env, ...agent.env }, extra),
+        childEnv: (extra: Readonly<Record<string, string>>, provider: string) =>
+          confinedChildEnv({ ...process.env, ...agent.env }, provider, extra),
+        readScope: (cwd: string) => nodeReadScope(cwd, process.env),
       };
       // As on a Pi release the package has no evidence for: an empty evidence directory.
       const proving = withHookContractProof({

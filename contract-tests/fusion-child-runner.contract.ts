@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
+import { READ_SCOPE_ENV, serialiseReadScope, type ReadScope } from "../domain/confinement/model/read-scope.ts";
 import type { Usage } from "../domain/shared/model/usage.ts";
 import type { ChildRoute, ChildStageSpec, FusionChildRunner, PreparedChild } from "../ports/fusion-child-runner.ts";
 
@@ -36,6 +37,12 @@ export interface FusionChildRunnerSubject {
 }
 
 const never = () => new AbortController().signal;
+
+function scopeOf(subject: FusionChildRunnerSubject): ReadScope {
+  const scope = subject.runner.readScope(subject.runDir);
+  if (!scope.ok) throw new Error(`readScope refused the run directory: ${scope.error.message}`);
+  return scope.value;
+}
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 const sum = (usages: readonly Usage[], key: "input" | "output") => usages.reduce((n, u) => n + u[key], 0);
 
@@ -52,6 +59,7 @@ export function describeFusionChildRunnerContract(
         tools,
         systemPrompt: "You are a Fusion stage. Answer directly.",
         cwd: subject.runDir,
+        env: { [READ_SCOPE_ENV]: serialiseReadScope(scopeOf(subject)) },
       };
       const prepared = subject.runner.prepare(spec);
       if (!prepared.ok) throw new Error(`prepare failed: ${prepared.error.code}: ${prepared.error.message}`);
@@ -66,6 +74,17 @@ export function describeFusionChildRunnerContract(
         .filter((line) => line !== "")
         .map((line) => (JSON.parse(line) as { stop_reason: string }).stop_reason);
     };
+
+    it("confines reads to the project root without its .pi/, and refuses a root that is / or the home directory", async () => {
+      const subject = await makeSubject();
+      const scope = scopeOf(subject);
+      expect(subject.runDir.endsWith(scope.root) || scope.root.endsWith(subject.runDir.split("/").at(-1) ?? "")).toBe(
+        true,
+      );
+      expect(scope.denied).toContain(`${scope.root}/.pi`);
+      const slash = subject.runner.readScope("/");
+      expect(slash.ok ? "accepted" : slash.error.code).toBe("read_root_too_broad");
+    });
 
     it("sends the exact prompt only at send, and answers on the pinned route with verified frames and artifacts", async () => {
       const subject = await makeSubject();

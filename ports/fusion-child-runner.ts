@@ -1,6 +1,8 @@
 import type { Result, TypedError } from "../domain/shared/model/result.ts";
 import type { Usage } from "../domain/shared/model/usage.ts";
 
+import type { ReadScope, ReadScopeError } from "../domain/confinement/model/read-scope.ts";
+
 /** Where one Fusion stage runs: a direct `pi --mode text` child on one pinned route. */
 export interface ChildRoute {
   readonly provider: string;
@@ -79,5 +81,11 @@ export interface PreparedChild {
 }
 
 export interface FusionChildRunner {
+  /**
+   * Where the read tools of this runner's children may reach when they work in `cwd` (the project root
+   * that contains it, without its `.pi/` and the agent dir; refused when that root is `/` or the home
+   * directory). Asked at preflight, before anything exists; the stage passes it in `READ_SCOPE_ENV`.
+   */
+  readScope(cwd: string): Result<ReadScope, ReadScopeError>;
   prepare(spec: ChildStageSpec): Result<PreparedChild, ChildError>;
 }

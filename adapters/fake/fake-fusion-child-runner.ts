@@ -1,3 +1,4 @@
+import { readScopeFor, type ReadScope, type ReadScopeError } from "../../domain/confinement/model/read-scope.ts";
 import { createHash } from "node:crypto";
 import { err, ok, type Result } from "../../domain/shared/model/result.ts";
 import { TOOL_CALL_LOG_ENV } from "../../domain/fusion/model/candidate-launch.ts";
@@ -63,6 +64,8 @@ export type FakeRunnerEvent =
  * log of every prepare/send/settle/discard so tests can assert how many children existed, what bytes
  * each was sent, and in which order. An unscripted prefix fails loudly.
  */
+export const FAKE_HOME = "/nonexistent-home/fake-user";
+
 export class FakeFusionChildRunner implements FusionChildRunner {
   readonly events: FakeRunnerEvent[] = [];
   readonly specs = new Map<string, ChildStageSpec>();
@@ -84,6 +87,11 @@ export class FakeFusionChildRunner implements FusionChildRunner {
   script(prefix: string, script: FakeStageScript): this {
     this.#scripts.set(prefix, script);
     return this;
+  }
+
+  /** Outside a Git repository as far as the fake knows, under a home directory no project is ever in. */
+  readScope(cwd: string): Result<ReadScope, ReadScopeError> {
+    return readScopeFor({ cwd, gitTop: undefined, home: FAKE_HOME, agentDir: `${FAKE_HOME}/.pi/agent` });
   }
 
   prepare(spec: ChildStageSpec): Result<PreparedChild, ChildError> {

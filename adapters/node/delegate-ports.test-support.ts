@@ -4,6 +4,7 @@ import { CryptoRandomSource } from "./crypto-random-source.ts";
 import { NodeFileCommitter } from "./node-file-committer.ts";
 import { NodeProcessLauncher } from "./node-process-launcher.ts";
 import { confinedChildEnv } from "./confined-child-env.ts";
+import { nodeReadScope } from "./node-read-scope.ts";
 import { SystemClock } from "./system-clock.ts";
 
 export interface NodeDelegatePortsOptions {
@@ -22,5 +23,6 @@ export function nodeDelegatePorts(options: NodeDelegatePortsOptions): DelegatePo
     random: new CryptoRandomSource(),
     conversation: options.conversation,
     childEnv: (extra, provider) => confinedChildEnv(baseEnv, provider, extra),
+    readScope: (cwd) => nodeReadScope(cwd, baseEnv),
   };
 }

@@ -1,3 +1,4 @@
+import { READ_SCOPE_ENV, serialiseReadScope } from "../../domain/confinement/model/read-scope.ts";
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -138,6 +139,7 @@ describeFusionChildRunnerContract("PiChildRunner with real pi children", async (
   const groups: number[] = [];
   return {
     runner: {
+      readScope: (cwd) => real.readScope(cwd),
       prepare(s) {
         const child = real.prepare(s);
         if (child.ok && child.value instanceof PiPreparedChild) groups.push(child.value.pid);
@@ -208,13 +210,30 @@ describe("PiChildRunner with real pi children", () => {
       { toolCalls: [{ name: "ls", arguments: { path: "." } }], usage: { input: 50, output: 5 } },
       { text: "saw the listing", usage: { input: 70, output: 8 } },
     );
+    const real = runner();
+    const scope = real.readScope(work);
+    if (!scope.ok) throw new Error(scope.error.message);
+    const env = { PI_FUSION_STAGE_MARK: "candidate-2", [READ_SCOPE_ENV]: serialiseReadScope(scope.value) };
     const result = await prepare(
-      runner(),
-      spec("candidate-2.attempt-1", { tools: ["read", "grep", "find", "ls"] }),
+      real,
+      spec("candidate-2.attempt-1", { tools: ["read", "grep", "find", "ls"], env }),
     ).send("list files", never());
     expect(result.ok ? result.value.text : result.error.message).toBe("saw the listing");
     expect(toolNames(0).sort()).toEqual(["find", "grep", "ls", "read"]);
     expect(String(server.requests[1]?.body.messages?.at(-1)?.content)).toContain("marker.txt");
+  });
+
+  it("read tools without a read scope refuse every call (fail closed)", async () => {
+    server.enqueue(
+      { toolCalls: [{ name: "ls", arguments: { path: "." } }], usage: { input: 50, output: 5 } },
+      { text: "could not list", usage: { input: 70, output: 8 } },
+    );
+    const tools = ["read", "grep", "find", "ls"];
+    const result = await prepare(runner(), spec("candidate-3.attempt-1", { tools })).send("list files", never());
+    expect(result.ok ? result.value.text : result.error.message).toBe("could not list");
+    const toolResult = String(server.requests[1]?.body.messages?.at(-1)?.content);
+    expect(toolResult).toContain("read_scope_invalid");
+    expect(toolResult).not.toContain("marker.txt");
   });
 
   it("HTTP 400 from the provider: the failure carries the provider's message, stderr keeps it", async () => {

@@ -6,6 +6,8 @@ import type { ProcessLauncher } from "../../ports/process-launcher.ts";
 import type { ChildError, ChildStageSpec, FusionChildRunner, PreparedChild } from "../../ports/fusion-child-runner.ts";
 import { buildFusionChildArgv } from "./fusion-child-argv.ts";
 import { confinedChildEnv } from "./confined-child-env.ts";
+import { nodeReadScope } from "./node-read-scope.ts";
+import type { ReadScope, ReadScopeError } from "../../domain/confinement/model/read-scope.ts";
 import { NodeProcessLauncher } from "./node-process-launcher.ts";
 import { detectPiChildCli, type PiChildCli } from "./pi-child-command.ts";
 import type { PiCliLocation } from "./pi-cli-locator.ts";
@@ -50,6 +52,10 @@ export class PiChildRunner implements FusionChildRunner {
     this.#options = options;
     this.#launcher = options.launcher ?? new NodeProcessLauncher();
     this.#limits = { ...DEFAULT_CHILD_LIMITS, ...options.limits };
+  }
+
+  readScope(cwd: string): Result<ReadScope, ReadScopeError> {
+    return nodeReadScope(cwd, this.#options.baseEnv ?? process.env);
   }
 
   prepare(spec: ChildStageSpec): Result<PreparedChild, ChildError> {

@@ -31,6 +31,7 @@ function launchFiles(name: string) {
     seedSha256: seed.seedSha256,
     taskId: "dboot",
     launchNonce: nonce,
+    readScope: { root: dir, denied: [] },
     flags: BASELINE_PI_FLAGS,
   });
   writeFileSync(join(dir, "seed.json"), seed.seedJson);

@@ -1,4 +1,5 @@
 import { piToolFromSpec } from "../pi-tool.ts";
+import { installReadConfinement } from "./read-confinement.ts";
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
 import { childTerminal } from "../../../domain/delegate/model/child-terminal.ts";
 import { artifactPath, DELEGATE_ARTIFACT } from "../../../domain/delegate/model/delegate-artifacts.ts";
@@ -29,6 +30,7 @@ import { readArtifactTool } from "./delegate-read-artifact-tool.ts";
  */
 export default function delegateGuardExtension(pi: ExtensionAPI): void {
   installDelegateGuard(pi, process.env, (line) => process.stderr.write(`${line}\n`));
+  installReadConfinement(pi);
 }
 
 interface Wiring {

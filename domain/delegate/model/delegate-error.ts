@@ -8,6 +8,7 @@ export type DelegateAdmissionCode =
   | "seed_projection_failed"
   | "seed_budget_exceeded"
   | "seed_persist_failed"
+  | "read_root_too_broad"
   | "invalid_arguments";
 
 /** What a child can latch in `child-terminal.json`, and what the parent concludes after it exits. */

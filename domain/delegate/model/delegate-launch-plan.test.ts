@@ -6,6 +6,7 @@ import {
   DELEGATE_DENIED_TOOLS,
   type LaunchPlanInput,
 } from "./delegate-launch-plan.ts";
+import { serialiseReadScope } from "../../confinement/model/read-scope.ts";
 
 /** Pi 1.6.0's --help offers every isolation flag (domain/shared/model/pi-cli-flags.test.ts). */
 const PI_1_FLAGS = { excludeTools: true, noMcp: true, sessionId: true, sessionDir: true };
@@ -21,6 +22,7 @@ const input = (overrides: Partial<LaunchPlanInput> = {}): LaunchPlanInput => ({
   seedSha256: "b".repeat(64),
   taskId: "dt",
   launchNonce: "c".repeat(32),
+  readScope: { root: "/proj", denied: ["/proj/.pi"] },
   flags: BASELINE_PI_FLAGS,
   ...overrides,
 });
@@ -57,6 +59,7 @@ describe("delegate launch plan", () => {
       PI_BG_DELEGATE_SEED_SHA256: "b".repeat(64),
       PI_BG_DELEGATE_TASK_ID: "dt",
       PI_BG_DELEGATE_LAUNCH_NONCE: "c".repeat(32),
+      PI_BG_READ_SCOPE: serialiseReadScope({ root: "/proj", denied: ["/proj/.pi"] }),
       PI_SKIP_VERSION_CHECK: "1",
     });
   });

@@ -1,3 +1,4 @@
+import { READ_SCOPE_ENV, serialiseReadScope, type ReadScope } from "../../confinement/model/read-scope.ts";
 import { CHILD_DENIED_TOOLS } from "../../shared/model/child-tool-denylist.ts";
 import { piChildArgs, sessionById } from "../../shared/model/pi-child-argv.ts";
 import type { PiCliFlags } from "../../shared/model/pi-cli-flags.ts";
@@ -37,6 +38,8 @@ export interface LaunchPlanInput {
   readonly seedSha256: string;
   readonly taskId: string;
   readonly launchNonce: string;
+  /** Where the child's read tools may reach (its guard enforces it). */
+  readonly readScope: ReadScope;
   /** What the child's Pi CLI offers (probed from its `--help`). */
   readonly flags: PiCliFlags;
 }
@@ -88,6 +91,7 @@ export function buildLaunchPlan(input: LaunchPlanInput): LaunchPlan {
     [DELEGATE_ENV.seedSha256]: input.seedSha256,
     [DELEGATE_ENV.taskId]: input.taskId,
     [DELEGATE_ENV.launchNonce]: input.launchNonce,
+    [READ_SCOPE_ENV]: serialiseReadScope(input.readScope),
     PI_SKIP_VERSION_CHECK: "1",
   };
   const isolation: DelegateIsolation = {

@@ -1,3 +1,5 @@
+import type { ReadScope, ReadScopeError } from "../../confinement/model/read-scope.ts";
+import type { Result } from "../../shared/model/result.ts";
 import type { PiCliFlags } from "../../shared/model/pi-cli-flags.ts";
 import type { Clock } from "../../../ports/clock.ts";
 import type { ConversationSource } from "../../../ports/conversation-source.ts";
@@ -20,6 +22,8 @@ export interface DelegatePorts {
    * `provider`, nothing else of the parent's (the child's model may be hijacked), plus `extra`.
    */
   childEnv(extra: Readonly<Record<string, string>>, provider: string): Record<string, string>;
+  /** Where the read tools of a child working in `cwd` may reach (the project root without its `.pi/`). */
+  readScope(cwd: string): Result<ReadScope, ReadScopeError>;
 }
 
 /** Where the child's programs are; read once per host. */

@@ -1,3 +1,4 @@
+import { readScopeFor } from "../../confinement/model/read-scope.ts";
 import { BASELINE_PI_FLAGS } from "../../shared/model/pi-cli-flags.ts";
 import { FakeClock } from "../../../adapters/fake/fake-clock.ts";
 import { FakeProcessLauncher } from "../../../adapters/fake/fake-process-launcher.ts";
@@ -63,6 +64,7 @@ export async function world(
       envCalls.push({ ...extra });
       return { PATH: "/bin", ...extra };
     },
+    readScope: (cwd) => readScopeFor({ cwd, gitTop: undefined, home: "/home/u", agentDir: "/home/u/.pi/agent" }),
   };
   return { files, launcher, clock, ports, envCalls };
 }

@@ -3,6 +3,9 @@ import { sha256Hex } from "../../shared/model/canonical-json.ts";
 import { launchDelegate } from "./launch-delegate.ts";
 import { retrieveDelegateResult } from "./retrieve-delegate-result.ts";
 import { commitAnswer, decode, encode, launched, onlyProcess, request, world } from "./launch-delegate.test-support.ts";
+import { serialiseReadScope } from "../../confinement/model/read-scope.ts";
+
+const KERNEL = ["/proc", "/sys", "/dev"];
 
 describe("launchDelegate: launch", () => {
   it("persists the seed and its companions, then starts one isolated child with the prompt on stdin", async () => {
@@ -40,6 +43,7 @@ describe("launchDelegate: launch", () => {
         PI_BG_DELEGATE_SEED_SHA256: sha256Hex(seed),
         PI_BG_DELEGATE_TASK_ID: "dtask1",
         PI_BG_DELEGATE_LAUNCH_NONCE: manifest.launch_nonce as string,
+        PI_BG_READ_SCOPE: serialiseReadScope({ root: "/proj", denied: ["/proj/.pi", "/home/u/.pi/agent", ...KERNEL] }),
         PI_SKIP_VERSION_CHECK: "1",
       },
     ]);

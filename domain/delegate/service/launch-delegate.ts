@@ -2,6 +2,7 @@ import { sha256Hex, utf8Bytes } from "../../shared/model/canonical-json.ts";
 import { err, ok, type Result } from "../../shared/model/result.ts";
 import { evidenceFileName } from "../model/hook-contract.ts";
 import { admitDelegate, type Admitted } from "../model/delegate-admission.ts";
+import type { ReadScope } from "../../confinement/model/read-scope.ts";
 import { artifactPath, DELEGATE_ARTIFACT, delegateRunDir, isDelegateTaskId } from "../model/delegate-artifacts.ts";
 import { admissionError, delegateError, type DelegateError, type DelegateErrorCode } from "../model/delegate-error.ts";
 import { buildLaunchPlan, DELEGATE_CHILD_TOOLS, type LaunchPlan } from "../model/delegate-launch-plan.ts";
@@ -32,6 +33,9 @@ export interface DelegateLaunch {
   readonly receipt: DelegateLaunchReceipt;
   readonly handle: DelegateHandle;
 }
+
+/** An admitted delegate with where its child may read. */
+type ScopedAdmission = Admitted & { readonly readScope: ReadScope };
 
 /**
  * `bg_delegate`: admission (nothing exists on refusal), persistence of the seed and its companions,
@@ -64,6 +68,7 @@ export async function launchDelegate(
     seedSha256: a.seed.seedSha256,
     taskId,
     launchNonce,
+    readScope: a.readScope,
     flags: request.host.piFlags,
   });
   const manifest = buildManifest(ports, request, a, { taskId, launchNonce, childSessionId, plan });
@@ -107,7 +112,7 @@ export async function launchDelegate(
 async function admit(
   ports: DelegatePorts,
   request: DelegateLaunchRequest,
-): Promise<Result<Admitted, DelegateError<DelegateErrorCode>>> {
+): Promise<Result<ScopedAdmission, DelegateError<DelegateErrorCode>>> {
   const conversation = ports.conversation.capture();
   const admitted = admitDelegate({
     hookContract: await evidenceFor(ports, request.host),
@@ -131,7 +136,10 @@ async function admit(
       ),
     );
   }
-  return admitted;
+  const readScope = ports.readScope(admitted.value.seed.seed.cwd);
+  if (!readScope.ok)
+    return err(admissionError(readScope.error.code, readScope.error.message, "start Pi inside a project directory."));
+  return ok({ ...admitted.value, readScope: readScope.value });
 }
 
 /**
@@ -183,7 +191,7 @@ interface LaunchIds {
 function buildManifest(
   ports: DelegatePorts,
   request: DelegateLaunchRequest,
-  a: Admitted,
+  a: ScopedAdmission,
   ids: LaunchIds,
 ): DelegateManifest {
   return {
@@ -224,7 +232,7 @@ function buildManifest(
 async function persist(
   ports: DelegatePorts,
   dir: string,
-  a: Admitted,
+  a: ScopedAdmission,
   manifest: DelegateManifest,
 ): Promise<Result<void, DelegateError<"seed_persist_failed">>> {
   const { files } = ports;

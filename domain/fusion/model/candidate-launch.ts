@@ -1,3 +1,4 @@
+import { READ_SCOPE_ENV, serialiseReadScope, type ReadScope } from "../../confinement/model/read-scope.ts";
 import { err, ok, type Result, type TypedError } from "../../shared/model/result.ts";
 import { toolCallLogFile } from "./fusion-artifacts.ts";
 import { candidateTools, type FusionCapability } from "./fusion-workflow.ts";
@@ -9,7 +10,7 @@ import { candidateTools, type FusionCapability } from "./fusion-workflow.ts";
  */
 export const TOOL_CALL_LOG_ENV = "PI_FUSION_TOOL_CALL_LOG_PATH";
 export const RESEARCH_ENABLED_ENV = "PI_FUSION_RESEARCH_ENABLED";
-export const CANDIDATE_PROTOCOL_ENV: readonly string[] = [TOOL_CALL_LOG_ENV, RESEARCH_ENABLED_ENV];
+export const CANDIDATE_PROTOCOL_ENV: readonly string[] = [TOOL_CALL_LOG_ENV, RESEARCH_ENABLED_ENV, READ_SCOPE_ENV];
 
 /** Absolute paths of the private candidate child extensions; the host supplies them (they are files). */
 export interface CandidateExtensionPaths {
@@ -66,7 +67,7 @@ export function checkCandidateWiring(
 /**
  * The launch of one candidate attempt. `inspect` gets the audit extension and a per-attempt log path;
  * `research` also gets the web-fetch extension (before the audit, so the audit sees its results) and the
- * research flag. `reason` gets neither. The caller's environment comes first; the protocol variables win.
+ * research flag. Both carry the run's read scope, which the child's own extension enforces. `reason` gets neither. The caller's environment comes first; the protocol variables win.
  */
 export function candidateLaunch(
   capability: FusionCapability,
@@ -74,6 +75,7 @@ export function candidateLaunch(
   runDir: string,
   prefix: string,
   callerEnv: Readonly<Record<string, string>> = {},
+  readScope?: ReadScope,
 ): CandidateLaunch {
   const tools = candidateTools(capability);
   if (capability === "reason") return { tools, extensions: [], env: { ...callerEnv } };
@@ -82,7 +84,13 @@ export function candidateLaunch(
       `candidateLaunch: '${capability}' needs extension paths (checkCandidateWiring refuses this earlier)`,
     );
   const auditLog = toolCallLogFile(prefix);
-  const env = { ...callerEnv, [TOOL_CALL_LOG_ENV]: `${runDir}/${auditLog}` };
+  if (readScope === undefined)
+    throw new Error(`candidateLaunch: '${capability}' grants read tools, so it needs the run's read scope`);
+  const env = {
+    ...callerEnv,
+    [TOOL_CALL_LOG_ENV]: `${runDir}/${auditLog}`,
+    [READ_SCOPE_ENV]: serialiseReadScope(readScope),
+  };
   if (capability === "inspect") return { tools, extensions: [paths.toolAudit], env, auditLog };
   return {
     tools,

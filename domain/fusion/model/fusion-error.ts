@@ -4,7 +4,8 @@ import type { CandidateSlot, FusionStage } from "./fusion-workflow.ts";
 /**
  * The spec's Fusion error codes, plus `output_contract_violated` for an oversized or blank stage answer
  * and `tool_audit_invalid` for a candidate's tool-call audit log that is missing, cut short, has a gap or
- * a duplicate, the wrong schema, or fewer/more calls than the child reported.
+ * a duplicate, the wrong schema, or fewer/more calls than the child reported, and `read_root_too_broad` for a
+ * run whose candidates would read from `/` or the home directory (domain/confinement/model/read-scope.ts).
  */
 export type FusionErrorCode =
   | "config_invalid"
@@ -27,7 +28,8 @@ export type FusionErrorCode =
   | "state_transition_invalid"
   | "orchestration_failed"
   | "output_contract_violated"
-  | "tool_audit_invalid";
+  | "tool_audit_invalid"
+  | "read_root_too_broad";
 
 /** Where in the run a failure happened; `preflight` is everything before the first child. */
 export type FusionErrorStage = "preflight" | FusionStage;

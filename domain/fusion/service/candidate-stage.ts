@@ -79,6 +79,7 @@ function candidatePlan(ctx: RunContext, slot: CandidateSlot, signal: AbortSignal
     ctx.artifacts.dir,
     attemptPrefix("candidate", 1, slot),
     ctx.candidateEnv,
+    ctx.readScope,
   );
   return {
     stage: "candidate",

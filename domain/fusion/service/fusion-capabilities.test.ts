@@ -14,6 +14,14 @@ import {
   type FusionHarness,
 } from "./fusion-fixtures.test-support.ts";
 import { sha256Hex } from "../../shared/model/canonical-json.ts";
+import { serialiseReadScope } from "../../confinement/model/read-scope.ts";
+import { FAKE_HOME } from "../../../adapters/fake/fake-fusion-child-runner.ts";
+
+/** The fixture's project is /work/project, outside any repository the fake knows. */
+const PROJECT_SCOPE = serialiseReadScope({
+  root: "/work/project",
+  denied: ["/work/project/.pi", `${FAKE_HOME}/.pi/agent`, "/proc", "/sys", "/dev"],
+});
 
 interface Harness extends FusionHarness {
   readonly runner: FakeFusionChildRunner;
@@ -71,6 +79,7 @@ describe("candidate capabilities: what each child is launched with", () => {
       expect(spec?.env).toEqual({
         CALLER_VAR: "kept",
         PI_FUSION_TOOL_CALL_LOG_PATH: `${dir}/${prefix}.tool-calls.jsonl`,
+        PI_BG_READ_SCOPE: PROJECT_SCOPE,
       });
     }
     for (const prefix of LATER) {
@@ -104,6 +113,7 @@ describe("candidate capabilities: what each child is launched with", () => {
       expect(spec?.env).toEqual({
         PI_FUSION_RESEARCH_ENABLED: "1",
         PI_FUSION_TOOL_CALL_LOG_PATH: `${dir}/${prefix}.tool-calls.jsonl`,
+        PI_BG_READ_SCOPE: PROJECT_SCOPE,
       });
     }
     for (const prefix of LATER) expect(h.runner.specs.get(prefix)?.extensions).toBeUndefined();

@@ -52,6 +52,9 @@ export async function runFusion(
   if (!input.ok) return err(fusionError(input.error.code, input.error.message, { stage: "preflight" }));
   const wiring = checkCandidateWiring(capability.value, request.candidateExtensions, request.candidateEnv);
   if (!wiring.ok) return err(fusionError(wiring.error.code, wiring.error.message, { stage: "preflight" }));
+  const readScope = candidateTools(capability.value).length === 0 ? undefined : ports.runner.readScope(input.value.cwd);
+  if (readScope !== undefined && !readScope.ok)
+    return err(fusionError(readScope.error.code, readScope.error.message, { stage: "preflight" }));
 
   const runId = runIdFor(request.profile.workflow, ports.random.hex(16));
   const artifacts = new RunArtifacts(ports.files, fusionRunDir(request.location, runId));
@@ -94,6 +97,7 @@ export async function runFusion(
     cwd: input.value.cwd,
     ...(request.candidateEnv === undefined ? {} : { candidateEnv: request.candidateEnv }),
     ...(request.candidateExtensions === undefined ? {} : { candidateExtensions: request.candidateExtensions }),
+    ...(readScope === undefined ? {} : { readScope: readScope.value }),
     budget: request.budget,
     preStart: request.preStartLaterStages ?? true,
     preStartDelayMs: request.preStartDelayMs ?? 0,

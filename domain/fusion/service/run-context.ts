@@ -1,3 +1,4 @@
+import type { ReadScope } from "../../confinement/model/read-scope.ts";
 import type { CandidateExtensionPaths } from "../model/candidate-launch.ts";
 import type { FusionBudgetGate } from "../model/fusion-budget-gate.ts";
 import type { ManifestRoutes } from "../model/fusion-manifest.ts";
@@ -22,6 +23,8 @@ export interface RunContext {
   readonly candidateEnv?: Readonly<Record<string, string>>;
   /** Checked before the run started: present whenever the capability grants tools. */
   readonly candidateExtensions?: CandidateExtensionPaths;
+  /** Where the candidates' read tools may reach; set when the capability grants any. */
+  readonly readScope?: ReadScope;
   readonly budget: FusionBudgetGate;
   /** Whether the evaluator and merger children start while the candidates run. */
   readonly preStart: boolean;
