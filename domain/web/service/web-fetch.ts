@@ -49,6 +49,12 @@ export interface WebFetchResult {
   readonly details: WebFetchDetails;
 }
 
+/**
+ * The egress guard: windows of the credentials no URL may carry. An error means the guard was asked for
+ * and could not be loaded; every fetch then fails with it.
+ */
+export type EgressGuard = Result<SecretWindows, WebFetchError<"egress_guard_unavailable">>;
+
 export interface WebFetchDeps {
   readonly http: PinnedHttp;
   readonly extractor: PageExtractor;
@@ -56,11 +62,7 @@ export interface WebFetchDeps {
   /** The same policy the `PinnedHttp` adapter was built with; used here to refuse early. */
   readonly policy: AddressPolicy;
   readonly limits?: WebFetchLimits;
-  /**
-   * The egress guard: windows of the credentials no URL may carry. An error here means the guard was
-   * asked for and could not be loaded; every fetch then fails with it.
-   */
-  readonly egressGuard?: Result<SecretWindows, WebFetchError<"egress_guard_unavailable">>;
+  readonly egressGuard?: EgressGuard;
 }
 
 /**
