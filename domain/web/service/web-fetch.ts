@@ -67,8 +67,8 @@ export interface WebFetchDeps {
 
 /**
  * `fusion_web_fetch`: refuse a URL carrying a guarded credential (as sent and as parsed), validate it,
- * refuse blocked literals and names before any I/O, fetch through
- * the pinned port, then decode, extract and cap. Every failure is one typed error; nothing is retried
+ * refuse blocked literals and names before any I/O, fetch through the pinned port (which asks the guard
+ * about every redirect target), then decode, extract and cap. Every failure is one typed error; nothing is retried
  * and nothing falls back to another URL, scheme, encoding or extraction mode.
  */
 export async function webFetch(
