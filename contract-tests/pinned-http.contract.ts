@@ -115,6 +115,16 @@ export function describePinnedHttpContract(name: string, makeSubject: () => Prom
       expect(s.requests().map((r) => r.path)).toEqual(["/to-inside"]);
     });
 
+    it("asks vetRedirect about every target before requesting it, and returns its error as is", async () => {
+      const refusal: PinnedHttpError = { code: "secret_in_url", message: "scripted refusal" };
+      const asked: string[] = [];
+      const vetRedirect = (target: string) => (asked.push(target), target.endsWith("/c?x=1") ? refusal : undefined);
+      const { s, result } = await get("/a", { vetRedirect });
+      expect(failure(result)).toEqual(refusal);
+      expect(asked).toEqual([`http://site.test:${s.port}/b`, `http://site.test:${s.port}/c?x=1`]);
+      expect(s.requests().map((r) => r.path)).toEqual(["/a", "/b"]);
+    });
+
     it.each(["http://inside.test/", "http://10.0.0.7/", "http://localhost/"])(
       "refuses %s before any request",
       async (url) => {

@@ -20,6 +20,11 @@ export interface PinnedGetRequest {
   readonly maxRedirects: number;
   /** The caller's cancellation (e.g. the tool call was aborted). */
   readonly signal?: AbortSignal;
+  /**
+   * Asked with each redirect target (absolute, normalised) before it is resolved or requested; an error
+   * it returns ends the fetch exactly as returned, without a URL added.
+   */
+  readonly vetRedirect?: (target: string) => PinnedHttpError | undefined;
 }
 
 export interface PinnedHop {
@@ -50,6 +55,7 @@ export type PinnedHttpError = WebFetchError<
   | "request_timeout"
   | "network_error"
   | "http_error"
+  | "secret_in_url"
 >;
 
 export interface PinnedHttp {

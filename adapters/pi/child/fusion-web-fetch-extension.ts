@@ -2,6 +2,7 @@ import { piToolFromSpec } from "../pi-tool.ts";
 import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
 import type { AddressPolicy } from "../../../domain/web/model/address-policy.ts";
 import type { WebFetchDeps } from "../../../domain/web/service/web-fetch.ts";
+import { egressGuardFromEnv } from "./egress-guard-file.ts";
 import { fusionWebFetchTool } from "./fusion-web-fetch-tool.ts";
 import { fetchPolicyFromEnv } from "./web-fetch-test-seam.ts";
 
@@ -18,7 +19,9 @@ export type WireWebFetch = (policy: AddressPolicy) => WebFetchWiring;
 /**
  * Registers `fusion_web_fetch` in a research candidate child, and nothing at all unless
  * `PI_FUSION_RESEARCH_ENABLED=1`. Any other value but unset or "0" fails the load (Pi then exits 1): a typo
- * must not silently turn research off. The HTTP agents are closed on `session_shutdown`.
+ * must not silently turn research off. The HTTP agents are closed on `session_shutdown`. With
+ * `PI_FUSION_SECRET_WINDOWS_PATH` set, every URL is checked against the parent's credential windows; a
+ * guard that cannot be loaded is announced on stderr and refuses every fetch.
  *
  * The file Pi loads with `--extension` is fusion-web-fetch-child-extension.ts, which hands in the undici
  * adapter.
@@ -36,8 +39,11 @@ export function installFusionWebFetch(
   const choice = fetchPolicyFromEnv(env);
   if (!choice.ok) throw new Error(`${choice.error.message} (${choice.error.code})`);
   if (choice.value.warning !== undefined) warn(choice.value.warning);
+  const egressGuard = egressGuardFromEnv(env);
+  if (egressGuard?.ok === false) warn(`pi-background-tasks: fusion_web_fetch: ${egressGuard.error.message}`);
   const wiring = wire(choice.value.policy);
-  pi.registerTool(piToolFromSpec(pi, fusionWebFetchTool(wiring.deps)));
+  const deps = egressGuard === undefined ? wiring.deps : { ...wiring.deps, egressGuard };
+  pi.registerTool(piToolFromSpec(pi, fusionWebFetchTool(deps)));
   pi.on("session_shutdown", async () => {
     await wiring.close();
   });

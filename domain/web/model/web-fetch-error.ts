@@ -13,7 +13,11 @@ export type WebFetchErrorCode =
   | "request_timeout"
   | "network_error"
   | "extraction_failed"
-  | "http_error";
+  | "http_error"
+  /** The URL (or a redirect target) carries a guarded credential; nothing about the URL is echoed. */
+  | "secret_in_url"
+  /** The egress guard was asked for but could not be loaded, so every fetch is refused. */
+  | "egress_guard_unavailable";
 
 export interface WebFetchError<C extends WebFetchErrorCode = WebFetchErrorCode> extends TypedError<C> {
   /** The URL of the hop that failed (normalised when it could be). */

@@ -3,7 +3,9 @@ import { err, ok, type Result } from "../../shared/model/result.ts";
 import { classifyHost, type AddressPolicy } from "../model/address-policy.ts";
 import { decodeBody } from "../model/decode-body.ts";
 import { ACCEPTED_MEDIA_TYPES, pageKindOf, parseContentType } from "../model/media-type.ts";
+import type { SecretWindows } from "../model/secret-windows.ts";
 import { truncateUtf8 } from "../model/truncate-utf8.ts";
+import { secretInUrl } from "../model/url-secret-scan.ts";
 import { webFetchError, type WebFetchError } from "../model/web-fetch-error.ts";
 import {
   DEFAULT_WEB_FETCH_LIMITS,
@@ -47,6 +49,12 @@ export interface WebFetchResult {
   readonly details: WebFetchDetails;
 }
 
+/**
+ * The egress guard: windows of the credentials no URL may carry. An error means the guard was asked for
+ * and could not be loaded; every fetch then fails with it.
+ */
+export type EgressGuard = Result<SecretWindows, WebFetchError<"egress_guard_unavailable">>;
+
 export interface WebFetchDeps {
   readonly http: PinnedHttp;
   readonly extractor: PageExtractor;
@@ -54,11 +62,13 @@ export interface WebFetchDeps {
   /** The same policy the `PinnedHttp` adapter was built with; used here to refuse early. */
   readonly policy: AddressPolicy;
   readonly limits?: WebFetchLimits;
+  readonly egressGuard?: EgressGuard;
 }
 
 /**
- * `fusion_web_fetch`: validate the URL, refuse blocked literals and names before any I/O, fetch through
- * the pinned port, then decode, extract and cap. Every failure is one typed error; nothing is retried
+ * `fusion_web_fetch`: refuse a URL carrying a guarded credential (as sent and as parsed), validate it,
+ * refuse blocked literals and names before any I/O, fetch through the pinned port (which asks the guard
+ * about every redirect target), then decode, extract and cap. Every failure is one typed error; nothing is retried
  * and nothing falls back to another URL, scheme, encoding or extraction mode.
  */
 export async function webFetch(
@@ -69,8 +79,15 @@ export async function webFetch(
   const started = deps.clock.monotonic();
   const limits = deps.limits ?? DEFAULT_WEB_FETCH_LIMITS;
   const format: ExtractFormat = input.extract ?? "markdown";
+  const guard = deps.egressGuard;
+  if (guard !== undefined && !guard.ok) return guard;
+  const windows = guard?.value;
+  const sent = windows === undefined ? undefined : secretInUrl(input.url, windows, "the URL");
+  if (sent !== undefined) return err(sent);
   const url = normaliseWebUrl(input.url);
   if (!url.ok) return url;
+  const parsed = windows === undefined ? undefined : secretInUrl(url.value.href, windows, "the parsed URL");
+  if (parsed !== undefined) return err(parsed);
   const host = classifyHost(url.value.hostname, deps.policy);
   if (host.kind === "refused_name")
     return err(webFetchError("blocked_address", host.reason, { url: url.value.href, category: host.category, hop: 0 }));
@@ -87,6 +104,7 @@ export async function webFetch(
     maxResponseBytes: limits.maxResponseBytes,
     maxRedirects: limits.maxRedirects,
     ...(signal === undefined ? {} : { signal }),
+    ...(windows === undefined ? {} : { vetRedirect: (target) => secretInUrl(target, windows, "a redirect target") }),
   });
   if (!fetched.ok) return fetched;
   const response = fetched.value;
