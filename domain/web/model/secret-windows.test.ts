@@ -10,14 +10,14 @@ import {
 } from "./secret-windows.ts";
 
 const SALT = new Uint8Array(16).fill(7);
-const VALUE = "abcdefghijklmnopqrstuvwxyz0123456789"; // 36 bytes: windows at 0, 12, 24
+const VALUE = "abcdefghijklmnopqrstuvwxyz0123456789"; // 36 bytes: 25 windows
 const utf8 = (text: string) => new TextEncoder().encode(text);
 
 describe("buildSecretWindows", () => {
-  it("hashes salt ‖ window with SHA-256 cut to 16 bytes, one window every 12 bytes (golden)", () => {
-    const expected = ["abcdefghijkl", "mnopqrstuvwx", "yz0123456789"].map((w) =>
-      createHash("sha256").update(SALT).update(w).digest("hex").slice(0, 32),
-    );
+  it("hashes salt ‖ window with SHA-256 cut to 16 bytes, one window at every byte (golden)", () => {
+    const windows = Array.from({ length: VALUE.length - 11 }, (_, at) => VALUE.slice(at, at + 12));
+    expect(windows).toHaveLength(25);
+    const expected = windows.map((w) => createHash("sha256").update(SALT).update(w).digest("hex").slice(0, 32));
     const built = buildSecretWindows([VALUE, VALUE], SALT);
     expect([...built.windows.hashes].sort()).toEqual(expected.sort());
     expect(built.tooShort).toBe(0);
@@ -40,10 +40,10 @@ describe("buildSecretWindows", () => {
 describe("containsSecretWindow", () => {
   const { windows } = buildSecretWindows([VALUE], SALT);
 
-  it("finds the value and any 23-byte piece of it, wherever it sits", () => {
+  it("finds the value and any 12-byte piece of it, wherever it sits", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: VALUE.length - 23 }), fc.string(), fc.string(), (at, before, after) =>
-        containsSecretWindow(windows, utf8(`${before}${VALUE.slice(at, at + 23)}${after}`)),
+      fc.property(fc.integer({ min: 0, max: VALUE.length - 12 }), fc.string(), fc.string(), (at, before, after) =>
+        containsSecretWindow(windows, utf8(`${before}${VALUE.slice(at, at + 12)}${after}`)),
       ),
     );
     expect(containsSecretWindow(windows, utf8(`xx${VALUE}yy`))).toBe(true);
@@ -64,7 +64,7 @@ describe("the windows file", () => {
   it("is canonical JSON with sorted hashes and reads back to the same set", () => {
     const parsed = JSON.parse(text);
     expect(Object.keys(parsed)).toEqual(["hashes", "salt", "schema", "stride", "window"]);
-    expect(parsed).toMatchObject({ schema: SECRET_WINDOWS_SCHEMA, salt: "07".repeat(16), window: 12, stride: 12 });
+    expect(parsed).toMatchObject({ schema: SECRET_WINDOWS_SCHEMA, salt: "07".repeat(16), window: 12, stride: 1 });
     expect(parsed.hashes).toEqual([...parsed.hashes].sort());
     const back = parseSecretWindows(utf8(text));
     expect(back.ok && [...back.value.hashes].sort()).toEqual([...windows.hashes].sort());
@@ -78,14 +78,14 @@ describe("the windows file", () => {
     ["not UTF-8", new Uint8Array([0x7b, 0xff, 0x7d])],
     ["another schema", { ...file, schema: "pi-background-tasks.secret-windows.v2" }],
     ["another window", { ...file, window: 8 }],
-    ["another stride", { ...file, stride: 1 }],
+    ["another stride", { ...file, stride: 12 }],
     ["a short salt", { ...file, salt: "07".repeat(15) }],
     ["uppercase hex", { ...file, hashes: [first.toUpperCase()] }],
     ["a full-length digest", { ...file, hashes: [`${first}${first}`] }],
     ["unsorted hashes", { ...file, hashes: [second, first] }],
     ["duplicate hashes", { ...file, hashes: [first, first] }],
     ["an extra key", { ...file, values: ["x"] }],
-    ["a missing key", { schema: file.schema, salt: file.salt, window: 12, stride: 12 }],
+    ["a missing key", { schema: file.schema, salt: file.salt, window: 12, stride: 1 }],
   ])("refuses %s as secret_windows_invalid", (_, value) => {
     const input = value instanceof Uint8Array ? value : utf8(JSON.stringify(value));
     const result = parseSecretWindows(input);

@@ -15,12 +15,12 @@ export const SECRET_WINDOWS_SCHEMA = "pi-background-tasks.secret-windows.v1";
 /** Bytes per window; a credential shorter than this is not guarded. */
 export const SECRET_WINDOW_BYTES = 12;
 /**
- * Windows start every 12 bytes, not every byte. With overlapping windows anyone holding the file could
- * recover a credential with a known prefix (`sk-ant-api03-…`) one character at a time: each next window
- * is 11 known bytes and one guess. Disjoint windows make every window a fresh 12-byte guess. The cost: a
- * fragment is caught once it spans a whole window, i.e. from 23 bytes on (the whole value always is).
+ * A window starts at every byte, so any 12 bytes of a credential in a URL are caught. Overlapping windows
+ * would let whoever holds the file and its salt recover a value with a known prefix one byte at a time; the
+ * child's model cannot read it: the file lies in the run directory under `.pi/`, outside every child's read
+ * scope (domain/confinement/model/read-scope.ts), and children have no tool that executes code.
  */
-export const SECRET_WINDOW_STRIDE = 12;
+export const SECRET_WINDOW_STRIDE = 1;
 /** SHA-256(salt ‖ window) cut to 16 bytes: a chance false refusal is ~2^-128 per window scanned. */
 const HASH_HEX_CHARS = 32;
 const MIN_SALT_BYTES = 16;
