@@ -10,7 +10,15 @@ export interface FileCommitterSubject {
   readonly root: string;
   /** Entry names in a directory, sorted. */
   listDir(path: string): Promise<string[]>;
+  /**
+   * Plants at `path` what the package never makes: a symlink or a hard link to a file elsewhere, a FIFO, or a
+   * symlink to a directory elsewhere that holds a file `f`.
+   */
+  plant(path: string, shape: PlantedShape): Promise<void>;
 }
+
+export type PlantedShape = "symlink" | "hard_link" | "fifo" | "symlinked_dir";
+const SHAPES: readonly PlantedShape[] = ["symlink", "hard_link", "fifo", "symlinked_dir"];
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 const text = (data: Uint8Array) => new TextDecoder().decode(data);
@@ -167,7 +175,26 @@ export function describeFileCommitterContract(name: string, makeSubject: () => P
         failure(await committer.readRange(`${root}/d`, 0, 0)),
         failure(await committer.appendDurable(`${root}/d`, bytes("x"))),
       ];
-      for (const error of errors) expect([error.code, error.osCode]).toEqual(["io_failed", "EISDIR"]);
+      for (const error of errors) expect([error.code, error.path]).toEqual(["untrusted_file", `${root}/d`]);
+    });
+
+    it.each(SHAPES)("refuses a planted %s: untrusted_file naming the path, nothing read or written", async (shape) => {
+      const { committer, root, listDir, plant } = await makeSubject();
+      await plant(`${root}/planted`, shape);
+      const path = shape === "symlinked_dir" ? `${root}/planted/f` : `${root}/planted`;
+      const errors = [
+        failure(await committer.size(path)),
+        failure(await committer.readRange(path, 0, 0)),
+        failure(await committer.appendDurable(path, bytes("x"))),
+      ];
+      for (const error of errors) expect([error.code, error.path]).toEqual(["untrusted_file", path]);
+      for (const error of errors) expect(error.message).toContain(path);
+      expect(await listDir(root)).toEqual(["planted"]);
+      // A replace swaps the entry itself for a file of the package's own.
+      if (shape !== "symlinked_dir") {
+        value(await committer.replaceAtomic(path, bytes("own")));
+        expect(text(value(await committer.readRange(path, 0, 3)))).toBe("own");
+      }
     });
 
     it("reports a file used as a directory as ENOTDIR", async () => {

@@ -1,6 +1,10 @@
 import type { Result, TypedError } from "../domain/shared/model/result.ts";
 
-export type FileErrorCode = "file_exists" | "file_not_found" | "range_out_of_bounds" | "io_failed";
+/**
+ * untrusted_file: what stands at the path is not a regular file of the package's own (a symlink, a hard
+ * link, a FIFO, a directory, or a file in a symlinked directory); it was neither read nor changed.
+ */
+export type FileErrorCode = "file_exists" | "file_not_found" | "range_out_of_bounds" | "io_failed" | "untrusted_file";
 
 export interface FileError extends TypedError<FileErrorCode> {
   readonly path: string;
@@ -17,6 +21,7 @@ export interface WritableFile {
   close(): Promise<Result<void, FileError>>;
 }
 
+/** Reads, sizes and appends refuse with untrusted_file anything but a regular, singly linked file in a real directory. */
 export interface FileCommitter {
   /** Creates the directory and its parents (mode 0700 for new ones). */
   ensureDir(path: string): Promise<Result<void, FileError>>;

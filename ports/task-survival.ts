@@ -46,7 +46,10 @@ export interface TaskSupervisor {
   observe(supervisor: RunningProcess): RunningProcess;
 }
 
-/** The metadata files of one task directory (`<dir>/<id>.json`, nothing else). */
+/**
+ * The metadata files of one task directory (`<dir>/<id>.json`, nothing else). Entries of that name that
+ * are not regular files, and directories that are symlinks, are listed as well, so the reader refuses them.
+ */
 export interface TaskDirListing {
   readonly dir: string;
   readonly metadataFiles: readonly string[];

@@ -7,7 +7,12 @@ describeFileCommitterContract("InMemoryFileCommitter", async () => {
   const root = "/tmp/contract";
   const made = await committer.ensureDir(root);
   if (!made.ok) throw new Error(made.error.message);
-  return { committer, root, listDir: async (path) => committer.listDir(path) ?? [] };
+  return {
+    committer,
+    root,
+    listDir: async (path) => committer.listDir(path) ?? [],
+    plant: async (path, shape) => committer.plant(path, shape),
+  };
 });
 
 const bytes = (text: string) => new TextEncoder().encode(text);

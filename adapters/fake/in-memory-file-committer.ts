@@ -14,6 +14,9 @@ export type FileOp =
   | "sync"
   | "close";
 
+/** What a test can plant where a file of the package's own should be. */
+export type PlantedShape = "symlink" | "hard_link" | "fifo" | "symlinked_dir";
+
 /** File bytes in a buffer that grows by doubling, so long streams of small writes stay linear. */
 class StoredFile {
   #buffer: Uint8Array;
@@ -66,6 +69,7 @@ class StoredFile {
 export class InMemoryFileCommitter implements FileCommitter {
   readonly #dirs = new Set<string>(["/"]);
   readonly #files = new Map<string, StoredFile>();
+  readonly #planted = new Map<string, PlantedShape>();
   readonly #failures = new Map<FileOp, string[]>();
   readonly #open = new Set<InMemoryWritableFile>();
   readonly #capacity: number;
@@ -87,11 +91,18 @@ export class InMemoryFileCommitter implements FileCommitter {
     this.#open.clear();
   }
 
+  /** Puts something the package did not make at `path`: reads, sizes and appends refuse it (untrusted_file). */
+  plant(path: string, shape: PlantedShape): void {
+    this.#planted.set(normal(path), shape);
+  }
+
   /** Entry names in a directory, sorted; undefined when it is not a directory. */
   listDir(path: string): string[] | undefined {
     const dir = normal(path);
     if (!this.#dirs.has(dir)) return undefined;
-    const children = [...this.#dirs, ...this.#files.keys()].filter((p) => p !== dir && posix.dirname(p) === dir);
+    const children = [...this.#dirs, ...this.#files.keys(), ...this.#planted.keys()].filter(
+      (p) => p !== dir && posix.dirname(p) === dir,
+    );
     return children.map((p) => posix.basename(p)).sort();
   }
 
@@ -134,6 +145,7 @@ export class InMemoryFileCommitter implements FileCommitter {
       // The temp file sits beside the old one until the rename: the whole new size must fit.
       const full = this.#spaceFor(file, bytes.length);
       if (full !== undefined) return full;
+      this.#planted.delete(file); // the rename replaces the entry, not what it pointed at
       this.#files.set(file, new StoredFile(bytes));
       return ok(undefined);
     });
@@ -142,8 +154,7 @@ export class InMemoryFileCommitter implements FileCommitter {
   async appendDurable(path: string, bytes: Uint8Array): Promise<Result<void, FileError>> {
     const file = normal(path);
     return this.#guarded("appendDurable", file, () => {
-      const problem =
-        this.#ancestorProblem(file, false) ?? (this.#dirs.has(file) ? osError(file, "EISDIR") : undefined);
+      const problem = this.#untrusted(file) ?? this.#ancestorProblem(file, false);
       if (problem !== undefined) return problem;
       const full = this.#spaceFor(file, bytes.length);
       if (full !== undefined) return full;
@@ -210,14 +221,22 @@ export class InMemoryFileCommitter implements FileCommitter {
   }
 
   #exists(path: string): boolean {
-    return this.#dirs.has(path) || this.#files.has(path);
+    return this.#dirs.has(path) || this.#files.has(path) || this.#planted.has(path);
+  }
+
+  /** Like the real adapter: a planted entry, a file in a planted directory, or a directory. */
+  #untrusted(file: string): Result<never, FileError> | undefined {
+    const planted = [...this.#planted].find(
+      ([at, shape]) => at === file || (shape === "symlinked_dir" && file.startsWith(`${at}/`)),
+    );
+    if (planted === undefined && !this.#dirs.has(file)) return undefined;
+    const what = planted === undefined ? "is a directory" : `is a planted ${planted[1]} (${planted[0]})`;
+    return err({ code: "untrusted_file", message: `${file} ${what}; it was neither read nor changed`, path: file });
   }
 
   #lookup(file: string): Result<StoredFile, FileError> {
-    const problem = this.#ancestorProblem(file, false);
+    const problem = this.#untrusted(file) ?? this.#ancestorProblem(file, false);
     if (problem !== undefined) return problem;
-    if (this.#dirs.has(file))
-      return err({ code: "io_failed", message: `${file} is not a regular file`, path: file, osCode: "EISDIR" });
     const stored = this.#files.get(file);
     return stored === undefined ? osError(file, "ENOENT") : ok(stored);
   }

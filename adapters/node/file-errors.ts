@@ -13,10 +13,6 @@ export function fileError(path: string, error: unknown): FileError {
     : { code: "io_failed", message: `${path}: ${detail}`, path, osCode };
 }
 
-export function notRegularFile(path: string): FileError {
-  return { code: "io_failed", message: `${path} is not a regular file`, path, osCode: "EISDIR" };
-}
-
 /**
  * An exact range or an error, never a clamped one. A fractional or unsafe number is a caller bug and
  * throws; a negative start or a range past the end is range_out_of_bounds.

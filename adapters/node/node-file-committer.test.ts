@@ -1,8 +1,9 @@
-import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
+import { execFileSync } from "node:child_process";
+import { link, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { describeFileCommitterContract } from "../../contract-tests/file-committer.contract.ts";
+import { describeFileCommitterContract, type PlantedShape } from "../../contract-tests/file-committer.contract.ts";
 import { NodeFileCommitter } from "./node-file-committer.ts";
 
 const roots: string[] = [];
@@ -16,14 +17,50 @@ async function freshRoot(): Promise<string> {
   return root;
 }
 
-describeFileCommitterContract("NodeFileCommitter", async () => ({
-  committer: new NodeFileCommitter(),
-  root: await freshRoot(),
-  listDir: async (path) => (await readdir(path)).sort(),
-}));
+const FOREIGN = "bytes of a file elsewhere\n";
+
+/** `root` for the test, and beside it a directory the package does not own with one file, `f`. */
+async function plantingRoot(): Promise<{ root: string; elsewhere: string }> {
+  const base = await freshRoot();
+  const root = join(base, "work");
+  const elsewhere = join(base, "elsewhere");
+  await mkdir(root);
+  await mkdir(elsewhere);
+  await writeFile(join(elsewhere, "f"), FOREIGN);
+  return { root, elsewhere };
+}
+
+async function plant(elsewhere: string, path: string, shape: PlantedShape): Promise<void> {
+  if (shape === "symlink") await symlink(join(elsewhere, "f"), path);
+  else if (shape === "hard_link") await link(join(elsewhere, "f"), path);
+  else if (shape === "fifo") execFileSync("mkfifo", [path]);
+  else await symlink(elsewhere, path);
+}
+
+describeFileCommitterContract("NodeFileCommitter", async () => {
+  const { root, elsewhere } = await plantingRoot();
+  return {
+    committer: new NodeFileCommitter(),
+    root,
+    listDir: async (path) => (await readdir(path)).sort(),
+    plant: (path, shape) => plant(elsewhere, path, shape),
+  };
+});
 
 describe("NodeFileCommitter specifics", () => {
   const committer = new NodeFileCommitter();
+
+  it("leaves the file a planted link points at as it was, even after a refused append", async () => {
+    const shapes: readonly PlantedShape[] = ["symlink", "hard_link", "symlinked_dir"];
+    for (const shape of shapes) {
+      const { root, elsewhere } = await plantingRoot();
+      await plant(elsewhere, join(root, "p"), shape);
+      const path = shape === "symlinked_dir" ? join(root, "p", "f") : join(root, "p");
+      const appended = await committer.appendDurable(path, new TextEncoder().encode("written through the link"));
+      expect(appended.ok ? "ok" : appended.error.code).toBe("untrusted_file");
+      expect(await readFile(join(elsewhere, "f"), "utf8")).toBe(FOREIGN);
+    }
+  });
 
   it("creates directories 0700 and files 0600", async () => {
     const root = await freshRoot();
@@ -39,11 +76,10 @@ describe("NodeFileCommitter specifics", () => {
     for (const name of ["a", "b", "c"]) expect((await stat(join(dir, name))).mode & 0o777).toBe(0o600);
   });
 
-  it("maps a full disk to io_failed with ENOSPC", async () => {
+  // A full disk (ENOSPC) is the tmpfs scenario of task-runtime-exhaustion.test.ts; /dev/full is a device.
+  it("refuses a device as untrusted_file", async () => {
     const result = await committer.appendDurable("/dev/full", new Uint8Array(10));
-    expect(result.ok).toBe(false);
-    if (!result.ok)
-      expect([result.error.code, result.error.osCode, result.error.path]).toEqual(["io_failed", "ENOSPC", "/dev/full"]);
+    expect(result.ok ? undefined : [result.error.code, result.error.path]).toEqual(["untrusted_file", "/dev/full"]);
   });
 
   it("reports a second close as io_failed, the first as done", async () => {

@@ -1,10 +1,11 @@
 import { randomBytes } from "node:crypto";
-import { mkdir, open, rename, stat, unlink, type FileHandle } from "node:fs/promises";
+import { mkdir, open, rename, unlink, type FileHandle } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { err, ok } from "../../domain/shared/model/result.ts";
 import type { Result } from "../../domain/shared/model/result.ts";
 import type { FileCommitter, FileError, WritableFile } from "../../ports/file-committer.ts";
-import { assertWholeNumbers, checkRange, fileError, notRegularFile } from "./file-errors.ts";
+import { assertWholeNumbers, checkRange, fileError } from "./file-errors.ts";
+import { openOwnedFile } from "./owned-file.ts";
 import { errnoCode } from "./errno.ts";
 
 const DIR_MODE = 0o700;
@@ -41,8 +42,10 @@ export class NodeFileCommitter implements FileCommitter {
   }
 
   async appendDurable(path: string, bytes: Uint8Array): Promise<Result<void, FileError>> {
+    const opened = await openOwnedFile(path, "append");
+    if (!opened.ok) return opened;
+    const { handle } = opened.value;
     return attempt(path, async () => {
-      const handle = await open(path, "a", FILE_MODE);
       try {
         await writeFully(handle, bytes, null);
         await handle.sync();
@@ -54,16 +57,11 @@ export class NodeFileCommitter implements FileCommitter {
 
   async readRange(path: string, offset: number, length: number): Promise<Result<Uint8Array, FileError>> {
     assertWholeNumbers(offset, length); // a caller bug throws before any I/O
-    let handle: FileHandle;
+    const opened = await openOwnedFile(path, "read");
+    if (!opened.ok) return opened;
+    const { handle, size } = opened.value;
     try {
-      handle = await open(path, "r");
-    } catch (error) {
-      return err(fileError(path, error));
-    }
-    try {
-      const info = await handle.stat();
-      if (!info.isFile()) return err(notRegularFile(path));
-      const outside = checkRange(path, offset, length, info.size);
+      const outside = checkRange(path, offset, length, size);
       if (outside !== undefined) return err(outside);
       return await readExactly(handle, path, offset, length);
     } catch (error) {
@@ -74,9 +72,10 @@ export class NodeFileCommitter implements FileCommitter {
   }
 
   async size(path: string): Promise<Result<number, FileError>> {
-    const info = await attempt(path, () => stat(path));
-    if (!info.ok) return info;
-    return info.value.isFile() ? ok(info.value.size) : err(notRegularFile(path));
+    const opened = await openOwnedFile(path, "read");
+    if (!opened.ok) return opened;
+    const closed = await attempt(path, () => opened.value.handle.close());
+    return closed.ok ? ok(opened.value.size) : closed;
   }
 }
 

@@ -41,11 +41,10 @@ export class NodeSurvivorProbe implements SurvivorProbe {
   async listTaskDirs(root: string): Promise<readonly TaskDirListing[]> {
     const dirs = await entries(root);
     const listings: TaskDirListing[] = [];
-    for (const entry of dirs.filter((e) => e.isDirectory())) {
+    // Symlinks and other planted entries are listed too: reading them is refused by name (untrusted_file).
+    for (const entry of dirs.filter((e) => e.isDirectory() || e.isSymbolicLink())) {
       const dir = join(root, entry.name);
-      const files = (await entries(dir))
-        .filter((e) => e.isFile() && METADATA_FILE.test(e.name))
-        .map((e) => join(dir, e.name));
+      const files = (await entries(dir)).filter((e) => METADATA_FILE.test(e.name)).map((e) => join(dir, e.name));
       if (files.length > 0) listings.push({ dir, metadataFiles: files.sort() });
     }
     return listings;

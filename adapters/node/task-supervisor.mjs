@@ -125,7 +125,8 @@ function spill(chunk) {
   if (keep === 0) return;
   try {
     if (relay.spillFd < 0)
-      relay.spillFd = openSync(spillPath, fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_APPEND, 0o600);
+      // Exclusive: the spill file is the supervisor's own; a file planted there is never written through.
+      relay.spillFd = openSync(spillPath, fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_EXCL, 0o600);
     writeAll(relay.spillFd, chunk.subarray(0, keep));
     relay.spilledBytes += keep;
   } catch {

@@ -1,4 +1,5 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { linkSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -8,7 +9,7 @@ import { BASELINE_PI_FLAGS } from "../../../domain/shared/model/pi-cli-flags.ts"
 import { buildLaunchPlan } from "../../../domain/delegate/model/delegate-launch-plan.ts";
 import { canonicalJsonOf, sha256Hex } from "../../../domain/shared/model/canonical-json.ts";
 import { bootGuard } from "./delegate-guard-boot.ts";
-import { readRangeSync, writeAtomicSync } from "./delegate-guard-files.ts";
+import { readRangeSync, readWholeSync, writeAtomicSync } from "./delegate-guard-files.ts";
 
 const root = mkdtempSync(join(tmpdir(), "guard-boot-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -95,5 +96,21 @@ describe("guard file helpers", () => {
     expect(readRangeSync(path, 2, 3).toString()).toBe("234");
     expect(readRangeSync(path, 0, 10).toString()).toBe("0123456789");
     expect(() => readRangeSync(path, 8, 3)).toThrow(/past the end/);
+  });
+
+  it("refuse a planted artifact (symlink, hard link, FIFO, directory, symlinked directory) as untrusted_file", () => {
+    const dir = mkdtempSync(join(root, "planted-"));
+    const foreign = join(dir, "foreign.txt");
+    writeFileSync(foreign, "bytes of a file elsewhere");
+    symlinkSync(foreign, join(dir, "symlink"));
+    linkSync(foreign, join(dir, "hard"));
+    execFileSync("mkfifo", [join(dir, "fifo")]);
+    mkdirSync(join(dir, "directory"));
+    symlinkSync(dir, join(dir, "linked-dir"));
+    for (const name of ["symlink", "hard", "fifo", "directory", "linked-dir/foreign.txt"]) {
+      const path = join(dir, name);
+      expect(() => readWholeSync(path)).toThrow(`${path} `);
+      expect(() => readRangeSync(path, 0, 0)).toThrow(/untrusted_file/);
+    }
   });
 });

@@ -1,5 +1,15 @@
 import { randomBytes } from "node:crypto";
-import { closeSync, constants, fstatSync, fsyncSync, openSync, readSync, renameSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  fsyncSync,
+  lstatSync,
+  openSync,
+  readSync,
+  renameSync,
+  writeSync,
+} from "node:fs";
 import { basename, dirname, join } from "node:path";
 
 /**
@@ -24,9 +34,8 @@ export function writeAtomicSync(path: string, bytes: Uint8Array): void {
 
 /** Exactly `length` bytes from `offset`, or an error when the range passes the end: never clamped. */
 export function readRangeSync(path: string, offset: number, length: number): Buffer {
-  const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+  const { fd, size } = openOwnedSync(path);
   try {
-    const size = fstatSync(fd).size;
     if (offset + length > size)
       throw new RangeError(`bytes ${offset}..${offset + length} are past the end of the ${size}-byte artifact`);
     const out = Buffer.alloc(length);
@@ -43,9 +52,8 @@ export function readRangeSync(path: string, offset: number, length: number): Buf
 }
 
 export function readWholeSync(path: string): Buffer {
-  const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+  const { fd, size } = openOwnedSync(path);
   try {
-    const size = fstatSync(fd).size;
     const out = Buffer.alloc(size);
     let read = 0;
     while (read < size) {
@@ -57,6 +65,35 @@ export function readWholeSync(path: string): Buffer {
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * The child's twin of the parent's adapters/node/owned-file.ts (adapters may not import another adapter's
+ * modules): no symlinked directory, no symlink followed, no FIFO waited on, a regular file with one link.
+ */
+function openOwnedSync(path: string): { readonly fd: number; readonly size: number } {
+  if (lstatSync(dirname(path)).isSymbolicLink()) throw untrusted(path, "is in a symlinked directory");
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (error) {
+    if (error instanceof Error && "code" in error && error.code === "ELOOP")
+      throw untrusted(path, "is a symbolic link");
+    throw error;
+  }
+  const info = fstatSync(fd);
+  const problem = !info.isFile()
+    ? "is not a regular file"
+    : info.nlink > 1
+      ? `has ${info.nlink} hard links, so its bytes are shared with a file elsewhere`
+      : undefined;
+  if (problem === undefined) return { fd, size: info.size };
+  closeSync(fd);
+  throw untrusted(path, problem);
+}
+
+function untrusted(path: string, reason: string): Error {
+  return new Error(`${path} ${reason}; it was not read (untrusted_file)`);
 }
 
 function writeAll(fd: number, bytes: Uint8Array): void {

@@ -16,9 +16,12 @@ export function createAuditFile(path: string): void {
   fsyncDirectory(dirname(path));
 }
 
-/** O_APPEND without O_CREAT: a log deleted behind the child's back is an error, not a fresh empty file. */
+/**
+ * O_APPEND without O_CREAT: a log deleted behind the child's back is an error, not a fresh empty file. A
+ * symlink or FIFO swapped in for it is an error too (O_NOFOLLOW; O_NONBLOCK so a FIFO never blocks).
+ */
 export function appendAuditLine(path: string, line: string): void {
-  const fd = openSync(path, constants.O_WRONLY | constants.O_APPEND);
+  const fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   try {
     const bytes = Buffer.from(line, "utf8");
     let written = 0;

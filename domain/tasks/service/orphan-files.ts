@@ -22,6 +22,18 @@ export function orphanPaths(dir: string, id: string): OrphanPaths {
   };
 }
 
+/**
+ * The first of the task's other files (output, exit record, spill) that is there but not a file of the
+ * package's own (untrusted_file), so that recovery can leave the whole task alone before changing anything.
+ */
+export async function untrustedTaskFile(files: FileCommitter, paths: OrphanPaths): Promise<FileError | undefined> {
+  for (const path of [paths.output, paths.exit, paths.spill]) {
+    const size = await files.size(path);
+    if (!size.ok && size.error.code === "untrusted_file") return size.error;
+  }
+  return undefined;
+}
+
 /** What the exit record says: nothing yet, a usable record, or why the one there is unusable. */
 export interface ExitFinding {
   readonly exit?: ExitRecord;

@@ -15,6 +15,7 @@ import {
   orphanPaths,
   readExitRecord,
   readRunningTaskMetadata,
+  untrustedTaskFile,
   type ExitFinding,
   type OrphanPaths,
 } from "./orphan-files.ts";
@@ -80,6 +81,11 @@ async function recoverOne(
   }
   const host = hostOf(task, dir);
   if (host !== undefined && (await deps.probe.hostAlive(host, dir))) return undefined;
+  const untrusted = await untrustedFileOf(deps.files, task, dir, paths);
+  if (untrusted !== undefined) {
+    deps.warn(`Task ${task.id} (${file}) was left as it is: ${untrusted} (untrusted_file)`);
+    return undefined;
+  }
   const found = await readExitRecord(deps.files, paths.exit);
   const live = task.processTag === undefined ? [] : await deps.probe.taggedProcesses(task.processTag);
   const action = planOrphan(
@@ -162,6 +168,23 @@ async function finalize(
     ...terminal,
     error: `${terminal.error ?? terminal.status}; this terminal state could not be written: ${saved.error.message}`,
   };
+}
+
+/**
+ * Why the task cannot be taken over without trusting a planted file: one of its files is not the package's
+ * own, or its metadata shows an output path other than the one its directory gives (the notice would point
+ * the agent at a file elsewhere).
+ */
+async function untrustedFileOf(
+  files: FileCommitter,
+  task: TaskSnapshot,
+  dir: string,
+  paths: OrphanPaths,
+): Promise<string | undefined> {
+  const shown = `.pi/tasks/${baseName(dir)}/${task.id}.output`;
+  if (task.outputPath !== shown)
+    return `its metadata names the output file ${task.outputPath}, not ${shown} in its own directory`;
+  return (await untrustedTaskFile(files, paths))?.message;
 }
 
 /** The recorded host, or for older metadata the pid in the directory name (`<session>-<pid>`). */

@@ -23,7 +23,7 @@ export type StartError = TypedError<
   "runtime_shutting_down" | "task_dir_unwritable" | "task_id_in_use" | "survive_reload_unavailable"
 >;
 export type KillError = LookupError | TypedError<"task_not_running">;
-export type LogError = LookupError | TypedError<"output_unreadable">;
+export type LogError = LookupError | TypedError<"output_unreadable" | "untrusted_file">;
 
 type Listener = (snapshot: TaskSnapshot) => void;
 
@@ -169,11 +169,13 @@ export class TaskRuntime {
     if (!id.ok) return id;
     const task = this.execution(id.value);
     const read = await task.readLog((produced, layout) => planLogRead(layout, produced, request));
-    if (!read.ok)
+    if (!read.ok) {
+      const untrusted = read.error.code === "untrusted_file";
       return err({
-        code: "output_unreadable",
-        message: `Output file of ${id.value} cannot be read (${read.error.osCode ?? read.error.code}): ${read.error.message}`,
+        code: untrusted ? "untrusted_file" : "output_unreadable",
+        message: `Output file of ${id.value} cannot be read (${untrusted ? read.error.code : (read.error.osCode ?? read.error.code)}): ${read.error.message}`,
       });
+    }
     const { plan, bytes } = read.value;
     const text = logSliceText(plan, bytes);
     return ok({ task: task.snapshot, plan, text, bytesRead: bytes.reduce((n, b) => n + b.length, 0) });
