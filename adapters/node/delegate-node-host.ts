@@ -1,3 +1,4 @@
+import { installedFiles } from "./installed-files.ts";
 import { fileURLToPath } from "node:url";
 import type { DelegateHost } from "../../domain/delegate/service/delegate-ports.ts";
 import { BASELINE_PI_FLAGS } from "../../domain/shared/model/pi-cli-flags.ts";
@@ -29,5 +30,6 @@ export function nodeDelegateHost(env: Readonly<Record<string, string | undefined
     guardExtensionPath: DELEGATE_GUARD_EXTENSION_PATH,
     anthropicSanitizerPath: ANTHROPIC_SANITIZER_PATH,
     hookEvidenceDir: HOOK_CONTRACT_EVIDENCE_DIR,
+    installedFiles,
   };
 }

@@ -4,7 +4,7 @@ import type { FileCommitter, FileError } from "../../../ports/file-committer.ts"
 
 /** The whole file, or undefined when it does not exist. */
 export async function readWhole(
-  files: FileCommitter,
+  files: Pick<FileCommitter, "size" | "readRange">,
   path: string,
 ): Promise<Result<Uint8Array | undefined, FileError>> {
   const size = await files.size(path);

@@ -42,6 +42,11 @@ export interface DelegateHost {
   /** The shipped hook-contract evidence, one `pi-<version>.json` per Pi release it was recorded on. */
   readonly hookEvidenceDir: string;
   /**
+   * Reads the files of the installation (Pi's CLI, the guard, the evidence). Unlike the run files under
+   * `.pi/`, these may be links: package managers such as pnpm hard-link installed files from their store.
+   */
+  readonly installedFiles: Pick<FileCommitter, "size" | "readRange">;
+  /**
    * For a release with no recorded evidence: the gate's agent loops run against this very Pi CLI, once per
    * release, resolving with the evidence they observed. Absent: such a release is refused.
    */

@@ -15,6 +15,9 @@ import { launchDelegate, type DelegateHandle } from "./launch-delegate.ts";
 // Shared by the launchDelegate tests: a host, a world of fakes with the hook evidence and guard in place,
 // a launch request, and helpers to launch, commit an answer and reach the one child.
 
+/** The installation the host reads: the files of the latest world (tests in a file run one at a time). */
+let installation = new InMemoryFileCommitter();
+
 export const HOST: DelegateHost = {
   nodePath: "/usr/bin/node",
   cliPath: "/pi/cli.js",
@@ -23,6 +26,10 @@ export const HOST: DelegateHost = {
   guardExtensionPath: "/pkg/guard.ts",
   anthropicSanitizerPath: "/pkg/sanitizer.ts",
   hookEvidenceDir: "/pkg/evidence",
+  installedFiles: {
+    size: (path) => installation.size(path),
+    readRange: (path, offset, length) => installation.readRange(path, offset, length),
+  },
 };
 export const encode = (text: string) => new TextEncoder().encode(text);
 export const decode = (bytes: Uint8Array | "deferred" | undefined) =>
@@ -40,6 +47,7 @@ export async function world(
   options: { evidence?: boolean; guard?: boolean; conversation?: ConversationSource } = {},
 ): Promise<World> {
   const files = new InMemoryFileCommitter();
+  installation = files;
   const clock = new FakeClock();
   // The default fake child runs until it is killed or the test finishes it.
   const launcher = new FakeProcessLauncher({ clock, script: () => ({}) });

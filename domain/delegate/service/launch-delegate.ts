@@ -150,7 +150,7 @@ async function evidenceFor(
   ports: DelegatePorts,
   host: DelegateHost,
 ): Promise<{ readonly evidence: unknown; readonly proofFailure?: string }> {
-  const recorded = await readEvidence(ports, host.hookEvidenceDir, host.piVersion);
+  const recorded = await readEvidence(host, host.hookEvidenceDir, host.piVersion);
   if (recorded !== undefined || host.proveHookContract === undefined || host.piVersion === undefined)
     return { evidence: recorded };
   try {
@@ -160,10 +160,10 @@ async function evidenceFor(
   }
 }
 
-async function readEvidence(ports: DelegatePorts, dir: string, piVersion: string | undefined): Promise<unknown> {
+async function readEvidence(host: DelegateHost, dir: string, piVersion: string | undefined): Promise<unknown> {
   const file = evidenceFileName(piVersion);
   if (file === undefined) return undefined;
-  const bytes = await readWhole(ports.files, `${dir}/${file}`);
+  const bytes = await readWhole(host.installedFiles, `${dir}/${file}`);
   if (!bytes.ok || bytes.value === undefined) return undefined;
   try {
     return JSON.parse(new TextDecoder().decode(bytes.value)) as unknown;
@@ -175,8 +175,8 @@ async function readEvidence(ports: DelegatePorts, dir: string, piVersion: string
 async function isolationProblems(ports: DelegatePorts, host: DelegateHost): Promise<string[]> {
   const problems: string[] = [];
   if (host.cliPath === undefined) problems.push("the Pi CLI was not found");
-  else if (!(await ports.files.size(host.cliPath)).ok) problems.push(`the Pi CLI ${host.cliPath} is missing`);
-  if (!(await ports.files.size(host.guardExtensionPath)).ok)
+  else if (!(await host.installedFiles.size(host.cliPath)).ok) problems.push(`the Pi CLI ${host.cliPath} is missing`);
+  if (!(await host.installedFiles.size(host.guardExtensionPath)).ok)
     problems.push(`the delegate guard extension ${host.guardExtensionPath} is missing`);
   return problems;
 }
