@@ -87,5 +87,10 @@ export interface FusionChildRunner {
    * directory). Asked at preflight, before anything exists; the stage passes it in `READ_SCOPE_ENV`.
    */
   readScope(cwd: string): Result<ReadScope, ReadScopeError>;
+  /**
+   * The credential values this runner's parent holds (its environment's keys and tokens, Pi's `auth.json`),
+   * which no child may send out; research runs hand their children only salted window hashes of them.
+   */
+  guardedSecrets(): readonly string[];
   prepare(spec: ChildStageSpec): Result<PreparedChild, ChildError>;
 }

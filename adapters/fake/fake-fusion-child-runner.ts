@@ -50,6 +50,8 @@ export interface FakeRunnerOptions {
    * also writes its `<prefix>.events.jsonl` and `.stderr.txt` there, as the real runner does.
    */
   readonly files?: FileCommitter;
+  /** The credential values the fake parent holds (guardedSecrets). */
+  readonly secrets?: readonly string[];
 }
 
 export type FakeRunnerEvent =
@@ -78,10 +80,12 @@ export class FakeFusionChildRunner implements FusionChildRunner {
   readonly #sentWaiters = new Map<string, Array<(prompt: string) => void>>();
 
   readonly files: FileCommitter | undefined;
+  readonly #secrets: readonly string[];
 
   constructor(scripts: Readonly<Record<string, FakeStageScript>> = {}, options: FakeRunnerOptions = {}) {
     for (const [prefix, script] of Object.entries(scripts)) this.script(prefix, script);
     this.files = options.files;
+    this.#secrets = options.secrets ?? [];
   }
 
   script(prefix: string, script: FakeStageScript): this {
@@ -92,6 +96,11 @@ export class FakeFusionChildRunner implements FusionChildRunner {
   /** Outside a Git repository as far as the fake knows, under a home directory no project is ever in. */
   readScope(cwd: string): Result<ReadScope, ReadScopeError> {
     return readScopeFor({ cwd, gitTop: undefined, home: FAKE_HOME, agentDir: `${FAKE_HOME}/.pi/agent` });
+  }
+
+  /** Secrets the fake's parent holds (options.secrets; none by default). */
+  guardedSecrets(): readonly string[] {
+    return this.#secrets;
   }
 
   prepare(spec: ChildStageSpec): Result<PreparedChild, ChildError> {

@@ -23,7 +23,13 @@ const STRIPPED_EXACT = new Set([
 const STRIPPED_PREFIXES = ["OPENAI_", "OPENROUTER_", "AZURE_OPENAI_"];
 
 /** Set per stage by the orchestrator (domain/fusion/model/candidate-launch.ts), never inherited. */
-const STAGE_ONLY = new Set(["PI_FUSION_TOOL_CALL_LOG_PATH", "PI_FUSION_RESEARCH_ENABLED"]);
+const STAGE_ONLY = new Set([
+  "PI_FUSION_TOOL_CALL_LOG_PATH",
+  "PI_FUSION_RESEARCH_ENABLED",
+  "PI_BG_READ_SCOPE",
+  "PI_FUSION_SECRET_WINDOWS_PATH",
+  "PI_FUSION_SECRET_WINDOWS_SHA256",
+]);
 
 export const isStageOnly = (name: string): boolean => STAGE_ONLY.has(name.toUpperCase());
 

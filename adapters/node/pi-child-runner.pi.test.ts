@@ -140,6 +140,7 @@ describeFusionChildRunnerContract("PiChildRunner with real pi children", async (
   return {
     runner: {
       readScope: (cwd) => real.readScope(cwd),
+      guardedSecrets: () => real.guardedSecrets(),
       prepare(s) {
         const child = real.prepare(s);
         if (child.ok && child.value instanceof PiPreparedChild) groups.push(child.value.pid);

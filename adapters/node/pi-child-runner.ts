@@ -7,6 +7,7 @@ import type { ChildError, ChildStageSpec, FusionChildRunner, PreparedChild } fro
 import { buildFusionChildArgv } from "./fusion-child-argv.ts";
 import { confinedChildEnv } from "./confined-child-env.ts";
 import { nodeReadScope } from "./node-read-scope.ts";
+import { guardedSecretValues } from "./guarded-secrets.ts";
 import type { ReadScope, ReadScopeError } from "../../domain/confinement/model/read-scope.ts";
 import { NodeProcessLauncher } from "./node-process-launcher.ts";
 import { detectPiChildCli, type PiChildCli } from "./pi-child-command.ts";
@@ -56,6 +57,10 @@ export class PiChildRunner implements FusionChildRunner {
 
   readScope(cwd: string): Result<ReadScope, ReadScopeError> {
     return nodeReadScope(cwd, this.#options.baseEnv ?? process.env);
+  }
+
+  guardedSecrets(): readonly string[] {
+    return guardedSecretValues(this.#options.baseEnv ?? process.env);
   }
 
   prepare(spec: ChildStageSpec): Result<PreparedChild, ChildError> {

@@ -1,3 +1,4 @@
+import { SECRET_WINDOWS_PATH_ENV, SECRET_WINDOWS_SHA256_ENV } from "../../web/model/secret-windows.ts";
 import { READ_SCOPE_ENV, serialiseReadScope, type ReadScope } from "../../confinement/model/read-scope.ts";
 import { err, ok, type Result, type TypedError } from "../../shared/model/result.ts";
 import { toolCallLogFile } from "./fusion-artifacts.ts";
@@ -10,7 +11,19 @@ import { candidateTools, type FusionCapability } from "./fusion-workflow.ts";
  */
 export const TOOL_CALL_LOG_ENV = "PI_FUSION_TOOL_CALL_LOG_PATH";
 export const RESEARCH_ENABLED_ENV = "PI_FUSION_RESEARCH_ENABLED";
-export const CANDIDATE_PROTOCOL_ENV: readonly string[] = [TOOL_CALL_LOG_ENV, RESEARCH_ENABLED_ENV, READ_SCOPE_ENV];
+export const CANDIDATE_PROTOCOL_ENV: readonly string[] = [
+  TOOL_CALL_LOG_ENV,
+  RESEARCH_ENABLED_ENV,
+  READ_SCOPE_ENV,
+  SECRET_WINDOWS_PATH_ENV,
+  SECRET_WINDOWS_SHA256_ENV,
+];
+
+/** The egress guard's windows file of a research run and the SHA-256 of its bytes. */
+export interface EgressGuardFile {
+  readonly path: string;
+  readonly sha256: string;
+}
 
 /** Absolute paths of the private candidate child extensions; the host supplies them (they are files). */
 export interface CandidateExtensionPaths {
@@ -76,6 +89,7 @@ export function candidateLaunch(
   prefix: string,
   callerEnv: Readonly<Record<string, string>> = {},
   readScope?: ReadScope,
+  egressGuard?: EgressGuardFile,
 ): CandidateLaunch {
   const tools = candidateTools(capability);
   if (capability === "reason") return { tools, extensions: [], env: { ...callerEnv } };
@@ -92,10 +106,17 @@ export function candidateLaunch(
     [READ_SCOPE_ENV]: serialiseReadScope(readScope),
   };
   if (capability === "inspect") return { tools, extensions: [paths.toolAudit], env, auditLog };
+  if (egressGuard === undefined)
+    throw new Error("candidateLaunch: a research candidate needs the run's egress guard file");
   return {
     tools,
     extensions: [paths.webFetch, paths.toolAudit],
-    env: { ...env, [RESEARCH_ENABLED_ENV]: "1" },
+    env: {
+      ...env,
+      [RESEARCH_ENABLED_ENV]: "1",
+      [SECRET_WINDOWS_PATH_ENV]: egressGuard.path,
+      [SECRET_WINDOWS_SHA256_ENV]: egressGuard.sha256,
+    },
     auditLog,
   };
 }

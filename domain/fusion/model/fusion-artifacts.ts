@@ -11,6 +11,8 @@ export const ARTIFACT = {
   evaluation: "evaluation.json",
   merged: "merged.md",
   error: "error.json",
+  /** Research runs: the salted window hashes of the credentials the parent holds (the egress guard). */
+  secretWindows: "secret-windows.json",
 } as const;
 
 export interface RunDirLocation {

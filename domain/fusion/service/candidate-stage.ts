@@ -80,6 +80,7 @@ function candidatePlan(ctx: RunContext, slot: CandidateSlot, signal: AbortSignal
     attemptPrefix("candidate", 1, slot),
     ctx.candidateEnv,
     ctx.readScope,
+    ctx.egressGuard,
   );
   return {
     stage: "candidate",

@@ -114,6 +114,8 @@ describe("candidate capabilities: what each child is launched with", () => {
         PI_FUSION_RESEARCH_ENABLED: "1",
         PI_FUSION_TOOL_CALL_LOG_PATH: `${dir}/${prefix}.tool-calls.jsonl`,
         PI_BG_READ_SCOPE: PROJECT_SCOPE,
+        PI_FUSION_SECRET_WINDOWS_PATH: `${dir}/secret-windows.json`,
+        PI_FUSION_SECRET_WINDOWS_SHA256: sha256Hex(h.files.contents(`${dir}/secret-windows.json`) ?? new Uint8Array()),
       });
     }
     for (const prefix of LATER) expect(h.runner.specs.get(prefix)?.extensions).toBeUndefined();

@@ -1,4 +1,7 @@
+import { sha256Hex } from "../../shared/model/canonical-json.ts";
 import { err, ok, type Result } from "../../shared/model/result.ts";
+import { buildSecretWindows, serialiseSecretWindows } from "../../web/model/secret-windows.ts";
+import type { EgressGuardFile } from "../model/candidate-launch.ts";
 import { anonymise } from "../model/anonymisation.ts";
 import { checkCandidateWiring } from "../model/candidate-launch.ts";
 import type { CheckedInput } from "../model/canonical-input-check.ts";
@@ -60,6 +63,8 @@ export async function runFusion(
   const artifacts = new RunArtifacts(ports.files, fusionRunDir(request.location, runId));
   const created = await artifacts.create();
   if (!created.ok) return err({ ...created.error, runId, artifactDir: artifacts.dir });
+  const egress = capability.value === "research" ? await writeEgressGuard(ports, artifacts) : undefined;
+  if (egress !== undefined && !egress.ok) return err({ ...egress.error, runId, artifactDir: artifacts.dir });
 
   const routes = routesOf(request);
   const run = linkedController(callerSignal);
@@ -98,6 +103,7 @@ export async function runFusion(
     ...(request.candidateEnv === undefined ? {} : { candidateEnv: request.candidateEnv }),
     ...(request.candidateExtensions === undefined ? {} : { candidateExtensions: request.candidateExtensions }),
     ...(readScope === undefined ? {} : { readScope: readScope.value }),
+    ...(egress === undefined ? {} : { egressGuard: egress.value }),
     budget: request.budget,
     preStart: request.preStartLaterStages ?? true,
     preStartDelayMs: request.preStartDelayMs ?? 0,
@@ -249,4 +255,19 @@ function detailsOf(
     usage_unavailable: manifest.usage_unavailable,
     budget,
   };
+}
+
+/**
+ * The egress guard of a research run: salted hashes of every 12-byte window of the credentials the parent
+ * holds, in the run directory (outside every child's read scope), named to the children with its digest.
+ */
+async function writeEgressGuard(
+  ports: FusionPorts,
+  artifacts: RunArtifacts,
+): Promise<Result<EgressGuardFile, FusionError>> {
+  const salt = Uint8Array.from(ports.random.hex(32).match(/../g) ?? [], (byte) => Number.parseInt(byte, 16));
+  const text = serialiseSecretWindows(buildSecretWindows(ports.runner.guardedSecrets(), salt).windows);
+  const written = await artifacts.writeText(ARTIFACT.secretWindows, text, "preflight");
+  if (!written.ok) return written;
+  return ok({ path: `${artifacts.dir}/${ARTIFACT.secretWindows}`, sha256: sha256Hex(text) });
 }

@@ -1,3 +1,4 @@
+import type { EgressGuardFile } from "../model/candidate-launch.ts";
 import type { ReadScope } from "../../confinement/model/read-scope.ts";
 import type { CandidateExtensionPaths } from "../model/candidate-launch.ts";
 import type { FusionBudgetGate } from "../model/fusion-budget-gate.ts";
@@ -25,6 +26,8 @@ export interface RunContext {
   readonly candidateExtensions?: CandidateExtensionPaths;
   /** Where the candidates' read tools may reach; set when the capability grants any. */
   readonly readScope?: ReadScope;
+  /** Research runs: the windows file of the egress guard. */
+  readonly egressGuard?: EgressGuardFile;
   readonly budget: FusionBudgetGate;
   /** Whether the evaluator and merger children start while the candidates run. */
   readonly preStart: boolean;
