@@ -69,7 +69,7 @@ export function confinedChildEnv(
   }
   env.PI_SKIP_VERSION_CHECK = "1";
   for (const [name, value] of Object.entries(extra)) {
-    if (isStrippedFromChild(name) || (!own.has(name) && looksLikeCredential(name)))
+    if (isStrippedFromChild(name) || (!own.has(name) && !isStageOnly(name) && looksLikeCredential(name)))
       throw new Error(`confinedChildEnv: the stage env may not set the credential variable ${name}`);
     env[name] = value;
   }
