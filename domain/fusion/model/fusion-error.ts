@@ -5,7 +5,8 @@ import type { CandidateSlot, FusionStage } from "./fusion-workflow.ts";
  * The spec's Fusion error codes, plus `output_contract_violated` for an oversized or blank stage answer
  * and `tool_audit_invalid` for a candidate's tool-call audit log that is missing, cut short, has a gap or
  * a duplicate, the wrong schema, or fewer/more calls than the child reported, and `read_root_too_broad` for a
- * run whose candidates would read from `/` or the home directory (domain/confinement/model/read-scope.ts).
+ * run whose candidates would read from `/` or the home directory (domain/confinement/model/read-scope.ts), and
+ * `scope_outside_root` for a `fusion_validate` scope that names a path its reviewers may not read.
  */
 export type FusionErrorCode =
   | "config_invalid"
@@ -29,7 +30,8 @@ export type FusionErrorCode =
   | "orchestration_failed"
   | "output_contract_violated"
   | "tool_audit_invalid"
-  | "read_root_too_broad";
+  | "read_root_too_broad"
+  | "scope_outside_root";
 
 /** Where in the run a failure happened; `preflight` is everything before the first child. */
 export type FusionErrorStage = "preflight" | FusionStage;

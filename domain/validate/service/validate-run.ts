@@ -1,5 +1,5 @@
 import { fusionRunDir } from "../../fusion/model/fusion-artifacts.ts";
-import type { FusionError } from "../../fusion/model/fusion-error.ts";
+import { fusionError, type FusionError } from "../../fusion/model/fusion-error.ts";
 import type { FusionProgress } from "../../fusion/model/fusion-progress.ts";
 import type { FusionResultDetails } from "../../fusion/model/fusion-result.ts";
 import type { FusionSource } from "../../fusion/model/fusion-workflow.ts";
@@ -9,6 +9,7 @@ import { runFusion } from "../../fusion/service/fusion-orchestrator.ts";
 import type { FusionPorts, FusionRunOutcome, FusionRunRequest } from "../../fusion/service/fusion-run-request.ts";
 import { err, ok, type Result } from "../../shared/model/result.ts";
 import { buildValidateInput } from "../model/clean-task-input.ts";
+import { scopeEntriesOutside } from "../model/scope-entries.ts";
 import type { ValidateRequest } from "../model/validate-arguments.ts";
 import { commitValidateResult, type CommittedResult, type ResultCommitError } from "./validate-result-store.ts";
 
@@ -73,6 +74,8 @@ export async function startValidateRun(
   ports: FusionPorts,
   request: ValidateRunRequest,
 ): Promise<Result<ValidateLaunch, FusionError>> {
+  const outside = scopeOutsideRoot(ports, request);
+  if (outside !== undefined) return err(outside);
   const input = buildValidateInput(request.request, request.cwd);
   const preflightProgress: FusionProgress[] = [];
   let sink: (progress: FusionProgress) => void = (progress) => preflightProgress.push(progress);
@@ -148,4 +151,17 @@ async function complete(
 
 function unreachable(): never {
   throw new Error("the validate run completed without passing its preflight");
+}
+
+/** A scope the reviewers could not read is refused before anything exists, naming the entries. */
+function scopeOutsideRoot(ports: FusionPorts, request: ValidateRunRequest): FusionError | undefined {
+  const readScope = ports.runner.readScope(request.cwd);
+  if (!readScope.ok) return fusionError(readScope.error.code, readScope.error.message, { stage: "preflight" });
+  const outside = scopeEntriesOutside(request.request.scope, request.cwd, readScope.value.root);
+  if (outside.length === 0) return undefined;
+  return fusionError(
+    "scope_outside_root",
+    `scope names ${outside.map((e) => JSON.stringify(e)).join(", ")}, outside the project root ${readScope.value.root} the reviewers may read; name files and areas inside it`,
+    { stage: "preflight" },
+  );
 }

@@ -40,6 +40,15 @@ describe("fusion_validate workflow: isolation and refusals", () => {
     expect(h.files.listDir("/work/project")).toBeUndefined();
   });
 
+  it("refuses a scope naming a path outside the project root with zero children and no files", async () => {
+    const h = validateHarness(scripts([CLEAN, CLEAN, CLEAN]));
+    const launch = await h.start({ ...validArguments(), scope: ["src/a.ts", "/etc/shadow", "../../home/u/.ssh"] });
+    expect(launch.ok ? "launched" : launch.error.code).toBe("scope_outside_root");
+    expect(launch.ok ? "" : launch.error.message).toContain('"/etc/shadow", "../../home/u/.ssh"');
+    expect(h.runner.events).toEqual([]);
+    expect(h.files.listDir("/work/project")).toBeUndefined();
+  });
+
   it("refuses a contradicting capability before any artifact or child exists", async () => {
     const h = validateHarness({});
     const input = buildValidateInput(mustNormalize(validArguments()), "/work/project");
