@@ -1,17 +1,19 @@
+import { existsSync, readdirSync, realpathSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { READ_SCOPE_ENV, readScopeFor, serialiseReadScope } from "../../../domain/confinement/model/read-scope.ts";
 import { installReadConfinement } from "./read-confinement.ts";
+import { realpathOfPossiblyMissing } from "./read-path-spellings.ts";
 import {
-  benignSpellings,
   fakePi,
   forbidden,
   landing,
   lanePathUtils,
   makeTree,
-  maliciousSpellings,
   type PiPathUtils,
   type Tree,
 } from "./read-confinement.test-support.ts";
+import { benignSpellings, maliciousSpellings } from "./read-confinement-spellings.test-support.ts";
 
 const READ_TOOLS = ["read", "grep", "find", "ls"] as const;
 type Verdict = { block: true; reason: string } | undefined;
@@ -74,7 +76,7 @@ describe("read confinement against generated attack spellings", () => {
       "file-url": 18,
       nul: 8,
       "look-alike": 20,
-      symlink: 19,
+      symlink: 22,
       "macos-variant": 13,
       "denied-dir": 12,
     });
@@ -101,7 +103,7 @@ describe("read confinement against generated attack spellings", () => {
       }
       expect(holes).toEqual([]);
       // not vacuous: most spellings really do land outside under this Pi
-      expect(dangerous).toBeGreaterThanOrEqual(170);
+      expect(dangerous).toBeGreaterThanOrEqual(195);
     });
 
     it(`${tool}: every spelling of the attack classes that names an outside file is blocked outright`, () => {
@@ -133,6 +135,22 @@ describe("read confinement against generated attack spellings", () => {
       const real = landing(utils, "read", raw, tree.root);
       expect(real?.startsWith(`${tree.outside}/`), raw).toBe(true);
     }
+  });
+
+  it("a link to a deleted outside file still open in this process is placed where /proc says it points", () => {
+    const verdict = scoped().call("read", { path: "link-deleted" });
+    expect(verdict?.reason).toMatch(/^read_outside_scope: "link-deleted" resolves .*outside the project root/);
+    expect(realpathOfPossiblyMissing(`${tree.root}/link-deleted`)).toBe(`${tree.outside}/deleted.txt (deleted)`);
+  });
+
+  it("links are followed as realpath follows them, a missing rest kept as written, a loop left alone", () => {
+    const entries = readdirSync(tree.base, { recursive: true, encoding: "utf8" }).map((e) => join(tree.base, e));
+    const existing = entries.filter((p) => existsSync(p) && !p.endsWith("link-deleted"));
+    expect(existing.length).toBeGreaterThan(40);
+    for (const p of existing) expect(realpathOfPossiblyMissing(p), p).toBe(realpathSync(p));
+    const missing = join(tree.root, "link-dir-out", "no", "such", "file");
+    expect(realpathOfPossiblyMissing(missing)).toBe(join(tree.outside, "no", "such", "file"));
+    expect(realpathOfPossiblyMissing(join(tree.root, "loop-a", "x"))).toMatch(/\/loop-[ab]\/x$/);
   });
 
   it("a path argument that is missing or empty is the cwd for the tree tools and allowed; a non-read tool is untouched", () => {
