@@ -1,5 +1,5 @@
-import { existsSync, realpathSync } from "node:fs";
-import { basename, dirname, isAbsolute, join, resolve } from "node:path";
+import { readlinkSync } from "node:fs";
+import { isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /**
@@ -35,17 +35,29 @@ export function readPathSpellings(raw: string, cwd: string, home: string): strin
 
 const curly = (p: string): string => p.replace(/'/g, "\u2019");
 
-/** The realpath of `path`, or for a path that does not exist the realpath of its nearest existing ancestor joined with the rest. */
+/**
+ * Where the kernel takes `path` (absolute, normalised): each symlink replaced by its link text, one component at
+ * a time, with the components that do not exist kept as written. For an existing path this is its realpath;
+ * unlike realpath it also places a /proc link to a deleted file, a pipe or a socket, which the kernel opens all
+ * the same, at the text it points to (`/x/secret (deleted)`, `/proc/<pid>/fd/pipe:[7]`). A loop opens nothing.
+ */
 export function realpathOfPossiblyMissing(path: string): string {
-  const rest: string[] = [];
-  for (let at = path; ; at = dirname(at)) {
-    if (existsSync(at) || at === dirname(at)) {
-      try {
-        return join(realpathSync(at), ...rest.reverse());
-      } catch {
-        return join(at, ...rest.reverse()); // a dangling or looping link: nothing there to open
-      }
+  let done = "/";
+  const todo = path.split("/");
+  for (let links = 0; todo.length > 0; ) {
+    const name = todo.shift() as string;
+    if (name === "" || name === ".") continue;
+    const next = join(done, name);
+    let target: string;
+    try {
+      target = readlinkSync(next);
+    } catch {
+      done = next; // not a link, or not there
+      continue;
     }
-    rest.push(basename(at));
+    if (++links > 40) return join(next, ...todo);
+    todo.unshift(...target.split("/"));
+    if (isAbsolute(target)) done = "/";
   }
+  return done;
 }
