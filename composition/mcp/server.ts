@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import type { Readable, Writable } from "node:stream";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { boundedLines } from "../../adapters/mcp/bounded-lines.ts";
 import type { Result } from "../../domain/shared/model/result.ts";
 import { taskSettingsFromEnv, type SettingsError } from "../../domain/tasks/model/runtime-settings.ts";
 import type { TaskRuntime, TaskRuntimeConfig } from "../../domain/tasks/service/task-runtime.ts";
@@ -118,7 +119,14 @@ export async function serveMcp(options: McpServeOptions): Promise<Result<McpSess
   server.onclose = () => void session.close("the MCP transport closed");
   options.stdin.once("end", () => void session.close("stdin ended"));
   options.stdout.on("error", (error: Error) => void session.close(`stdout failed: ${error.message}`));
-  await server.connect(new StdioServerTransport(options.stdin, options.stdout));
+  server.onerror = (error) => options.log(`MCP transport error: ${error.message}`);
+  const input = options.stdin.pipe(
+    boundedLines(MAX_MESSAGE_BYTES, (refused) => {
+      options.log(`refused an MCP message of ${refused.bytes} bytes (over ${MAX_MESSAGE_BYTES}); tasks keep running`);
+      if (refused.id !== undefined) options.stdout.write(`${JSON.stringify(tooLarge(refused.id, refused.bytes))}\n`);
+    }),
+  );
+  await server.connect(new StdioServerTransport(input, options.stdout));
   options.log(`MCP server ready on stdio; task files under ${config.displayDir}`);
   return { ok: true, value: session };
 }
@@ -183,4 +191,12 @@ export async function main(argv: readonly string[]): Promise<number> {
     process.once(signal, () => void session.close(`received ${signal}`));
   await session.closed;
   return 0;
+}
+
+/** Below the SDK's 10 MiB input buffer, whose overflow would close the transport and stop every task. */
+const MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
+
+function tooLarge(id: number | string, bytes: number) {
+  const message = `the request is ${bytes} bytes, over this server's ${MAX_MESSAGE_BYTES}-byte limit per message; nothing was done — send less (put large inputs in a file and name it)`;
+  return { jsonrpc: "2.0", id, error: { code: -32600, message } };
 }

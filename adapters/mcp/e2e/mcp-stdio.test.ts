@@ -118,6 +118,18 @@ describe("pi-background-tasks mcp over stdio, driven by the SDK client", { timeo
     expect(readFileSync(join(cwd, task.outputPath), "utf8")).toBe("first line\nlast line\n");
   });
 
+  it("refuses a message over the SDK's 10 MiB limit with an error and a logged reason, and keeps its tasks", async () => {
+    const long = taskOf(await call(mcp, "bg_run", { command: "sleep 30", isAgent: false, name: "survivor" }));
+    const huge = call(mcp, "bg_status", { taskId: "x".repeat(11 * 1024 * 1024) });
+    await expect(huge).rejects.toThrow(/over this server's 8388608-byte limit per message/);
+    expect(mcp.stderr()).toMatch(/refused an MCP message of \d+ bytes/);
+    const status = await call(mcp, "bg_status", { taskId: long.id });
+    expect((status.structuredContent as { tasks: TaskSnapshot[] }).tasks).toMatchObject([
+      { id: long.id, status: "running" },
+    ]);
+    await call(mcp, "bg_kill", { taskId: long.id });
+  });
+
   it("bg_wait answers still_running on a long task, bg_kill then stops its whole process group", async () => {
     const started = await call(mcp, "bg_run", { command: "sleep 300 & sleep 300; wait", isAgent: false });
     const task = taskOf(started);
