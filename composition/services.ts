@@ -60,7 +60,7 @@ export async function createServices(host: HostWiring): Promise<Services> {
     results:
       delegates === undefined
         ? (query) => readTaskResult({ files, runtime }, query)
-        : async (query) => readTaskResult({ files, runtime, delegates: await delegates() }, query),
+        : async (query, session) => readTaskResult({ files, runtime, delegates: await delegates() }, query, session),
     ...(delegates === undefined
       ? {}
       : { delegate: async (raw, call) => (await delegates()).launch(raw, call, runtime) }),

@@ -93,21 +93,28 @@ describe("bg_result view", () => {
   const outcome = judge({ result: resultBytes("x") });
   const verified = (size: number) => {
     const text = "a".repeat(size);
-    return { bytes: encode(text), text, sha256: "f".repeat(64), usage: "unavailable" as const, attestations: [] };
+    return {
+      bytes: encode(text),
+      text,
+      sha256: "f".repeat(64),
+      packageSha256: "e".repeat(64),
+      usage: "unavailable" as const,
+      attestations: [],
+    };
   };
 
   it("is inline up to 48 KiB and an explicit artifact reference above, never truncated", () => {
-    const small = answerView("dt", outcome, verified(49_152), "/a/answer.md", undefined);
+    const small = answerView("dt", outcome, verified(49_152), "/a/answer.md", undefined, "memory");
     expect(small.ok && small.value.delivery).toBe("inline");
-    const large = answerView("dt", outcome, verified(49_153), "/a/answer.md", undefined);
+    const large = answerView("dt", outcome, verified(49_153), "/a/answer.md", undefined, "memory");
     expect(large.ok && large.value.delivery === "artifact" && large.value.answer).toMatchObject({
       artifact: "/a/answer.md",
       utf8_bytes: 49_153,
     });
-    const demanded = answerView("dt", outcome, verified(49_153), "/a/answer.md", "inline");
+    const demanded = answerView("dt", outcome, verified(49_153), "/a/answer.md", "inline", "memory");
     expect(demanded.ok ? demanded.value : demanded.error).toMatchObject({ code: "result_too_large_for_inline" });
     expect(demanded.ok ? "" : demanded.error.preserved).toContain("/a/answer.md");
-    const asked = answerView("dt", outcome, verified(10), "/a/answer.md", "artifact");
+    const asked = answerView("dt", outcome, verified(10), "/a/answer.md", "artifact", "memory");
     expect(asked.ok && asked.value.delivery).toBe("artifact");
   });
 

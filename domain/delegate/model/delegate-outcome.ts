@@ -7,7 +7,7 @@ import { INLINE_ANSWER_CAP_BYTES } from "./delegate-limits.ts";
 import type { ResultIdentity } from "./result-package.ts";
 import { decodeUtf8, verifyResultPackage, type VerifiedAnswer } from "./delegate-result-verification.ts";
 
-export const DELEGATE_OUTCOME_SCHEMA = "pi-background-tasks.delegate-outcome.v1";
+export const DELEGATE_OUTCOME_SCHEMA = "pi-background-tasks.delegate-outcome.v2";
 
 export type OutcomeState = "completed" | "failed" | "cancelled" | "timed_out";
 
@@ -30,10 +30,15 @@ export interface OutcomeError {
   readonly remedy: string;
 }
 
-/** `outcome.json`: the parent's adjudication, written once after the child exited. */
+/**
+ * `outcome.json`: the parent's adjudication, written once after the child exited. v2: the launch binding and
+ * the accepted package's seal, so a later parent can verify `result.json` against what was accepted.
+ */
 export interface DelegateOutcome {
   readonly schema_version: typeof DELEGATE_OUTCOME_SCHEMA;
   readonly task_id: string;
+  readonly launch_nonce: string;
+  readonly seed_sha256: string;
   readonly state: OutcomeState;
   readonly route: { readonly provider: string; readonly model: string };
   readonly answer:
@@ -41,6 +46,8 @@ export interface DelegateOutcome {
         readonly present: true;
         readonly utf8_bytes: number;
         readonly sha256: string;
+        /** The `package_sha256` of the accepted `result.json`. */
+        readonly package_sha256: string;
         readonly inline_eligible: boolean;
         readonly artifact: string;
       }
@@ -166,6 +173,7 @@ function completed(input: OutcomeContext, answer: VerifiedAnswer): DelegateOutco
       present: true,
       utf8_bytes: answer.bytes.length,
       sha256: answer.sha256,
+      package_sha256: answer.packageSha256,
       inline_eligible: answer.bytes.length <= INLINE_ANSWER_CAP_BYTES,
       artifact: DELEGATE_ARTIFACT.answer,
     },
@@ -194,11 +202,16 @@ export function failedOutcome(
 
 function base(
   input: OutcomeContext,
-): Pick<DelegateOutcome, "schema_version" | "task_id" | "route" | "child" | "artifact_dir"> {
+): Pick<
+  DelegateOutcome,
+  "schema_version" | "task_id" | "launch_nonce" | "seed_sha256" | "route" | "child" | "artifact_dir"
+> {
   const e = input.end;
   return {
     schema_version: DELEGATE_OUTCOME_SCHEMA,
     task_id: input.identity.taskId,
+    launch_nonce: input.identity.launchNonce,
+    seed_sha256: input.identity.seedSha256,
     route: { provider: input.identity.route.provider, model: input.identity.route.model },
     child: {
       pid: e.pid,

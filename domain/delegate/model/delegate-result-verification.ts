@@ -21,6 +21,8 @@ export interface VerifiedAnswer {
   readonly bytes: Uint8Array;
   readonly text: string;
   readonly sha256: string;
+  /** The package's own seal: pinned at acceptance together with `sha256`. */
+  readonly packageSha256: string;
   readonly usage: Usage | "unavailable";
   readonly attestations: readonly RouteAttestation[];
 }
@@ -72,6 +74,7 @@ function check(bytes: Uint8Array, expected: ResultIdentity): Result<VerifiedAnsw
     bytes: answer.value,
     text: answer.value.length === 0 ? "" : (decodeUtf8(answer.value) ?? ""),
     sha256: pkg.answer.sha256,
+    packageSha256: pkg.package_sha256,
     usage: pkg.usage,
     attestations: pkg.route_attestations,
   });

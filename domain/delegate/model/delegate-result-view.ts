@@ -5,12 +5,19 @@ import { delegateError, type DelegateError, type DelegateRunCode } from "./deleg
 import { INLINE_ANSWER_CAP_BYTES } from "./delegate-limits.ts";
 import type { DelegateOutcome, OutcomeError } from "./delegate-outcome.ts";
 import type { VerifiedAnswer } from "./delegate-result-verification.ts";
+import { VERIFICATION_COVERS, type PinSource } from "./accepted-answer.ts";
 
 export const RESULT_VIEW_SCHEMA = "pi-background-tasks.delegate-result-view.v1";
 
 interface ViewBase {
   readonly schema_version: typeof RESULT_VIEW_SCHEMA;
   readonly task_id: string;
+}
+
+/** A served answer says which pin it was checked against and what that check covers. */
+interface Verification {
+  readonly verified_against: PinSource;
+  readonly verification: string;
 }
 
 /** What `bg_result` returns for a delegate task. Never blocks, never truncates. */
@@ -28,26 +35,28 @@ export type DelegateResultView =
       readonly message: string;
       readonly error: OutcomeError;
     })
-  | (ViewBase & {
-      readonly state: "completed";
-      readonly delivery: "inline";
-      readonly route: { readonly provider: string; readonly model: string };
-      readonly usage: Usage | "unavailable";
-      readonly answer: { readonly text: string; readonly utf8_bytes: number; readonly sha256: string };
-    })
-  | (ViewBase & {
-      readonly state: "completed";
-      readonly delivery: "artifact";
-      readonly route: { readonly provider: string; readonly model: string };
-      readonly usage: Usage | "unavailable";
-      readonly answer: {
-        readonly artifact: string;
-        readonly utf8_bytes: number;
-        readonly sha256: string;
-        readonly how_to_read: string;
-      };
-      readonly message: string;
-    });
+  | (ViewBase &
+      Verification & {
+        readonly state: "completed";
+        readonly delivery: "inline";
+        readonly route: { readonly provider: string; readonly model: string };
+        readonly usage: Usage | "unavailable";
+        readonly answer: { readonly text: string; readonly utf8_bytes: number; readonly sha256: string };
+      })
+  | (ViewBase &
+      Verification & {
+        readonly state: "completed";
+        readonly delivery: "artifact";
+        readonly route: { readonly provider: string; readonly model: string };
+        readonly usage: Usage | "unavailable";
+        readonly answer: {
+          readonly artifact: string;
+          readonly utf8_bytes: number;
+          readonly sha256: string;
+          readonly how_to_read: string;
+        };
+        readonly message: string;
+      });
 
 export type RetrievalError = DelegateError<"task_unknown" | "result_too_large_for_inline" | DelegateRunCode>;
 
@@ -94,6 +103,7 @@ export function answerView(
   answer: VerifiedAnswer,
   answerPath: string,
   delivery: ResultDelivery | undefined,
+  source: PinSource,
 ): Result<DelegateResultView, RetrievalError> {
   const size = answer.bytes.length;
   const fitsInline = size <= INLINE_ANSWER_CAP_BYTES;
@@ -103,6 +113,8 @@ export function answerView(
     state: "completed" as const,
     route: outcome.route,
     usage: answer.usage,
+    verified_against: source,
+    verification: VERIFICATION_COVERS[source],
   };
   if (delivery === "inline" && !fitsInline) {
     return err(

@@ -39,7 +39,10 @@ export interface DelegateResultPackage {
     readonly block_bytes: number;
     readonly blocks: readonly AnswerBlock[];
   };
-  /** SHA-256 of the canonical JSON of every other field: any altered byte anywhere is detectable. */
+  /**
+   * SHA-256 of the canonical JSON of every other field: detects corruption of any byte, not a writer that
+   * recomputes it (the nonce and hashes are no secret), which is why the parent pins it at acceptance.
+   */
   readonly package_sha256: string;
 }
 

@@ -7,7 +7,12 @@ import type { DelegateHost, DelegatePorts } from "./delegate-ports.ts";
 import type { DelegateLaunchReceipt } from "../model/launch-receipt.ts";
 import type { DelegateResultView } from "../model/delegate-result-view.ts";
 import { launchDelegate, type DelegateHandle } from "./launch-delegate.ts";
-import { retrieveDelegateResult } from "./retrieve-delegate-result.ts";
+import { retrieveAdjudicatedResult, retrieveDelegateResult } from "./retrieve-delegate-result.ts";
+import { delegateRunDir } from "../model/delegate-artifacts.ts";
+import type { HostSession } from "../../../ports/host-session.ts";
+
+/** The ids `launch` gives: `d` and 16 random bytes in hex. */
+const DELEGATE_TASK_ID = /^d[0-9a-f]{32}$/;
 
 /**
  * Delegated background agents of a host with sessions. Each delegate is a tracked task whose work is the
@@ -92,13 +97,25 @@ export class DelegateRuns {
     return ok(receipt);
   }
 
-  /** True when the task id belongs to a delegate of this session. */
+  /** True when the task id belongs to a delegate of this parent, or has the form of one an earlier parent launched. */
   owns(taskId: string): boolean {
-    return this.handles.has(taskId);
+    return this.handles.has(taskId) || DELEGATE_TASK_ID.test(taskId);
   }
 
-  result(taskId: string, delivery: ResultDelivery | undefined): Promise<Result<DelegateResultView, TypedError>> {
-    return retrieveDelegateResult(this.ports.files, taskId, this.handles.get(taskId), delivery);
+  /**
+   * A delegate this parent launched is served against the hashes it pinned in memory; one of an earlier parent
+   * of the session in this process (before a reload) only from the adjudication record that parent committed.
+   */
+  result(
+    taskId: string,
+    delivery: ResultDelivery | undefined,
+    session?: Pick<HostSession, "cwd" | "sessionId">,
+  ): Promise<Result<DelegateResultView, TypedError>> {
+    const handle = this.handles.get(taskId);
+    if (handle !== undefined || session === undefined)
+      return retrieveDelegateResult(this.ports.files, taskId, handle, delivery);
+    const location = { baseDir: session.cwd, sessionId: session.sessionId, pid: this.pid };
+    return retrieveAdjudicatedResult(this.ports.files, taskId, delegateRunDir(location, taskId), delivery);
   }
 
   async shutdown(): Promise<void> {

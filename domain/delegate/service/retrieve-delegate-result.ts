@@ -2,7 +2,9 @@ import { sha256Hex } from "../../shared/model/canonical-json.ts";
 import { err, type Result } from "../../shared/model/result.ts";
 import type { FileCommitter } from "../../../ports/file-committer.ts";
 import { artifactPath, DELEGATE_ARTIFACT } from "../model/delegate-artifacts.ts";
-import { runError } from "../model/delegate-outcome.ts";
+import { runError, type DelegateOutcome } from "../model/delegate-outcome.ts";
+import { parseOutcomeRecord } from "../model/delegate-outcome-schema.ts";
+import { pinOf, verifyAcceptedPackage, type PinSource } from "../model/accepted-answer.ts";
 import {
   answerView,
   notReady,
@@ -12,26 +14,81 @@ import {
   type RetrievalError,
 } from "../model/delegate-result-view.ts";
 import type { ResultDelivery } from "../../shared/model/result-delivery.ts";
-import { verifyResultPackage } from "../model/delegate-result-verification.ts";
 import type { DelegateHandle } from "./launch-delegate.ts";
 import { readWhole } from "./artifact-io.ts";
 
 /**
- * `bg_result` for a delegate. Never blocks: a running task gets a not-ready view. A completed task's
- * package is verified again from disk before a byte is returned, and an artifact reference is given
- * only after the answer file was checked against the verified hash.
+ * `bg_result` for a delegate this parent supervises. Never blocks: a running task gets a not-ready view. A
+ * completed task's package is verified again from disk and must carry the hashes pinned in memory at
+ * adjudication before a byte is returned; an artifact reference is given only after the answer file was
+ * checked against them too.
  */
 export async function retrieveDelegateResult(
   files: FileCommitter,
   taskId: string,
-  handle: Pick<DelegateHandle, "artifactDir" | "identity" | "outcome"> | undefined,
+  handle: Pick<DelegateHandle, "artifactDir" | "outcome"> | undefined,
   delivery?: ResultDelivery,
 ): Promise<Result<DelegateResultView, RetrievalError>> {
   if (handle === undefined) return err(taskUnknown(taskId));
   const outcome = handle.outcome();
   if (outcome === undefined) return { ok: true, value: notReady(taskId) };
+  return serveAccepted(files, { taskId, artifactDir: handle.artifactDir, outcome, source: "memory" }, delivery);
+}
+
+/**
+ * `bg_result` for a delegate of an earlier parent of this session (a restart): served only from the
+ * `outcome.json` that parent committed when it adjudicated, and verified against the hashes pinned there.
+ */
+export async function retrieveAdjudicatedResult(
+  files: FileCommitter,
+  taskId: string,
+  artifactDir: string,
+  delivery?: ResultDelivery,
+): Promise<Result<DelegateResultView, RetrievalError>> {
+  const recordPath = artifactPath(artifactDir, DELEGATE_ARTIFACT.outcome);
+  const record = await readWhole(files, recordPath);
+  if (!record.ok)
+    return err(
+      runError({ artifactDir }, "artifact_read_failed", `${recordPath} cannot be read: ${record.error.message}.`),
+    );
+  if (record.value === undefined) {
+    const launchedHere = await files.size(artifactPath(artifactDir, DELEGATE_ARTIFACT.manifest));
+    if (!launchedHere.ok) return err(taskUnknown(taskId));
+    return err(
+      runError(
+        { artifactDir },
+        "artifact_read_failed",
+        `${recordPath} does not exist: the parent that launched delegate ${taskId} ended before it adjudicated the child, so no answer was accepted and nothing is served.`,
+      ),
+    );
+  }
+  const outcome = parseOutcomeRecord(record.value, { taskId, artifactDir });
+  if (typeof outcome === "string")
+    return err(
+      runError(
+        { artifactDir },
+        "artifact_error",
+        `the adjudication record ${recordPath} cannot be trusted (${outcome}); nothing is served.`,
+      ),
+    );
+  return serveAccepted(files, { taskId, artifactDir, outcome, source: "adjudication_record" }, delivery);
+}
+
+async function serveAccepted(
+  files: FileCommitter,
+  accepted: {
+    readonly taskId: string;
+    readonly artifactDir: string;
+    readonly outcome: DelegateOutcome;
+    readonly source: PinSource;
+  },
+  delivery: ResultDelivery | undefined,
+): Promise<Result<DelegateResultView, RetrievalError>> {
+  const { taskId, artifactDir: dir, outcome, source } = accepted;
   if (outcome.error !== null) return { ok: true, value: unavailable({ ...outcome, error: outcome.error }) };
-  const dir = handle.artifactDir;
+  const pin = pinOf(outcome);
+  if (pin === undefined)
+    return err(runError({ artifactDir: dir }, "artifact_error", "the outcome completed without an accepted answer."));
   const resultPath = artifactPath(dir, DELEGATE_ARTIFACT.result);
   const bytes = await readWhole(files, resultPath);
   if (!bytes.ok || bytes.value === undefined) {
@@ -43,7 +100,7 @@ export async function retrieveDelegateResult(
       ),
     );
   }
-  const verified = verifyResultPackage(bytes.value, handle.identity, resultPath);
+  const verified = verifyAcceptedPackage(bytes.value, pin, resultPath);
   if (!verified.ok) return verified;
   const answerPath = artifactPath(dir, DELEGATE_ARTIFACT.answer);
   const inline =
@@ -69,5 +126,5 @@ export async function retrieveDelegateResult(
       );
     }
   }
-  return answerView(taskId, outcome, verified.value, answerPath, delivery);
+  return answerView(taskId, outcome, verified.value, answerPath, delivery, source);
 }

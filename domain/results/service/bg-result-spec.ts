@@ -1,4 +1,5 @@
 import type { DelegateResultView } from "../../delegate/service/index.ts";
+import type { HostSession } from "../../../ports/host-session.ts";
 import type { HostToolSpec } from "../../shared/service/host-tool-spec.ts";
 import { ok, type Result, type TypedError } from "../../shared/model/result.ts";
 import type { CompletionDelivery } from "../../tasks/model/launch-receipt.ts";
@@ -13,12 +14,18 @@ import type { FusionResultView } from "../../validate/model/validate-result-view
 
 /** What `bg_result` returns: a Fusion run's view or a delegate's. */
 export type ResultView = FusionResultView | DelegateResultView;
-export type ResultReader = (query: BgResultQuery) => Promise<Result<ResultView, TypedError>>;
+/** The calling session, where the host has one: a restarted parent finds its earlier delegates by it. */
+export type ResultSession = Pick<HostSession, "cwd" | "sessionId">;
+export type ResultReader = (query: BgResultQuery, session?: ResultSession) => Promise<Result<ResultView, TypedError>>;
 
 /** Delegated runs a host tracks itself (Pi's bg_delegate); hosts without delegates pass none. */
 export interface DelegateResults {
   owns(taskId: string): boolean;
-  result(taskId: string, delivery: ResultDelivery | undefined): Promise<Result<DelegateResultView, TypedError>>;
+  result(
+    taskId: string,
+    delivery: ResultDelivery | undefined,
+    session?: ResultSession,
+  ): Promise<Result<DelegateResultView, TypedError>>;
 }
 
 const WORDING: Record<CompletionDelivery, { description: string; snippet: string }> = {
@@ -35,8 +42,14 @@ const WORDING: Record<CompletionDelivery, { description: string; snippet: string
 };
 
 function textOf(view: ResultView): string {
-  const answer = (view as { answer?: { text?: string } }).answer;
-  return typeof answer?.text === "string" ? answer.text : JSON.stringify(view, null, 2);
+  const { answer, verified_against, verification } = view as {
+    answer?: { text?: string };
+    verified_against?: string;
+    verification?: string;
+  };
+  if (typeof answer?.text !== "string") return JSON.stringify(view, null, 2);
+  // Only an answer checked against a record on disk (not this parent's memory) carries the caveat to the model.
+  return verified_against === "adjudication_record" ? `${answer.text}\n\n[bg_result: ${verification}]` : answer.text;
 }
 
 /** `bg_result`: the hash-verified answer of a background run; never blocks, never truncates. */
@@ -51,8 +64,8 @@ export function bgResultToolSpec(
     promptSnippet: WORDING[delivery].snippet,
     parameters: BgResultParameters,
     normalize: normalizeBgResultArguments,
-    run: async (query) => {
-      const view = await read(query);
+    run: async (query, context) => {
+      const view = await read(query, context.call?.session);
       return view.ok ? ok({ text: textOf(view.value), details: view.value }) : view;
     },
   };

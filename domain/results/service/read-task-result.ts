@@ -4,9 +4,12 @@ import type { TaskSnapshot } from "../../tasks/model/task-snapshot.ts";
 import type { TaskRuntime } from "../../tasks/service/task-runtime.ts";
 import { readValidateResult, type FusionTaskLookup } from "../../validate/service/validate-result-store.ts";
 import type { BgResultQuery } from "../model/bg-result-arguments.ts";
-import type { DelegateResults, ResultView } from "./bg-result-spec.ts";
+import type { DelegateResults, ResultSession, ResultView } from "./bg-result-spec.ts";
 
-/** Reads a task's committed result: a delegate's through its owner, a Fusion run's verified from its files. */
+/**
+ * Reads a task's committed result: a delegate's through its owner (also one this runtime does not know, which
+ * an earlier parent of the session launched), a Fusion run's verified from its files.
+ */
 export async function readTaskResult(
   deps: {
     readonly files: FileCommitter;
@@ -14,11 +17,13 @@ export async function readTaskResult(
     readonly delegates?: DelegateResults;
   },
   query: BgResultQuery,
+  session?: ResultSession,
 ): Promise<Result<ResultView, TypedError>> {
   const found = deps.runtime.find(query.taskId);
   const task = found.ok ? found.value : undefined;
-  if (task !== undefined && deps.delegates?.owns(task.id) === true)
-    return deps.delegates.result(task.id, query.delivery);
+  const id = task?.id ?? query.taskId;
+  if (task?.fusion === undefined && deps.delegates?.owns(id) === true)
+    return deps.delegates.result(id, query.delivery, session);
   if (task !== undefined && task.fusion === undefined) {
     return err({
       code: "result_unavailable",

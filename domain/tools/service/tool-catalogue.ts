@@ -52,7 +52,7 @@ export function toolCatalogue(app: ApplicationAccess, host: HostProfile): AnyHos
   const specs: AnyHostToolSpec[] = [
     ...taskToolSpecs({ runtime, now: () => services().clock.now(), delivery: host.delivery }),
     ...(host.delivery === "notification_and_wait" ? [waitToolSpec({ runtime, clock: lazyClock(services) })] : []),
-    bgResultToolSpec(host.delivery, (query) => services().results(query)),
+    bgResultToolSpec(host.delivery, (query, session) => services().results(query, session)),
     fusionValidateToolSpec(host.delivery, (request, call) => services().validate(request, call)),
     fusionBrainstormToolSpec(host.sessions ? "session_projection" : "clean_task", (request, call) =>
       services().brainstorm(request, call),
