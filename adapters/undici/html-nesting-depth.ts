@@ -118,8 +118,14 @@ const TAG = /<(!--|\/?)([a-zA-Z][a-zA-Z0-9:-]*)?[^>]*?(\/?)>/g;
 
 export const MAX_HTML_NESTING_DEPTH = 1000;
 
+/**
+ * The deepest stack of open elements, as the parser keeps it: an end tag closes the nearest open element of
+ * its name and everything opened after it, and an end tag whose element is not open is ignored (so
+ * `<div></span>` repeated nests as deep as it has divs). Linear: each element is pushed and popped once.
+ */
 export function htmlNestingDepth(html: string): number {
-  let depth = 0;
+  const open: string[] = [];
+  const openCount = new Map<string, number>();
   let deepest = 0;
   TAG.lastIndex = 0;
   for (let match = TAG.exec(html); match !== null; match = TAG.exec(html)) {
@@ -132,7 +138,11 @@ export function htmlNestingDepth(html: string): number {
     const name = rawName?.toLowerCase();
     if (name === undefined || VOID.has(name) || OPTIONAL_END.has(name)) continue;
     if (marker === "/") {
-      depth = Math.max(0, depth - 1);
+      if ((openCount.get(name) ?? 0) === 0) continue;
+      for (let closed = open.pop(); closed !== undefined; closed = open.pop()) {
+        openCount.set(closed, (openCount.get(closed) ?? 1) - 1);
+        if (closed === name) break;
+      }
       continue;
     }
     if (RAW_TEXT.has(name)) {
@@ -140,8 +150,9 @@ export function htmlNestingDepth(html: string): number {
       continue;
     }
     if (selfClosing === "/" && !HTML_CONTAINERS.has(name)) continue;
-    depth += 1;
-    deepest = Math.max(deepest, depth);
+    open.push(name);
+    openCount.set(name, (openCount.get(name) ?? 0) + 1);
+    deepest = Math.max(deepest, open.length);
   }
   return deepest;
 }

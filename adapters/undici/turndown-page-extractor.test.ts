@@ -112,4 +112,17 @@ describe("extraction failures", () => {
     expect(htmlNestingDepth("<div/>".repeat(40))).toBe(40);
     expect(htmlNestingDepth("<DIV><Section></section></DIV>")).toBe(2);
   });
+
+  it("counts depth as the parser nests: an end tag of an element that is not open closes nothing", () => {
+    expect(htmlNestingDepth("<div></span>".repeat(5000))).toBe(5000);
+    expect(htmlNestingDepth("<div><span><b></div>x</b></span>")).toBe(3);
+    expect(htmlNestingDepth(`${"<div><span>".repeat(10)}${"</div>".repeat(10)}<p>`)).toBe(20);
+    const stray = extractor.extract({
+      text: "<div></span>".repeat(5000),
+      kind: "html",
+      format: "markdown",
+      baseUrl: "https://site.test/",
+    });
+    expect(stray.ok ? "extracted" : stray.error.code).toBe("extraction_failed");
+  });
 });
