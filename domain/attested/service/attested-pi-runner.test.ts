@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { FakeClock } from "../../../adapters/fake/fake-clock.ts";
 import { FakeProcessLauncher, type FakeScript } from "../../../adapters/fake/fake-process-launcher.ts";
 import { cleanWorktree, FakeWorktreeInspector } from "../../../adapters/fake/fake-worktree-inspector.ts";
-import { InMemoryFileCommitter } from "../../../adapters/fake/in-memory-file-committer.ts";
+import { InMemoryFileCommitter, type PlantedShape } from "../../../adapters/fake/in-memory-file-committer.ts";
 import { SeededRandomSource } from "../../../adapters/fake/seeded-random-source.ts";
 import type { FileCommitter } from "../../../ports/file-committer.ts";
 import type { WorktreeError, WorktreeState } from "../../../ports/worktree-inspector.ts";
@@ -44,26 +44,37 @@ const text = (bytes: Uint8Array | "deferred" | undefined) =>
 interface Options {
   readonly script?: FakeScript;
   readonly worktree?: readonly (WorktreeState | WorktreeError)[];
-  readonly report?: { readonly real: string; readonly content: string } | null;
+  /** What the child leaves at r.md (null: nothing); `planted` puts something other than a regular file there. */
+  readonly report?: { readonly real: string; readonly content: string; readonly planted?: PlantedShape } | null;
+  /** What already stood at r.md before the run (a tracked file). */
+  readonly reportBefore?: string;
   readonly piLaunch?: AttestedRunnerConfig["piLaunch"];
   readonly wrapFiles?: (files: InMemoryFileCommitter) => FileCommitter;
 }
 
 async function setup(options: Options = {}) {
   const clock = new FakeClock();
-  const launcher = new FakeProcessLauncher({
-    clock,
-    script: () => options.script ?? { stdout: EVENTS, stderr: ["a warning\n"], exit: { code: 0 } },
-  });
   const memory = new InMemoryFileCommitter();
   const files = options.wrapFiles?.(memory) ?? memory;
   const worktree = new FakeWorktreeInspector(...(options.worktree ?? [cleanWorktree(CWD)]));
   const report = options.report === undefined ? { real: `${CWD}/r.md`, content: "# report\n" } : options.report;
-  if (report !== null) {
-    worktree.realpaths.set(`${CWD}/r.md`, report.real);
-    await memory.ensureDir(report.real.slice(0, report.real.lastIndexOf("/")));
-    await memory.replaceAtomic(report.real, new TextEncoder().encode(report.content));
+  await memory.ensureDir(CWD);
+  if (report !== null) await memory.ensureDir(report.real.slice(0, report.real.lastIndexOf("/")));
+  if (options.reportBefore !== undefined) {
+    worktree.realpaths.set(`${CWD}/r.md`, `${CWD}/r.md`);
+    await memory.replaceAtomic(`${CWD}/r.md`, new TextEncoder().encode(options.reportBefore));
   }
+  // The child writes the report while it runs: the in-memory write lands at once.
+  const writeReport = () => {
+    if (report === null) return;
+    worktree.realpaths.set(`${CWD}/r.md`, report.real);
+    void memory.replaceAtomic(report.real, new TextEncoder().encode(report.content));
+    if (report.planted !== undefined) memory.plant(report.real, report.planted);
+  };
+  const launcher = new FakeProcessLauncher({
+    clock,
+    script: () => (writeReport(), options.script ?? { stdout: EVENTS, stderr: ["a warning\n"], exit: { code: 0 } }),
+  });
   const notices: unknown[] = [];
   const random = new SeededRandomSource(11);
   const runtime = new TaskRuntime(
@@ -221,6 +232,20 @@ describe("AttestedPiRunner: refusals start nothing and write nothing", () => {
     expect(env.memory.listDir(DIR) ?? []).toEqual([]);
   });
 
+  it("a tracked report the run rewrote passes", async () => {
+    const env = await setup({ reportBefore: "# old report\n" });
+    expect((await runToEnd(env)).status).toBe("completed");
+  });
+
+  it("a report that exists but cannot be read at start", async () => {
+    const env = await setup({ reportBefore: "# old report\n" });
+    env.memory.failNext("size", "EACCES");
+    const started = await env.runner.start(request(), CREDENTIAL);
+    expect(started.ok ? "started" : started.error.code).toBe("attested_report_unreadable");
+    expect(started.ok ? "" : started.error.message).toContain("Nothing was started or written");
+    expect(env.launcher.launches).toHaveLength(0);
+  });
+
   it("the package's own task artifacts do not make the worktree dirty", async () => {
     const env = await setup({ worktree: [{ ...cleanWorktree(CWD), porcelain: "?? .pi/tasks/s-0/b1.output\0" }] });
     expect((await runToEnd(env)).status).toBe("completed");
@@ -256,6 +281,26 @@ describe("AttestedPiRunner: a failed run is an ordinary failed task with its evi
       "a report symlinked outside the worktree",
       { report: { real: "/etc/r.md", content: "x" } },
       /attested_report_outside_worktree/,
+    ],
+    [
+      "a tracked report the run left unchanged",
+      { reportBefore: "# old report\n", report: { real: `${CWD}/r.md`, content: "# old report\n" } },
+      /the report r\.md was not created or changed by this run \(attested_report_not_written\)/,
+    ],
+    [
+      "a report that is a symlink to another file in the worktree",
+      { report: { real: `${CWD}/notes.md`, content: "x" } },
+      /attested_report_not_regular_file/,
+    ],
+    [
+      "a report planted as a hard link",
+      { report: { real: `${CWD}/r.md`, content: "x", planted: "hard_link" } },
+      /attested_report_not_regular_file/,
+    ],
+    [
+      "a report planted as a FIFO",
+      { report: { real: `${CWD}/r.md`, content: "x", planted: "fifo" } },
+      /attested_report_not_regular_file/,
     ],
   ] as const)("%s", async (_label, options, error) => {
     const env = await setup(options);
