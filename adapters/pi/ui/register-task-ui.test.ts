@@ -55,28 +55,33 @@ describe("registerTaskUi", () => {
   });
 });
 
+function fakeRuntime() {
+  const launcher = new FakeProcessLauncher({ script: () => ({}) });
+  const runtime = new TaskRuntime(
+    {
+      launcher,
+      files: new InMemoryFileCommitter(),
+      clock: new FakeClock(),
+      random: new SeededRandomSource(3),
+      notifier: { deliver: async () => ok(undefined) },
+      warn: () => undefined,
+    },
+    {
+      cwd: "/w",
+      taskDir: "/w/t",
+      displayDir: "t",
+      env: {},
+      outputCapBytes: 1 << 20,
+      killGraceMs: 10,
+      retainTasks: 10,
+    },
+  );
+  return { launcher, runtime };
+}
+
 describe("rerunTask", () => {
   it("starts the same command again as a /bg-style task: notified, no agent turn, isAgent kept", async () => {
-    const launcher = new FakeProcessLauncher({ script: () => ({}) });
-    const runtime = new TaskRuntime(
-      {
-        launcher,
-        files: new InMemoryFileCommitter(),
-        clock: new FakeClock(),
-        random: new SeededRandomSource(3),
-        notifier: { deliver: async () => ok(undefined) },
-        warn: () => undefined,
-      },
-      {
-        cwd: "/w",
-        taskDir: "/w/t",
-        displayDir: "t",
-        env: {},
-        outputCapBytes: 1 << 20,
-        killGraceMs: 10,
-        retainTasks: 10,
-      },
-    );
+    const { launcher, runtime } = fakeRuntime();
     const first = await runtime.start({
       name: "agent job",
       command: "pi -p hi",
@@ -102,6 +107,24 @@ describe("rerunTask", () => {
       output: { capAction: "kill" },
     });
     expect(launcher.launches).toHaveLength(2);
+    await runtime.shutdown();
+  });
+
+  it("never runs a delegate's command label through the shell", async () => {
+    const { launcher, runtime } = fakeRuntime();
+    const first = await runtime.start({
+      name: "job",
+      command: "true",
+      isAgent: false,
+      notifyOnCompletion: true,
+      triggerOnCompletion: false,
+      onOutputCap: "kill",
+    });
+    if (!first.ok) throw new Error(first.error.message);
+    const delegate = { ...first.value, command: "bg_delegate: $(touch pwned)", delegate: {} as never };
+    const refused = await rerunTask(runtime, delegate);
+    expect(refused.ok ? "started" : refused.error.code).toBe("rerun_not_shell_task");
+    expect(launcher.launches).toHaveLength(1);
     await runtime.shutdown();
   });
 });

@@ -3,6 +3,7 @@ import type { AutocompleteItem } from "@mariozechner/pi-tui";
 import { err, type Result, type TypedError } from "../../../domain/shared/model/result.ts";
 import { NOTIFICATION_CUSTOM_TYPE } from "../../../domain/tasks/model/notification.ts";
 import { normalizeRunArguments } from "../../../domain/tasks/model/run-request.ts";
+import { rerunRefusal } from "../../../domain/tasks/model/task-kind.ts";
 import type { TaskSnapshot } from "../../../domain/tasks/model/task-snapshot.ts";
 import type { TaskRuntime } from "../../../domain/tasks/service/task-runtime.ts";
 import type { RuntimeLifecycle } from "../runtime-lifecycle.ts";
@@ -39,8 +40,10 @@ function every(ms: number, tick: () => void): () => void {
   return () => clearInterval(timer);
 }
 
-/** R in the dock: the same command again as a /bg-style task (notified, no new agent turn), keeping isAgent. */
+/** R in the dock: a shell task's command again as a /bg-style task (notified, no new agent turn), keeping isAgent. */
 export async function rerunTask(runtime: TaskRuntime, task: TaskSnapshot): Promise<Result<TaskSnapshot, TypedError>> {
+  const refused = rerunRefusal(task);
+  if (refused !== undefined) return err({ code: "rerun_not_shell_task", message: refused });
   const request = normalizeRunArguments({
     name: task.name,
     command: task.command,
