@@ -55,33 +55,28 @@ describe("registerTaskUi", () => {
   });
 });
 
-function fakeRuntime() {
-  const launcher = new FakeProcessLauncher({ script: () => ({}) });
-  const runtime = new TaskRuntime(
-    {
-      launcher,
-      files: new InMemoryFileCommitter(),
-      clock: new FakeClock(),
-      random: new SeededRandomSource(3),
-      notifier: { deliver: async () => ok(undefined) },
-      warn: () => undefined,
-    },
-    {
-      cwd: "/w",
-      taskDir: "/w/t",
-      displayDir: "t",
-      env: {},
-      outputCapBytes: 1 << 20,
-      killGraceMs: 10,
-      retainTasks: 10,
-    },
-  );
-  return { launcher, runtime };
-}
-
 describe("rerunTask", () => {
-  it("starts the same command again as a /bg-style task: notified, no agent turn, isAgent kept", async () => {
-    const { launcher, runtime } = fakeRuntime();
+  it("starts a shell task again as a /bg-style task (notified, no agent turn, isAgent kept), never a delegate", async () => {
+    const launcher = new FakeProcessLauncher({ script: () => ({}) });
+    const runtime = new TaskRuntime(
+      {
+        launcher,
+        files: new InMemoryFileCommitter(),
+        clock: new FakeClock(),
+        random: new SeededRandomSource(3),
+        notifier: { deliver: async () => ok(undefined) },
+        warn: () => undefined,
+      },
+      {
+        cwd: "/w",
+        taskDir: "/w/t",
+        displayDir: "t",
+        env: {},
+        outputCapBytes: 1 << 20,
+        killGraceMs: 10,
+        retainTasks: 10,
+      },
+    );
     const first = await runtime.start({
       name: "agent job",
       command: "pi -p hi",
@@ -107,24 +102,11 @@ describe("rerunTask", () => {
       output: { capAction: "kill" },
     });
     expect(launcher.launches).toHaveLength(2);
-    await runtime.shutdown();
-  });
-
-  it("never runs a delegate's command label through the shell", async () => {
-    const { launcher, runtime } = fakeRuntime();
-    const first = await runtime.start({
-      name: "job",
-      command: "true",
-      isAgent: false,
-      notifyOnCompletion: true,
-      triggerOnCompletion: false,
-      onOutputCap: "kill",
-    });
-    if (!first.ok) throw new Error(first.error.message);
+    // A delegate's command is a label holding a model-chosen name: never run through the shell.
     const delegate = { ...first.value, command: "bg_delegate: $(touch pwned)", delegate: {} as never };
     const refused = await rerunTask(runtime, delegate);
     expect(refused.ok ? "started" : refused.error.code).toBe("rerun_not_shell_task");
-    expect(launcher.launches).toHaveLength(1);
+    expect(launcher.launches).toHaveLength(2);
     await runtime.shutdown();
   });
 });
