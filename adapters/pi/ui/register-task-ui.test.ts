@@ -6,7 +6,8 @@ import { FakeClock } from "../../fake/fake-clock.ts";
 import { FakeProcessLauncher } from "../../fake/fake-process-launcher.ts";
 import { InMemoryFileCommitter } from "../../fake/in-memory-file-committer.ts";
 import { SeededRandomSource } from "../../fake/seeded-random-source.ts";
-import { registerTaskUi, rerunTask } from "./register-task-ui.ts";
+import { registerTaskUi } from "./register-task-ui.ts";
+import { rerunTask } from "./shell-rerun.ts";
 
 function fakePi() {
   const calls = {
