@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { verifyAttestation } from "../../../domain/attested/model/pi-attestation.ts";
@@ -78,6 +78,37 @@ describe("bg_run_pi_attested (through pi --mode rpc)", () => {
       finish: { head },
     });
     expect(readFileSync(join(host.repo, done.outputPath), "utf8")).toContain("report written");
+    rmSync(join(host.repo, "reports"), { recursive: true });
+  });
+
+  it("a tracked report the run left unchanged, or a symlink as the report, fails with no sidecar", async () => {
+    mkdirSync(join(host.repo, "reports"));
+    writeFileSync(join(host.repo, "reports/review.md"), "# Old review\n");
+    git("add", "reports/review.md");
+    git("commit", "-qm", "a tracked report");
+    innerReplies.push({ text: "nothing to do", usage: { input: 400, output: 10 } });
+    const unchanged = await callTool("bg_run_pi_attested", ATTESTED);
+    expect(unchanged.isError, unchanged.text).toBe(false);
+    const stale = await terminal(unchanged.task as TaskSnapshot);
+    expect(stale.status).toBe("failed");
+    expect(stale.error).toMatch(
+      /reports\/review\.md was not created or changed by this run \(attested_report_not_written\)/,
+    );
+    expect(existsSync(taskFile(stale, ".attestation.json"))).toBe(false);
+    git("rm", "-rq", "reports");
+    git("commit", "-qm", "drop the tracked report");
+
+    mkdirSync(join(host.repo, "reports"));
+    innerReplies.push(
+      { toolCalls: [{ name: "bash", arguments: { command: "ln -s ../notes.txt reports/review.md" } }] },
+      { text: "linked the notes", usage: { input: 500, output: 10 } },
+    );
+    const linked = await callTool("bg_run_pi_attested", ATTESTED);
+    expect(linked.isError, linked.text).toBe(false);
+    const link = await terminal(linked.task as TaskSnapshot);
+    expect(link.status).toBe("failed");
+    expect(link.error).toMatch(/reports\/review\.md is a symlink .*\(attested_report_not_regular_file\)/);
+    expect(existsSync(taskFile(link, ".attestation.json"))).toBe(false);
     rmSync(join(host.repo, "reports"), { recursive: true });
   });
 

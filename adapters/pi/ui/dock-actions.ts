@@ -1,3 +1,4 @@
+import { rerunRefusal } from "../../../domain/tasks/model/task-kind.ts";
 import type { TaskSnapshot } from "../../../domain/tasks/model/task-snapshot.ts";
 import type { DockHost } from "./dock-host.ts";
 import { oneLine } from "./terminal-text.ts";
@@ -69,7 +70,7 @@ export function answerStopAll(host: DockHost, output: DockOutput, ids: readonly 
   });
 }
 
-/** R: starts the task again; `started` runs before the success is reported. */
+/** R: starts a shell task again (others only say why not); `started` runs before the success is reported. */
 export function rerunTask(
   host: DockHost,
   output: DockOutput,
@@ -78,6 +79,12 @@ export function rerunTask(
 ): void {
   const task = host.list().find((t) => t.id === taskId);
   if (task === undefined) return;
+  const refused = rerunRefusal(task);
+  if (refused !== undefined) {
+    output.say({ text: refused, color: "warning" });
+    output.requestRender();
+    return;
+  }
   void host.rerun(task).then((result) => {
     if (!result.ok) return output.report({ text: result.error.message, color: "error" });
     started(result.value);

@@ -6,7 +6,8 @@ import { FakeClock } from "../../fake/fake-clock.ts";
 import { FakeProcessLauncher } from "../../fake/fake-process-launcher.ts";
 import { InMemoryFileCommitter } from "../../fake/in-memory-file-committer.ts";
 import { SeededRandomSource } from "../../fake/seeded-random-source.ts";
-import { registerTaskUi, rerunTask } from "./register-task-ui.ts";
+import { registerTaskUi } from "./register-task-ui.ts";
+import { rerunTask } from "./shell-rerun.ts";
 
 function fakePi() {
   const calls = {
@@ -56,7 +57,7 @@ describe("registerTaskUi", () => {
 });
 
 describe("rerunTask", () => {
-  it("starts the same command again as a /bg-style task: notified, no agent turn, isAgent kept", async () => {
+  it("starts a shell task again as a /bg-style task (notified, no agent turn, isAgent kept), never a delegate", async () => {
     const launcher = new FakeProcessLauncher({ script: () => ({}) });
     const runtime = new TaskRuntime(
       {
@@ -101,6 +102,11 @@ describe("rerunTask", () => {
       triggerOnCompletion: false,
       output: { capAction: "kill" },
     });
+    expect(launcher.launches).toHaveLength(2);
+    // A delegate's command is a label holding a model-chosen name: never run through the shell.
+    const delegate = { ...first.value, command: "bg_delegate: $(touch pwned)", delegate: {} as never };
+    const refused = await rerunTask(runtime, delegate);
+    expect(refused.ok ? "started" : refused.error.code).toBe("rerun_not_shell_task");
     expect(launcher.launches).toHaveLength(2);
     await runtime.shutdown();
   });

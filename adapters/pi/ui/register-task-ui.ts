@@ -1,9 +1,6 @@
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
 import type { AutocompleteItem } from "@mariozechner/pi-tui";
-import { err, type Result, type TypedError } from "../../../domain/shared/model/result.ts";
 import { NOTIFICATION_CUSTOM_TYPE } from "../../../domain/tasks/model/notification.ts";
-import { normalizeRunArguments } from "../../../domain/tasks/model/run-request.ts";
-import type { TaskSnapshot } from "../../../domain/tasks/model/task-snapshot.ts";
 import type { TaskRuntime } from "../../../domain/tasks/service/task-runtime.ts";
 import type { RuntimeLifecycle } from "../runtime-lifecycle.ts";
 import type { RuntimeAccess } from "../../../domain/tasks/service/task-tool-specs.ts";
@@ -37,21 +34,6 @@ function every(ms: number, tick: () => void): () => void {
   const timer = setInterval(tick, ms);
   timer.unref();
   return () => clearInterval(timer);
-}
-
-/** R in the dock: the same command again as a /bg-style task (notified, no new agent turn), keeping isAgent. */
-export async function rerunTask(runtime: TaskRuntime, task: TaskSnapshot): Promise<Result<TaskSnapshot, TypedError>> {
-  const request = normalizeRunArguments({
-    name: task.name,
-    command: task.command,
-    isAgent: task.isAgent,
-    ...(task.description === undefined ? {} : { description: task.description }),
-    ...(task.timeoutSeconds === undefined ? {} : { timeoutSeconds: task.timeoutSeconds }),
-    notifyOnCompletion: true,
-    triggerOnCompletion: false,
-    onOutputCap: task.output.capAction,
-  });
-  return request.ok ? runtime.start(request.value) : err(request.error);
 }
 
 /** UI state of one Pi session: which tasks were seen, the footer, and whether the dock is open. */
@@ -89,7 +71,11 @@ class UiSession {
   async openDock(ctx: ExtensionContext, taskId: string | undefined): Promise<void> {
     if (!ctx.hasUI) return say(ctx, NO_TUI, "error");
     // The dock's views load with the first dock, not with the extension.
-    const [{ TaskDock }, { tailReader }] = await Promise.all([import("./task-dock.ts"), import("./output-tail.ts")]);
+    const [{ TaskDock }, { tailReader }, { rerunTask }] = await Promise.all([
+      import("./task-dock.ts"),
+      import("./output-tail.ts"),
+      import("./shell-rerun.ts"),
+    ]);
     if (this.dockOpen) return ctx.ui.notify("The task dock is already open.", "info");
     const runtime = this.runtime();
     const host: DockHost = {

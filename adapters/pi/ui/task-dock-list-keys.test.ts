@@ -93,3 +93,14 @@ describe("list keys do what the help line says", () => {
     it(action, async () => run(new Harness(five())));
   }
 });
+
+describe("R on a task that is not a shell task", () => {
+  it("says plainly it cannot be rerun and starts nothing: its command is a label with model-chosen text", async () => {
+    const delegate = task("b7", "completed", { command: "bg_delegate: $(touch pwned)", delegate: {} as never });
+    const h = new Harness([delegate]);
+    await h.press("R");
+    expect(h.reran).toEqual([]);
+    expect(h.screen()).toContain("b7 was started by bg_delegate, not as a shell command, so it cannot be rerun");
+    expect(h.screen()).toContain("nothing was started");
+  });
+});

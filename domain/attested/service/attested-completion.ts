@@ -8,9 +8,9 @@ import { logicalPiArgv } from "../model/attested-pi-argv.ts";
 import { judgeAttestedStream, type AttestedStreamFacts } from "../model/attested-verdict.ts";
 import type { CredentialClass } from "../model/credential-class.ts";
 import { sealAttestation, type AttestationBody, type FileDigest } from "../model/pi-attestation.ts";
-import { isInside } from "../model/report-path.ts";
 import { blockingChanges, describeChanges, parsePorcelainZ } from "../model/worktree-status.ts";
 import type { AttestedStdoutCapture } from "./attested-captures.ts";
+import type { AttestedReport, ReportBefore } from "./attested-report.ts";
 import { digestFile } from "./evidence-file.ts";
 
 /** Where one attested task keeps its files: absolute paths and the cwd-relative ones records show. */
@@ -32,6 +32,8 @@ export interface AttestedCompletionInput {
   readonly prompt: Uint8Array;
   readonly processArgv: readonly string[];
   readonly stdout: AttestedStdoutCapture;
+  readonly report: AttestedReport;
+  readonly reportBefore: ReportBefore;
 }
 
 interface Judged {
@@ -42,7 +44,7 @@ interface Judged {
 
 /**
  * Success of an attested run needs more than exit 0: the event stream's verdict, an unchanged and clean
- * worktree (only the report may be new), and the report itself. The sidecar is the task's last write.
+ * worktree (only the report may be new), and a report this run wrote. The sidecar is the task's last write.
  */
 export class AttestedCompletion implements TaskCompletion {
   private judged: Judged | undefined;
@@ -88,7 +90,7 @@ export class AttestedCompletion implements TaskCompletion {
         ),
         patch: { attestedPi: observed },
       };
-    const report = await this.report(before.dir);
+    const report = await this.input.report.written(this.input.reportBefore);
     if (typeof report === "string") return { ...fail(report), patch: { attestedPi: observed } };
     this.judged = { verdict: verdict.value, after: after.value, report };
     return { patch: { attestedPi: observed, attestationPath: paths.shown(".attestation.json") } };
@@ -131,18 +133,6 @@ export class AttestedCompletion implements TaskCompletion {
       : failed(
           `the sidecar could not be written (${written.error.osCode ?? written.error.code}): ${written.error.message}`,
         );
-  }
-
-  private async report(cwd: string): Promise<FileDigest | string> {
-    const { reportPath } = this.input.request;
-    const real = await this.worktree.realpath(`${cwd}/${reportPath}`);
-    if (!real.ok) return `the report ${reportPath} was not written (attested_report_missing)`;
-    if (!isInside(real.value, cwd))
-      return `the report ${reportPath} resolves outside the working directory, to ${real.value} (attested_report_outside_worktree)`;
-    const digest = await digestFile(this.files, real.value, reportPath);
-    return digest.ok
-      ? digest.value
-      : `the report ${reportPath} cannot be read: ${digest.error.message} (attested_report_unreadable)`;
   }
 
   private body(

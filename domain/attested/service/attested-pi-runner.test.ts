@@ -1,124 +1,23 @@
-import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { FakeClock } from "../../../adapters/fake/fake-clock.ts";
-import { FakeProcessLauncher, type FakeScript } from "../../../adapters/fake/fake-process-launcher.ts";
-import { cleanWorktree, FakeWorktreeInspector } from "../../../adapters/fake/fake-worktree-inspector.ts";
-import { InMemoryFileCommitter } from "../../../adapters/fake/in-memory-file-committer.ts";
-import { SeededRandomSource } from "../../../adapters/fake/seeded-random-source.ts";
 import type { FileCommitter } from "../../../ports/file-committer.ts";
+import type { InMemoryFileCommitter } from "../../../adapters/fake/in-memory-file-committer.ts";
+import { cleanWorktree } from "../../../adapters/fake/fake-worktree-inspector.ts";
 import type { WorktreeError, WorktreeState } from "../../../ports/worktree-inspector.ts";
-import { err, ok } from "../../shared/model/result.ts";
-import { TaskRuntime } from "../../tasks/service/task-runtime.ts";
-import { normalizeAttestedRunArguments } from "../model/attested-arguments.ts";
-import { credentialClassOf } from "../model/credential-class.ts";
+import { err } from "../../shared/model/result.ts";
 import { verifyAttestation } from "../model/pi-attestation.ts";
-import { AttestedPiRunner, type AttestedRunnerConfig } from "./attested-pi-runner.ts";
-
-const CWD = "/w";
-const DIR = "/w/.pi/tasks/s-1";
-const line = (event: unknown) => `${JSON.stringify(event)}\n`;
-const reply = (stopReason: string, extra: Record<string, unknown> = {}) =>
-  line({
-    type: "message_end",
-    message: {
-      role: "assistant",
-      content: [{ type: "text", text: "wrote the report" }],
-      api: "openai-completions",
-      provider: "scripted",
-      model: "inner",
-      stopReason,
-      usage: { input: 50, output: 10, cacheRead: 0, cacheWrite: 0, totalTokens: 60, cost: { total: 0.01 } },
-      ...extra,
-    },
-  });
-const EVENTS = [
-  line({ type: "session", version: 3, id: "sess-9" }),
-  line({ type: "agent_start" }),
-  reply("stop"),
-  line({ type: "agent_end", messages: [] }),
-];
-const sha = (data: string | Uint8Array) => createHash("sha256").update(data).digest("hex");
-const text = (bytes: Uint8Array | "deferred" | undefined) =>
-  Buffer.from(bytes instanceof Uint8Array ? bytes : new Uint8Array()).toString("utf8");
-
-interface Options {
-  readonly script?: FakeScript;
-  readonly worktree?: readonly (WorktreeState | WorktreeError)[];
-  readonly report?: { readonly real: string; readonly content: string } | null;
-  readonly piLaunch?: AttestedRunnerConfig["piLaunch"];
-  readonly wrapFiles?: (files: InMemoryFileCommitter) => FileCommitter;
-}
-
-async function setup(options: Options = {}) {
-  const clock = new FakeClock();
-  const launcher = new FakeProcessLauncher({
-    clock,
-    script: () => options.script ?? { stdout: EVENTS, stderr: ["a warning\n"], exit: { code: 0 } },
-  });
-  const memory = new InMemoryFileCommitter();
-  const files = options.wrapFiles?.(memory) ?? memory;
-  const worktree = new FakeWorktreeInspector(...(options.worktree ?? [cleanWorktree(CWD)]));
-  const report = options.report === undefined ? { real: `${CWD}/r.md`, content: "# report\n" } : options.report;
-  if (report !== null) {
-    worktree.realpaths.set(`${CWD}/r.md`, report.real);
-    await memory.ensureDir(report.real.slice(0, report.real.lastIndexOf("/")));
-    await memory.replaceAtomic(report.real, new TextEncoder().encode(report.content));
-  }
-  const notices: unknown[] = [];
-  const random = new SeededRandomSource(11);
-  const runtime = new TaskRuntime(
-    {
-      launcher,
-      files,
-      clock,
-      random,
-      notifier: { deliver: async (n) => (notices.push(n), ok(undefined)) },
-      warn: () => undefined,
-    },
-    {
-      cwd: CWD,
-      taskDir: DIR,
-      displayDir: ".pi/tasks/s-1",
-      env: { HOST: "env" },
-      outputCapBytes: 1 << 20,
-      killGraceMs: 3000,
-      retainTasks: 100,
-    },
-  );
-  const config: AttestedRunnerConfig = {
-    cwd: CWD,
-    taskDir: DIR,
-    displayDir: ".pi/tasks/s-1",
-    piLaunch: options.piLaunch ?? { file: "/usr/bin/node", args: ["/pi/cli.js"] },
-    childEnv: { CHILD: "env" },
-    windows: new Map([["scripted/inner", 1000]]),
-  };
-  const runner = new AttestedPiRunner({ runtime, files, random, worktree }, config);
-  return { launcher, memory, worktree, runtime, runner, notices };
-}
-
-function request(overrides: Record<string, unknown> = {}) {
-  const r = normalizeAttestedRunArguments({
-    name: "review",
-    provider: "scripted",
-    model: "inner",
-    prompt: "Write r.md [[usage 50 10]]",
-    reportPath: "r.md",
-    ...overrides,
-  });
-  if (!r.ok) throw new Error(r.error.message);
-  return r.value;
-}
-
-const CREDENTIAL = credentialClassOf("scripted", false);
-
-async function runToEnd(env: Awaited<ReturnType<typeof setup>>, overrides: Record<string, unknown> = {}) {
-  const started = await env.runner.start(request(overrides), CREDENTIAL);
-  if (!started.ok) throw new Error(started.error.message);
-  const done = await env.runtime.waitForTerminal(started.value.id);
-  if (!done.ok) throw new Error(done.error.message);
-  return done.value;
-}
+import {
+  CREDENTIAL,
+  CWD,
+  DIR,
+  EVENTS,
+  expectFailedWithEvidenceOnly,
+  reply,
+  request,
+  runToEnd,
+  setup,
+  sha,
+  text,
+} from "./attested-pi-runner.test-support.ts";
 
 describe("AttestedPiRunner: a successful run", () => {
   it("spawns one direct pi child with the prompt on stdin and writes a verifiable sidecar last", async () => {
@@ -251,22 +150,7 @@ describe("AttestedPiRunner: a failed run is an ordinary failed task with its evi
       { worktree: [cleanWorktree(CWD), { ...cleanWorktree(CWD), porcelain: "?? r.md\0 M src/x.ts\0" }] },
       /beyond the report: src\/x\.ts \( M\) \(attested_worktree_dirty_at_finish\)/,
     ],
-    ["a missing report", { report: null }, /attested_report_missing/],
-    [
-      "a report symlinked outside the worktree",
-      { report: { real: "/etc/r.md", content: "x" } },
-      /attested_report_outside_worktree/,
-    ],
-  ] as const)("%s", async (_label, options, error) => {
-    const env = await setup(options);
-    const done = await runToEnd(env);
-    expect(done.status).toBe("failed");
-    expect(done.error).toMatch(error);
-    expect(done.attestationPath).toBeUndefined();
-    expect(env.memory.contents(`${DIR}/${done.id}.attestation.json`)).toBeUndefined();
-    expect(env.memory.contents(`${DIR}/${done.id}.pi-events.jsonl`)).toBeDefined();
-    expect(JSON.parse(text(env.memory.contents(`${DIR}/${done.id}.json`))).status).toBe("failed");
-  });
+  ] as const)("%s", async (_label, options, error) => expectFailedWithEvidenceOnly(options, error));
 
   it("a sidecar that cannot be written fails the task and the metadata says so", async () => {
     const failingSidecar = (memory: InMemoryFileCommitter): FileCommitter => ({

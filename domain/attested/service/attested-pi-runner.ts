@@ -14,6 +14,7 @@ import type { CredentialClass } from "../model/credential-class.ts";
 import { blockingChanges, describeChanges, parsePorcelainZ } from "../model/worktree-status.ts";
 import { AttestedStderrCapture, AttestedStdoutCapture } from "./attested-captures.ts";
 import { AttestedCompletion, type AttestedPaths } from "./attested-completion.ts";
+import { AttestedReport } from "./attested-report.ts";
 import { EvidenceFile } from "./evidence-file.ts";
 
 /** Raw evidence files may be large (message_update events repeat the partial message), but not unbounded. */
@@ -40,7 +41,9 @@ export interface AttestedRunnerConfig {
 
 export type AttestedStartError =
   | StartError
-  | TypedError<"pi_cli_not_found" | "attested_git_unavailable" | "attested_worktree_dirty">;
+  | TypedError<
+      "pi_cli_not_found" | "attested_git_unavailable" | "attested_worktree_dirty" | "attested_report_unreadable"
+    >;
 
 /**
  * `bg_run_pi_attested`: one direct `pi --mode json` child (no shell, prompt over stdin) run as an ordinary
@@ -80,6 +83,9 @@ export class AttestedPiRunner {
         "attested_worktree_dirty",
         `the Git worktree must be clean at start; commit or stash first: ${describeChanges(dirty)}`,
       );
+    const report = new AttestedReport(this.deps.files, worktree, before.value.dir, request.reportPath);
+    const reportBefore = await report.before();
+    if (!reportBefore.ok) return refusal("attested_report_unreadable", reportBefore.error);
 
     const paths = this.paths(`b${this.deps.random.hex(16)}`);
     const prompt = new TextEncoder().encode(request.prompt);
@@ -114,6 +120,8 @@ export class AttestedPiRunner {
       prompt,
       processArgv,
       stdout,
+      report,
+      reportBefore: reportBefore.value,
     });
     const plan: LaunchPlan = {
       id: paths.id,
