@@ -62,7 +62,7 @@ export function registerTaskCommands(pi: ExtensionAPI, runtime: RuntimeAccess): 
       const { task, plan } = slice.value;
       show(
         ctx,
-        `${task.name} (${task.id}) — ${task.status}\n${renderLogText(slice.value.text, plan, task.outputPath, task.status === "running")}`,
+        `${task.name} (${task.id}) — ${task.status}\n${renderLogText(slice.value.text, plan, task.outputPath, task.status === "running", slice.value.invalid)}`,
         "info",
       );
     },

@@ -11,7 +11,10 @@ export const LogsArgumentsSchema = Type.Object(
   {
     taskId,
     maxBytes: Type.Optional(
-      Type.Number({ minimum: 1, description: `Bytes to return (default and maximum ${LOG_READ_MAX_BYTES})` }),
+      Type.Number({
+        minimum: 1,
+        description: `Bytes to return (default and maximum ${LOG_READ_MAX_BYTES}; at least 4); slices end on character boundaries`,
+      }),
     ),
     tail: Type.Optional(Type.Boolean({ description: "Read the end (default true) or the start (false)" })),
     offset: Type.Optional(
@@ -44,13 +47,14 @@ export function normalizeKillArguments(raw: unknown): Result<{ taskId: string },
 export function normalizeLogsArguments(raw: unknown): Result<{ taskId: string } & LogReadRequest, InvalidArguments> {
   const checked = checkArguments<Static<typeof LogsArgumentsSchema>>("bg_logs", LogsArgumentsSchema, raw, {
     ...HINTS,
-    maxBytes: `a positive number; values above ${LOG_READ_MAX_BYTES} are reduced to ${LOG_READ_MAX_BYTES}`,
+    maxBytes: `a positive number; values above ${LOG_READ_MAX_BYTES} are reduced to ${LOG_READ_MAX_BYTES}, below 4 raised to 4`,
   });
   if (!checked.ok) return checked;
   const { taskId: id, maxBytes, tail, offset } = checked.value;
   return ok({
     taskId: id.trim(),
-    maxBytes: Math.min(LOG_READ_MAX_BYTES, Math.floor(maxBytes ?? LOG_READ_MAX_BYTES)),
+    // At least one whole character (UTF-8 needs up to 4 bytes), so a slice can always end on a boundary.
+    maxBytes: Math.max(4, Math.min(LOG_READ_MAX_BYTES, Math.floor(maxBytes ?? LOG_READ_MAX_BYTES))),
     tail: tail ?? true,
     ...(offset === undefined ? {} : { offset }),
   });

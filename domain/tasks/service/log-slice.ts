@@ -1,4 +1,5 @@
 import type { LogReadPlan } from "../model/log-read.ts";
+import type { InvalidUtf8 } from "../model/utf8-slice.ts";
 import type { TaskSnapshot } from "../model/task-snapshot.ts";
 
 /** A read of a task's output file: the pieces the plan chose, as text. */
@@ -7,6 +8,8 @@ export interface LogSlice {
   readonly plan: LogReadPlan;
   readonly text: string;
   readonly bytesRead: number;
+  /** Bytes of the slice that are not UTF-8 (shown as U+FFFD in `text`). */
+  readonly invalid?: InvalidUtf8;
 }
 
 /** The pieces joined in order, with a marker wherever the output cap elided bytes between two of them. */

@@ -1,3 +1,4 @@
+import { alignToCharacters, invalidUtf8 } from "../model/utf8-slice.ts";
 import { err, ok, type Result, type TypedError } from "../../shared/model/result.ts";
 import { type LogReadRequest, planLogRead } from "../model/log-read.ts";
 import { renderNotification, shortTail } from "../model/notification.ts";
@@ -176,9 +177,16 @@ export class TaskRuntime {
         message: `Output file of ${id.value} cannot be read (${untrusted ? read.error.code : (read.error.osCode ?? read.error.code)}): ${read.error.message}`,
       });
     }
-    const { plan, bytes } = read.value;
-    const text = logSliceText(plan, bytes);
-    return ok({ task: task.snapshot, plan, text, bytesRead: bytes.reduce((n, b) => n + b.length, 0) });
+    const edges = { startChosen: request.offset === undefined, growing: task.snapshot.status === "running" };
+    const { plan, pieces } = alignToCharacters(read.value.plan, read.value.bytes, edges);
+    const invalid = invalidUtf8(plan, pieces);
+    return ok({
+      task: task.snapshot,
+      plan,
+      text: logSliceText(plan, pieces),
+      bytesRead: read.value.bytes.reduce((n, b) => n + b.length, 0),
+      ...(invalid === undefined ? {} : { invalid }),
+    });
   }
 
   async kill(query: string): Promise<Result<TaskSnapshot, KillError>> {

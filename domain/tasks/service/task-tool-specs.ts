@@ -117,7 +117,13 @@ export function logsToolSpec({
       const slice = await runtime().readLog(taskId, request);
       if (!slice.ok) return slice;
       const { task, plan, bytesRead } = slice.value;
-      const text = renderLogText(slice.value.text, plan, task.outputPath, task.status === "running");
+      const text = renderLogText(
+        slice.value.text,
+        plan,
+        task.outputPath,
+        task.status === "running",
+        slice.value.invalid,
+      );
       return ok({ text, details: logsDetails(task, plan, bytesRead, request.tail) });
     },
   };
