@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -149,5 +149,16 @@ describe("a hijacked research candidate gets nothing out", () => {
     expect(seen).toContain("read_outside_scope");
     expect(seen).toContain("secret_in_url");
     expect(webRequests).toEqual(["/ok"]); // … and never sent out
+    // Every refusal is in the audit log, hash-only: no path, URL or secret of the calls is written there.
+    const audit = readFileSync(join(runDir, launch.auditLog ?? ""), "utf8")
+      .trim()
+      .split("\n");
+    const records = audit.map((line) => JSON.parse(line) as { tool_call_id: string; status: string });
+    expect(records).toHaveLength(16);
+    const refused = ["call_read_0", "call_read_1", "call_read_2", "call_read_3", "call_read_4", "call_read_5"];
+    for (const id of [...refused, "call_fetch_0", "call_fetch_1", "call_fetch_2", "call_fetch_3"])
+      expect(records.find((r) => r.tool_call_id === id)?.status, id).toBe("error");
+    for (const secret of [...Object.values(CANARY), "secret.txt", "id_rsa", "/collect"])
+      expect(audit.join("\n")).not.toContain(secret);
   });
 });
