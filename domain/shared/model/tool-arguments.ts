@@ -24,9 +24,26 @@ export function checkArguments<T>(
   raw: unknown,
   hints: FieldHints = {},
 ): Result<T, InvalidArguments> {
-  if (Value.Check(schema, raw)) return ok(raw as T);
-  const problems = describeProblems(schema, raw, hints);
-  return err(invalidArguments(tool, problems));
+  if (!Value.Check(schema, raw)) return err(invalidArguments(tool, describeProblems(schema, raw, hints)));
+  const withNul = nulPaths(raw, "");
+  if (withNul.length > 0)
+    return err(
+      invalidArguments(
+        tool,
+        withNul.map(
+          (path) => `'${path}' contains a NUL byte, which no command, file name or child argument can hold — remove it`,
+        ),
+      ),
+    );
+  return ok(raw as T);
+}
+
+/** Where a NUL byte hides in the arguments (`scope[2]`, `verification.evidence[0].check`, …). */
+function nulPaths(value: unknown, path: string): string[] {
+  if (typeof value === "string") return value.includes("\0") ? [path] : [];
+  if (Array.isArray(value)) return value.flatMap((item, i) => nulPaths(item, `${path}[${i}]`));
+  if (typeof value !== "object" || value === null) return [];
+  return Object.entries(value).flatMap(([key, item]) => nulPaths(item, path === "" ? key : `${path}.${key}`));
 }
 
 export function invalidArguments(tool: string, problems: readonly string[]): InvalidArguments {

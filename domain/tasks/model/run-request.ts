@@ -84,15 +84,6 @@ export function normalizeRunArguments(raw: unknown): Result<RunRequest, InvalidA
   const checked = checkArguments<RunArguments>("bg_run", RunArgumentsSchema, raw, HINTS);
   if (!checked.ok) return checked;
   const args = checked.value;
-  // No process can be given a NUL byte in its argv or environment: refused here, before anything exists.
-  const withNul = (["command", "name", "description"] as const).filter((key) => args[key]?.includes("\0"));
-  if (withNul.length > 0)
-    return err(
-      invalidArguments(
-        "bg_run",
-        withNul.map((key) => `'${key}' contains a NUL byte, which no shell command or file name can hold — remove it`),
-      ),
-    );
   const command = args.command.trim();
   if (Buffer.byteLength(command, "utf8") > MAX_COMMAND_BYTES) {
     return err(
