@@ -44,6 +44,9 @@ describe("bg_logs slices on character boundaries (real runtime)", () => {
     expect(slice.value.invalid).toEqual({ bytes: 4, firstOffset: 3 });
     const file = readFileSync(join(dir, "tasks", `${started.value.id}.output`));
     expect([...file.subarray(3, 5)]).toEqual([0xff, 0xfe]);
+    const exact = await runtime.readLog(started.value.id, { maxBytes: 100, tail: false, encoding: "base64" });
+    if (!exact.ok) throw new Error(exact.error.message);
+    expect(Buffer.from(exact.value.text, "base64").equals(file)).toBe(true);
     expect(done.ok ? done.value.status : "").toBe("completed");
   });
 });

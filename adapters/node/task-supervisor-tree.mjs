@@ -18,6 +18,7 @@ const MAX_WATCH_POLL_MS = 500;
  */
 const FULL_SCAN_MS = 10_000;
 const KILL_ROUNDS = 8;
+const EXEC_SETTLE_MS = 200;
 const TICKS_PER_SECOND = 100; // USER_HZ, the unit of /proc/<pid>/stat's start time on Linux
 const SELF_START = startTicksOf(process.pid);
 const BOOT_MS = bootTimeMs();
@@ -26,10 +27,10 @@ const BOOT_MS = bootTimeMs();
  * After the command's exit: hands what still runs to `onRemaining`, then waits for it (or, with `stop`, for
  * the grace and then stops it). Resolves with what the tree did once nothing of it is left.
  */
-export async function watchTree({ tag, afterShellExit, killGraceMs, onRemaining }) {
+export async function watchTree({ tag, afterShellExit, killGraceMs, onRemaining, shellCommand }) {
   const treeNow = scanner(tag);
   let known = treeNow();
-  onRemaining(describeProcesses([...known.keys()]));
+  onRemaining(await afterExecs(known, treeNow, shellCommand));
   const seen = new Set(known.keys());
   const stopped = [];
   const deadline = afterShellExit.remaining === "stop" ? Date.now() + afterShellExit.graceMs : Infinity;
@@ -49,6 +50,24 @@ export async function watchTree({ tag, afterShellExit, killGraceMs, onRemaining 
     for (const pid of known.keys()) seen.add(pid);
   }
   return { descendants: seen.size, stopped: [...new Set(stopped)], lastEndedAt: Date.now() };
+}
+
+/**
+ * What still runs, described once the processes the shell forked just before it exited have started their
+ * programs: until then a child shows the shell's own command line (`sh -c …`), or none while it execs, which
+ * says nothing. Waits at most EXEC_SETTLE_MS for that.
+ */
+async function afterExecs(known, treeNow, shellCommand) {
+  let described = describeProcesses([...known.keys()]);
+  for (
+    let waited = 0;
+    waited < EXEC_SETTLE_MS && described.some((p) => p.command === shellCommand || p.command === "");
+    waited += FIRST_POLL_MS
+  ) {
+    await sleep(FIRST_POLL_MS);
+    described = describeProcesses([...treeNow().keys()]);
+  }
+  return described;
 }
 
 /** SIGTERM to each, then SIGKILL after the kill grace to whatever is left (rescanning for late forks). */

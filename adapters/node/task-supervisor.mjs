@@ -73,6 +73,7 @@ child.on("error", (error) => {
 child.on("exit", (code, signal) => {
   shell = { code, signal };
   const watching = watchTree({
+    shellCommand: [file, ...args].join(" "),
     tag,
     afterShellExit,
     killGraceMs,

@@ -7,6 +7,8 @@ export interface LogReadRequest {
   readonly tail: boolean;
   /** Explicit logical start for delta reads; overrides `tail`. */
   readonly offset?: number;
+  /** `base64`: the exact bytes of the slice, for output that is not text (no character alignment). */
+  readonly encoding?: "utf8" | "base64";
 }
 
 export interface LogReadPlan {

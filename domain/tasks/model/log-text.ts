@@ -18,7 +18,7 @@ export function renderLogText(
   const notText =
     invalid === undefined
       ? ""
-      : `\n[${invalid.bytes} byte(s) of this range are not UTF-8 (first at byte ${invalid.firstOffset}), shown as \uFFFD; the file has the exact bytes]`;
+      : `\n[${invalid.bytes} byte(s) of this range are not UTF-8 (first at byte ${invalid.firstOffset}), shown as \uFFFD; read with encoding "base64" for the exact bytes]`;
   if (plan.produced === 0) return `[No output yet. Output file: ${outputPath}]`;
   if (!plan.partial && plan.elidedInWindow === 0)
     return `${text}\n[Full output (${plan.produced} bytes): ${outputPath}]${notText}`;

@@ -23,6 +23,12 @@ export const LogsArgumentsSchema = Type.Object(
         description: "Read from this byte offset (delta reads: pass the previous nextOffset)",
       }),
     ),
+    encoding: Type.Optional(
+      Type.Union([Type.Literal("utf8"), Type.Literal("base64")], {
+        description:
+          "utf8 (default): text on character boundaries; base64: the exact bytes, for output that is not text",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -50,13 +56,14 @@ export function normalizeLogsArguments(raw: unknown): Result<{ taskId: string } 
     maxBytes: `a positive number; values above ${LOG_READ_MAX_BYTES} are reduced to ${LOG_READ_MAX_BYTES}, below 4 raised to 4`,
   });
   if (!checked.ok) return checked;
-  const { taskId: id, maxBytes, tail, offset } = checked.value;
+  const { taskId: id, maxBytes, tail, offset, encoding } = checked.value;
   return ok({
     taskId: id.trim(),
     // At least one whole character (UTF-8 needs up to 4 bytes), so a slice can always end on a boundary.
     maxBytes: Math.max(4, Math.min(LOG_READ_MAX_BYTES, Math.floor(maxBytes ?? LOG_READ_MAX_BYTES))),
     tail: tail ?? true,
     ...(offset === undefined ? {} : { offset }),
+    ...(encoding === "base64" ? { encoding } : {}),
   });
 }
 

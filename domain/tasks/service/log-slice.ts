@@ -13,8 +13,8 @@ export interface LogSlice {
 }
 
 /** The pieces joined in order, with a marker wherever the output cap elided bytes between two of them. */
-export function logSliceText(plan: LogReadPlan, bytes: readonly Uint8Array[]): string {
-  return bytes.map((piece, i) => gapBefore(plan, i) + Buffer.from(piece).toString("utf8")).join("");
+export function logSliceText(plan: LogReadPlan, bytes: readonly Uint8Array[], encoding: "utf8" | "base64"): string {
+  return bytes.map((piece, i) => gapBefore(plan, i) + Buffer.from(piece).toString(encoding)).join("");
 }
 
 function gapBefore(plan: LogReadPlan, index: number): string {

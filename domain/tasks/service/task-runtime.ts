@@ -177,16 +177,16 @@ export class TaskRuntime {
         message: `Output file of ${id.value} cannot be read (${untrusted ? read.error.code : (read.error.osCode ?? read.error.code)}): ${read.error.message}`,
       });
     }
+    const bytesRead = read.value.bytes.reduce((n, b) => n + b.length, 0);
+    if (request.encoding === "base64") {
+      const { plan, bytes } = read.value;
+      return ok({ task: task.snapshot, plan, text: logSliceText(plan, bytes, "base64"), bytesRead });
+    }
     const edges = { startChosen: request.offset === undefined, growing: task.snapshot.status === "running" };
     const { plan, pieces } = alignToCharacters(read.value.plan, read.value.bytes, edges);
     const invalid = invalidUtf8(plan, pieces);
-    return ok({
-      task: task.snapshot,
-      plan,
-      text: logSliceText(plan, pieces),
-      bytesRead: read.value.bytes.reduce((n, b) => n + b.length, 0),
-      ...(invalid === undefined ? {} : { invalid }),
-    });
+    const text = logSliceText(plan, pieces, "utf8");
+    return ok({ task: task.snapshot, plan, text, bytesRead, ...(invalid === undefined ? {} : { invalid }) });
   }
 
   async kill(query: string): Promise<Result<TaskSnapshot, KillError>> {
