@@ -5,7 +5,7 @@ import {
   WEB_FETCH_TEST_SEAM_ENV,
 } from "../../domain/web/model/web-fetch-test-seam-env.ts";
 import { isStageOnly, isStrippedFromChild } from "./pi-child-env.ts";
-import { providerCredentialVariables } from "./provider-credentials.ts";
+import { looksLikeCredential, providerCredentialVariables } from "./provider-credentials.ts";
 
 /**
  * The environment of a Fusion stage or a delegate, whose model is treated as possibly hijacked: only what Pi
@@ -74,9 +74,4 @@ export function confinedChildEnv(
     env[name] = value;
   }
   return env;
-}
-
-/** `*_KEY`, `*_TOKEN`, `*_SECRET`, `*PASSWORD*` and the like: never set by a stage's protocol. */
-export function looksLikeCredential(name: string): boolean {
-  return /(_KEY|_TOKEN|_SECRET|PASSWORD|_CREDENTIALS?)$|PASSWORD|SECRET/i.test(name);
 }

@@ -1,18 +1,17 @@
 import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { looksLikeCredential } from "./provider-credentials.ts";
 
 /**
- * Every credential value the parent holds, for the egress guard: each variable whose name has KEY, TOKEN,
- * SECRET, PASSWORD, PASSWD or CREDENTIAL in it (every provider variable Pi reads does), and every string of the agent dir's `auth.json` (API keys, OAuth access and refresh
- * tokens). Only their salted window hashes leave the parent; values under 12 bytes are not guarded.
+ * Every credential value the parent holds, for the egress guard: each variable that looks like a credential,
+ * and every string of the agent dir's `auth.json` (API keys, OAuth access and refresh tokens). Only their salted
+ * window hashes leave the parent; values under 12 bytes are not guarded.
  */
-const CREDENTIAL_NAME = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL/i;
-
 export function guardedSecretValues(env: Readonly<Record<string, string | undefined>>): string[] {
   const values = new Set<string>();
   for (const [name, value] of Object.entries(env))
-    if (value !== undefined && CREDENTIAL_NAME.test(name)) values.add(value);
+    if (value !== undefined && looksLikeCredential(name)) values.add(value);
   const agentDir = env.PI_CODING_AGENT_DIR ?? join(env.HOME ?? homedir(), ".pi", "agent");
   for (const value of stringsOf(readAuth(join(agentDir, "auth.json")))) values.add(value);
   return [...values];

@@ -80,3 +80,11 @@ function customVariables(provider: string, agentDir: string): string[] {
   const headers = typeof entry?.headers === "object" && entry.headers !== null ? Object.values(entry.headers) : [];
   return [entry?.apiKey, ...headers].filter((v): v is string => typeof v === "string" && VARIABLE_NAME.test(v));
 }
+
+/**
+ * A variable whose name has KEY, TOKEN, SECRET, PASSWORD, PASSWD or CREDENTIAL in it (every provider variable
+ * Pi reads does): never set by a stage's protocol, and guarded by the egress check.
+ */
+export function looksLikeCredential(name: string): boolean {
+  return /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL/i.test(name);
+}

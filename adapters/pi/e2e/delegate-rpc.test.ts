@@ -19,6 +19,7 @@ const VISIBLE = "VISIBLE-user-fact-42";
 let server: ScriptedModelServer;
 let pi: PiRpcClient;
 let cwd: string;
+let startPi: () => PiRpcClient;
 
 const isChild = (input: ResponderInput) => JSON.stringify(input.body.tools ?? []).includes("delegate_read_artifact");
 
@@ -40,7 +41,8 @@ beforeAll(async () => {
     defaultModel: "scripted-c",
     extraSettings: { retry: { enabled: false } },
   });
-  pi = startPiRpc({ args: [...LEAN_PI_ARGS, "-e", PACKAGE_ROOT], env: agent.env, cwd });
+  startPi = () => startPiRpc({ args: [...LEAN_PI_ARGS, "-e", PACKAGE_ROOT], env: agent.env, cwd });
+  pi = startPi();
 });
 
 afterAll(async () => {
@@ -75,6 +77,15 @@ describe("bg_delegate through `pi --mode rpc` with a real child pi", () => {
     const result = await callTool("bg_result", { taskId });
     expect(result.isError, result.text).toBe(false);
     expect(result.text).toContain("DELEGATE ANSWER: the store needs an fsync.");
+    // A new Pi process (another pid, another session) serves it from the adjudication record.
+    const first = pi;
+    expect((await first.close()).groupSurvivors).toBe(false);
+    pi = startPi();
+    expect(pi.pid).not.toBe(first.pid);
+    const restarted = await callTool("bg_result", { taskId });
+    expect(restarted.isError, restarted.text).toBe(false);
+    expect(restarted.text).toContain("DELEGATE ANSWER: the store needs an fsync.");
+    expect(restarted.details).toMatchObject({ verified_against: "adjudication_record" });
     // A corrupted byte in the committed package is caught before anything is returned.
     const pkg = join(String(launched.details.artifact_dir), "result.json");
     const bytes = readFileSync(pkg, "utf8");

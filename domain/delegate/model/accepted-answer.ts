@@ -18,7 +18,7 @@ export const VERIFICATION_COVERS: Record<PinSource, string> = {
   memory:
     "result.json passed every check (schema, launch binding, route attestations, each block hash) and its package_sha256 and answer sha256 equal the hashes this parent pinned in memory when it accepted the answer.",
   adjudication_record:
-    "this parent did not supervise the delegate (it was restarted), so the answer was rebuilt from result.json and checked against the hashes pinned in outcome.json, the record the accepting parent committed. That detects corruption and changes after acceptance by anything that did not also rewrite outcome.json; it is not tamper-proof against a process of this user that rewrites both.",
+    "this parent did not supervise the delegate (it was reloaded, or another Pi process launched it), so the answer was rebuilt from result.json and checked against the hashes pinned in outcome.json, the record the accepting parent committed. That detects corruption and changes after acceptance by anything that did not also rewrite outcome.json; it is not tamper-proof against a process of this user that rewrites both.",
 };
 
 /** The pin of a completed outcome: its launch binding and the accepted hashes; undefined when none was accepted. */

@@ -37,9 +37,16 @@ export interface DelegateLocation {
   readonly pid: number;
 }
 
+export function delegateRoot(baseDir: string): string {
+  return `${baseDir.endsWith("/") ? baseDir.slice(0, -1) : baseDir}/.pi/delegate`;
+}
+
+/** `<session>-<pid>`: the directory of one parent process's delegates in one session. */
+export const runDirName = (location: DelegateLocation): string =>
+  `${sanitizeSessionId(location.sessionId)}-${location.pid}`;
+
 export function delegateRunDir(location: DelegateLocation, taskId: string): string {
-  const base = location.baseDir.endsWith("/") ? location.baseDir.slice(0, -1) : location.baseDir;
-  return `${base}/.pi/delegate/${sanitizeSessionId(location.sessionId)}-${location.pid}/${taskId}`;
+  return `${delegateRoot(location.baseDir)}/${runDirName(location)}/${taskId}`;
 }
 
 export const artifactPath = (dir: string, name: string): string => `${dir}/${name}`;

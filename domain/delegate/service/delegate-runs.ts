@@ -8,7 +8,6 @@ import type { DelegateLaunchReceipt } from "../model/launch-receipt.ts";
 import type { DelegateResultView } from "../model/delegate-result-view.ts";
 import { launchDelegate, type DelegateHandle } from "./launch-delegate.ts";
 import { retrieveAdjudicatedResult, retrieveDelegateResult } from "./retrieve-delegate-result.ts";
-import { delegateRunDir } from "../model/delegate-artifacts.ts";
 import type { HostSession } from "../../../ports/host-session.ts";
 
 /** The ids `launch` gives: `d` and 16 random bytes in hex. */
@@ -104,7 +103,8 @@ export class DelegateRuns {
 
   /**
    * A delegate this parent launched is served against the hashes it pinned in memory; one of an earlier parent
-   * of the session in this process (before a reload) only from the adjudication record that parent committed.
+   * (before a reload, or another Pi process in the project) only from the adjudication record that parent
+   * committed.
    */
   result(
     taskId: string,
@@ -115,7 +115,7 @@ export class DelegateRuns {
     if (handle !== undefined || session === undefined)
       return retrieveDelegateResult(this.ports.files, taskId, handle, delivery);
     const location = { baseDir: session.cwd, sessionId: session.sessionId, pid: this.pid };
-    return retrieveAdjudicatedResult(this.ports.files, taskId, delegateRunDir(location, taskId), delivery);
+    return retrieveAdjudicatedResult(this.ports.files, taskId, location, delivery);
   }
 
   async shutdown(): Promise<void> {

@@ -10,6 +10,7 @@ import { DELEGATE_MANIFEST_SCHEMA, manifestLimits, type DelegateManifest } from 
 import { failedOutcome, runError, type DelegateOutcome } from "../model/delegate-outcome.ts";
 import type { ResultIdentity } from "../model/result-package.ts";
 import { buildReceipt, type DelegateLaunchReceipt } from "../model/launch-receipt.ts";
+import { launchesDir, launchPointerOf, launchPointerPath } from "../model/launch-pointer.ts";
 import { inOrder, readWhole, writeJson, writeText } from "./artifact-io.ts";
 import type { DelegateHost, DelegateLaunchRequest, DelegatePorts } from "./delegate-ports.ts";
 import { DelegateRun } from "./delegate-run.ts";
@@ -72,7 +73,7 @@ export async function launchDelegate(
     flags: request.host.piFlags,
   });
   const manifest = buildManifest(ports, request, a, { taskId, launchNonce, childSessionId, plan });
-  const persisted = await persist(ports, artifactDir, a, manifest);
+  const persisted = await persist(ports, artifactDir, a, manifest, request.location);
   if (!persisted.ok) return persisted;
   const identity: ResultIdentity = { taskId, launchNonce, seedSha256: a.seed.seedSha256, route: a.route };
   const started = ports.launcher.launch({
@@ -228,12 +229,16 @@ function buildManifest(
   };
 }
 
-/** The seed and its companions, each durable; the manifest last, as the record that a launch follows. */
+/**
+ * The seed and its companions, each durable; then the manifest, as the record that a launch follows, and the
+ * pointer by which a later process finds the run directory.
+ */
 async function persist(
   ports: DelegatePorts,
   dir: string,
   a: ScopedAdmission,
   manifest: DelegateManifest,
+  location: DelegateLaunchRequest["location"],
 ): Promise<Result<void, DelegateError<"seed_persist_failed">>> {
   const { files } = ports;
   const at = (name: string) => artifactPath(dir, name);
@@ -256,6 +261,13 @@ async function persist(
     () => writeText(files, at(DELEGATE_ARTIFACT.ledger), a.seed.ledgerJson),
     () => writeJson(files, at(DELEGATE_ARTIFACT.budgetPlan), a.budget),
     () => writeJson(files, at(DELEGATE_ARTIFACT.manifest), manifest),
+    () => files.ensureDir(launchesDir(location.baseDir)),
+    () =>
+      writeJson(
+        files,
+        launchPointerPath(location.baseDir, manifest.task_id),
+        launchPointerOf(location, manifest.task_id),
+      ),
   ]);
   if (written.ok) return ok(undefined);
   return err(

@@ -52,15 +52,15 @@ describe("a delegate answer rewritten after it was accepted", () => {
 
 describe("bg_result in a fresh parent (a reload: new runtime and delegate runs over the same files)", () => {
   const session = { cwd: "/proj", sessionId: "sess/1" };
-  const freshRead = (w: World, taskId: string) =>
+  const freshRead = (w: World, taskId: string, pid = 42, at: typeof session = session) =>
     readTaskResult(
       {
         files: w.files,
         runtime: { find: (id: string) => err({ code: "task_unknown" as const, message: `no task ${id}` }) },
-        delegates: new DelegateRuns(w.ports, () => HOST, 42),
+        delegates: new DelegateRuns(w.ports, () => HOST, pid),
       },
       { taskId },
-      session,
+      at,
     );
 
   it("serves the completed answer, rebuilt and verified from outcome.json, and says what that covers", async () => {
@@ -77,6 +77,31 @@ describe("bg_result in a fresh parent (a reload: new runtime and delegate runs o
     const verification = view !== undefined && "verification" in view ? view.verification : "";
     expect(verification).toContain("detects corruption and changes after acceptance");
     expect(verification).toContain("not tamper-proof");
+  });
+
+  it("serves it in a new Pi process (another pid), of this session or a later one in the project", async () => {
+    const w = await world();
+    const handle = await accepted(w, "The parser is fine.");
+    for (const at of [session, { cwd: "/proj", sessionId: "sess-2" }]) {
+      const read = await freshRead(w, handle.taskId, 4242, at);
+      expect(read.ok ? read.value : read.error.code).toMatchObject({
+        state: "completed",
+        verified_against: "adjudication_record",
+        answer: { text: "The parser is fine." },
+      });
+    }
+  });
+
+  it("refuses a launch pointer that names anything but a run directory of the project's .pi/delegate", async () => {
+    const w = await world();
+    const handle = await accepted(w, "The parser is fine.");
+    const pointer = `/proj/.pi/delegate/launches/${handle.taskId}.json`;
+    for (const runDir of ["../../../etc", "sess_1-42/../..", "/tmp/x-1", "sess_1", 42]) {
+      await w.files.replaceAtomic(pointer, encode(JSON.stringify({ v: 1, task_id: handle.taskId, run_dir: runDir })));
+      const read = await freshRead(w, handle.taskId, 4242);
+      expect(read.ok ? JSON.stringify(read.value) : read.error.code).toBe("artifact_error");
+      expect(read.ok ? "" : read.error.message).toContain(pointer);
+    }
   });
 
   it("refuses a package forged after acceptance, and one whose outcome.json cannot be trusted", async () => {

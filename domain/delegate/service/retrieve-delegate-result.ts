@@ -1,7 +1,8 @@
 import { sha256Hex } from "../../shared/model/canonical-json.ts";
-import { err, type Result } from "../../shared/model/result.ts";
+import { err, ok, type Result } from "../../shared/model/result.ts";
 import type { FileCommitter } from "../../../ports/file-committer.ts";
-import { artifactPath, DELEGATE_ARTIFACT } from "../model/delegate-artifacts.ts";
+import { artifactPath, DELEGATE_ARTIFACT, delegateRunDir, type DelegateLocation } from "../model/delegate-artifacts.ts";
+import { launchPointerPath, runDirFromPointer } from "../model/launch-pointer.ts";
 import { runError, type DelegateOutcome } from "../model/delegate-outcome.ts";
 import { parseOutcomeRecord } from "../model/delegate-outcome-schema.ts";
 import { pinOf, verifyAcceptedPackage, type PinSource } from "../model/accepted-answer.ts";
@@ -36,15 +37,19 @@ export async function retrieveDelegateResult(
 }
 
 /**
- * `bg_result` for a delegate of an earlier parent of this session (a restart): served only from the
- * `outcome.json` that parent committed when it adjudicated, and verified against the hashes pinned there.
+ * `bg_result` for a delegate of an earlier parent (a reload, or an earlier Pi process in the project, found
+ * through its launch pointer): served only from the `outcome.json` that parent committed when it
+ * adjudicated, and verified against the hashes pinned there.
  */
 export async function retrieveAdjudicatedResult(
   files: FileCommitter,
   taskId: string,
-  artifactDir: string,
+  here: DelegateLocation,
   delivery?: ResultDelivery,
 ): Promise<Result<DelegateResultView, RetrievalError>> {
+  const located = await locateRunDir(files, taskId, here);
+  if (!located.ok) return located;
+  const artifactDir = located.value;
   const recordPath = artifactPath(artifactDir, DELEGATE_ARTIFACT.outcome);
   const record = await readWhole(files, recordPath);
   if (!record.ok)
@@ -72,6 +77,29 @@ export async function retrieveAdjudicatedResult(
       ),
     );
   return serveAccepted(files, { taskId, artifactDir, outcome, source: "adjudication_record" }, delivery);
+}
+
+/** The launch pointer's run directory; without a pointer (a launch older than pointers), this parent's own. */
+async function locateRunDir(
+  files: FileCommitter,
+  taskId: string,
+  here: DelegateLocation,
+): Promise<Result<string, RetrievalError>> {
+  const pointerPath = launchPointerPath(here.baseDir, taskId);
+  const own = delegateRunDir(here, taskId);
+  const untrusted = (why: string) =>
+    err(
+      runError(
+        { artifactDir: own },
+        "artifact_error",
+        `the launch pointer ${pointerPath} cannot be trusted (${why}); nothing is served.`,
+      ),
+    );
+  const pointer = await readWhole(files, pointerPath);
+  if (!pointer.ok) return untrusted(pointer.error.message);
+  if (pointer.value === undefined) return ok(own);
+  const named = runDirFromPointer(pointer.value, here.baseDir, taskId);
+  return "dir" in named ? ok(named.dir) : untrusted(named.why);
 }
 
 async function serveAccepted(
