@@ -26,8 +26,9 @@ export function evaluationSchemaFor(expectation: EvaluationExpectation): TSchema
 }
 
 /**
- * The evaluator's answer must be the bare JSON object. Nothing is stripped: a fenced or prefaced
- * answer is invalid and the repair attempt is told exactly why.
+ * The evaluator's answer must be the bare JSON object. Only pure wrapping was removed before this
+ * check (answer-unwrapping.ts); a prefaced or otherwise invalid answer is refused and the repair
+ * attempt is told exactly why.
  */
 export function checkEvaluationText(
   text: string,

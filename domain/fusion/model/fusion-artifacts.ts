@@ -34,6 +34,9 @@ export function responseFile(prefix: string, stage: FusionStage): string {
   return `${prefix}.response.${stage === "evaluation" ? "txt" : "md"}`;
 }
 
+/** A JSON answer without its pure wrapping, judged in place of the raw response. */
+export const unwrappedFile = (prefix: string): string => `${prefix}.response.unwrapped.json`;
+
 export const calibrationViolationFile = (prefix: string): string => `${prefix}.calibration-violation.json`;
 
 /** The tool-call audit log an inspect or research candidate attempt writes (`candidate-<slot>.attempt-<n>.tool-calls.jsonl`). */

@@ -1,5 +1,6 @@
 import type { CandidateSlot, FusionRoute, FusionStage } from "./fusion-workflow.ts";
 import type { Usage } from "../../shared/model/usage.ts";
+import type { Normalised } from "./answer-unwrapping.ts";
 
 /** `rejected`: the child answered, the answer is durable, but its stage refused it (contract, schema). */
 export type AttemptStatus = "running" | "completed" | "rejected" | "failed" | "cancelled";
@@ -46,6 +47,8 @@ export interface AttemptRecord {
   readonly observed: readonly ObservedMessage[];
   /** Inspect and research candidates: the audit log, once verified. */
   readonly tool_audit?: ToolAuditSummary;
+  /** Set when the answer judged was the response without its pure wrapping (a fence, surrounding space). */
+  readonly normalised?: Normalised;
   readonly error_code?: string;
   readonly error_message?: string;
 }
@@ -60,6 +63,7 @@ export type AttemptEnd = Pick<
   | "usage"
   | "observed"
   | "tool_audit"
+  | "normalised"
   | "error_code"
   | "error_message"
 > & {

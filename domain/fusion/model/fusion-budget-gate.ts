@@ -1,5 +1,5 @@
 import type { Result, TypedError } from "../../shared/model/result.ts";
-import type { FusionRoute } from "./fusion-workflow.ts";
+import type { CandidateSlot, FusionRoute } from "./fusion-workflow.ts";
 
 /**
  * The orchestrator's view of the budget engine (domain/budget). It is a small local interface so the
@@ -10,9 +10,15 @@ export type BudgetStageId =
   | "candidate-1"
   | "candidate-2"
   | "candidate-3"
+  | "candidate-1-repair"
+  | "candidate-2-repair"
+  | "candidate-3-repair"
   | "evaluation"
   | "evaluation_repair"
-  | "merge";
+  | "merge"
+  | "merge_repair";
+
+export const candidateRepairStage = (slot: CandidateSlot) => `candidate-${slot}-repair` as const;
 
 /** A stage prompt rendered by its real builder with every embedded earlier output left empty. */
 export interface StagePromptSkeleton {
@@ -22,7 +28,7 @@ export interface StagePromptSkeleton {
   readonly prompt: string;
   /** Worst-case JSON-rendered bytes the real prompt adds in place of the empty slots. */
   readonly embeddedOutputBytes: number;
-  /** False for evaluation_repair, which runs only when the first evaluation is invalid (still budgeted). */
+  /** False for the repair stages, which run only when an answer was refused (still budgeted). */
   readonly mandatory: boolean;
 }
 

@@ -13,6 +13,13 @@ export type FusionProgressEvent =
       readonly completed: number;
       readonly total: 3;
     }
+  | {
+      readonly type: "candidate_retry";
+      readonly slot: CandidateSlot;
+      /** True for the no-tool repair of a refused answer, false for a fresh attempt after a blank one. */
+      readonly repair: boolean;
+      readonly errors: number;
+    }
   | { readonly type: "evaluation_started"; readonly attempt: number; readonly repair: boolean }
   | { readonly type: "evaluation_retry"; readonly errors: number }
   | { readonly type: "budget_warning"; readonly code: string; readonly message: string; readonly stage?: string }
@@ -23,6 +30,9 @@ export type FusionProgressEvent =
       readonly billed_input_tokens: number;
     }
   | { readonly type: "merge_started" }
+  | { readonly type: "merge_retry"; readonly errors: number }
+  /** The merger's answer was refused twice; the final text stands without its narrative. */
+  | { readonly type: "narrative_incomplete"; readonly problems: number }
   | { readonly type: "completed" }
   | { readonly type: "failed"; readonly code: FusionErrorCode; readonly message: string }
   | { readonly type: "cancelled" };
@@ -47,6 +57,10 @@ function statusLine(event: FusionProgressEvent): string {
       return `Fusion: candidate ${event.slot} started`;
     case "candidate_completed":
       return `Fusion: candidates ${event.completed}/${event.total} complete`;
+    case "candidate_retry":
+      return event.repair
+        ? `Fusion: candidate ${event.slot} answer refused (${event.errors} problem${event.errors === 1 ? "" : "s"}), one repair attempt`
+        : `Fusion: candidate ${event.slot} answered nothing, asking once more`;
     case "evaluation_started":
       return event.repair ? `Fusion: repairing the evaluation (attempt ${event.attempt})` : "Fusion: evaluating";
     case "evaluation_retry":
@@ -57,6 +71,10 @@ function statusLine(event: FusionProgressEvent): string {
       return `Fusion calibration warning: ${event.prefix} billed ${event.billed_input_tokens} input tokens, forecast ${event.forecast_input_tokens}`;
     case "merge_started":
       return "Fusion: merging";
+    case "merge_retry":
+      return `Fusion: merged answer refused (${event.errors} problem${event.errors === 1 ? "" : "s"}), one repair attempt`;
+    case "narrative_incomplete":
+      return "Fusion: the merger's narrative was refused again; the report is rendered from the validated accounting";
     case "completed":
       return "Fusion: completed";
     case "failed":

@@ -32,6 +32,8 @@ export interface FusionResultDetails {
   /** Attempts whose usage the children never reported (not counted in `usage`). */
   readonly usage_unavailable: readonly string[];
   readonly budget: FusionBudgetSummary;
+  /** The merger's answer was refused even after its repair; the final text stands without its narrative. */
+  readonly narrative_incomplete: boolean;
 }
 
 export function modelsOf(routes: ManifestRoutes, thinkingLevel: string): FusionResultDetails["models"] {

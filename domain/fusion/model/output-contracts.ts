@@ -54,6 +54,13 @@ export const EMBEDDED_OUTPUT_BYTES = {
   evaluation: 3 * OUTPUT_CONTRACT_BYTES.candidate,
   evaluation_repair: 3 * OUTPUT_CONTRACT_BYTES.candidate + OUTPUT_CONTRACT_BYTES.evaluation + repairErrorsWorstBytes(),
   merge: 3 * OUTPUT_CONTRACT_BYTES.candidate + OUTPUT_CONTRACT_BYTES.evaluation,
+  /** Only the rejected answer: a candidate's repair sees nothing of the other stages. */
+  candidate_repair: OUTPUT_CONTRACT_BYTES.candidate + repairErrorsWorstBytes(),
+  merge_repair:
+    3 * OUTPUT_CONTRACT_BYTES.candidate +
+    OUTPUT_CONTRACT_BYTES.evaluation +
+    OUTPUT_CONTRACT_BYTES.merge +
+    repairErrorsWorstBytes(),
 } as const;
 
 /** A UTF-16 unit renders as at most 6 JSON bytes (`\u001f`); each listed error adds quotes and a comma. */

@@ -1,9 +1,14 @@
 import { CANDIDATE_LETTERS } from "./evaluation-schema.ts";
-import type { StagePromptSkeleton } from "./fusion-budget-gate.ts";
+import { candidateRepairStage, type StagePromptSkeleton } from "./fusion-budget-gate.ts";
 import type { ManifestRoutes } from "./fusion-manifest.ts";
-import type { FusionCapability } from "./fusion-workflow.ts";
+import type { CandidateSlot, FusionCapability } from "./fusion-workflow.ts";
 import { EMBEDDED_OUTPUT_BYTES } from "./output-contracts.ts";
-import { blindCandidatesDocument, mergeInputDocument, repairInputDocument } from "./stage-inputs.ts";
+import {
+  blindCandidatesDocument,
+  mergeInputDocument,
+  repairInputDocument,
+  type BlindCandidatesDocument,
+} from "./stage-inputs.ts";
 import type { FusionWorkflowProfile } from "./workflow-profile.ts";
 
 /**
@@ -20,7 +25,6 @@ export function stagePromptSkeletons(
   const prompts = profile.prompts;
   const candidate = prompts.candidate(canonicalInputJson);
   const candidateSystem = profile.candidateSystemPrompt(capability);
-  const noErrors = { shown: [], total: 0, omitted: 0, shortened: 0 };
   const findings = profile.hostFindingsEmbeddedBytes;
   return [
     ...routes.candidates.map((route, i) => ({
@@ -43,7 +47,7 @@ export function stagePromptSkeletons(
       stage: "evaluation_repair",
       route: routes.evaluator,
       systemPrompt: profile.repairSystemPrompt,
-      prompt: prompts.repair(canonicalInputJson, repairInputDocument(emptyBlind, "", noErrors)),
+      prompt: prompts.repair(canonicalInputJson, repairInputDocument(emptyBlind, "", NO_ERRORS)),
       embeddedOutputBytes: EMBEDDED_OUTPUT_BYTES.evaluation_repair + findings,
       mandatory: false,
     },
@@ -55,5 +59,41 @@ export function stagePromptSkeletons(
       embeddedOutputBytes: EMBEDDED_OUTPUT_BYTES.merge + findings,
       mandatory: true,
     },
+    ...repairSkeletons(profile, routes, canonicalInputJson, emptyBlind, findings),
   ];
+}
+
+const NO_ERRORS = { shown: [], total: 0, omitted: 0, shortened: 0 };
+
+/** The workflow's candidate and merger repairs, forecast like the evaluation repair. */
+function repairSkeletons(
+  profile: FusionWorkflowProfile,
+  routes: ManifestRoutes,
+  canonicalInputJson: string,
+  emptyBlind: BlindCandidatesDocument,
+  findings: number,
+): StagePromptSkeleton[] {
+  const skeletons: StagePromptSkeleton[] = [];
+  const { candidateRepair, mergeRepair } = profile;
+  if (candidateRepair !== undefined)
+    routes.candidates.forEach((route, i) =>
+      skeletons.push({
+        stage: candidateRepairStage((i + 1) as CandidateSlot),
+        route,
+        systemPrompt: candidateRepair.systemPrompt,
+        prompt: candidateRepair.prompt("", NO_ERRORS),
+        embeddedOutputBytes: EMBEDDED_OUTPUT_BYTES.candidate_repair,
+        mandatory: false,
+      }),
+    );
+  if (mergeRepair !== undefined)
+    skeletons.push({
+      stage: "merge_repair",
+      route: routes.merger,
+      systemPrompt: mergeRepair.systemPrompt,
+      prompt: mergeRepair.prompt(canonicalInputJson, mergeInputDocument(emptyBlind, {}), "", NO_ERRORS),
+      embeddedOutputBytes: EMBEDDED_OUTPUT_BYTES.merge_repair + findings,
+      mandatory: false,
+    });
+  return skeletons;
 }

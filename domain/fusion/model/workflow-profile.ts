@@ -6,6 +6,7 @@ import type { FusionEvaluation, HostFinding } from "./evaluation-schema.ts";
 import { EVALUATOR_SYSTEM_PROMPT, evaluatorPrompt, REPAIR_SYSTEM_PROMPT, repairPrompt } from "./evaluator-prompts.ts";
 import type { FusionCapability, FusionWorkflow } from "./fusion-workflow.ts";
 import { MERGER_SYSTEM_PROMPT, mergerPrompt } from "./merger-prompts.ts";
+import type { BoundedErrors } from "./repair-errors.ts";
 import type { BlindCandidatesDocument, MergeInputDocument, RepairInputDocument } from "./stage-inputs.ts";
 
 export type ProfileError = TypedError<"output_contract_violated" | "orchestration_failed">;
@@ -20,6 +21,20 @@ export interface StagePrompts {
   evaluator(canonicalInputJson: string, blind: BlindCandidatesDocument): string;
   repair(canonicalInputJson: string, repair: RepairInputDocument): string;
   merger(canonicalInputJson: string, merge: MergeInputDocument): string;
+}
+
+/** A candidate's one repair: the same route with no tools, reformatting its own rejected answer. */
+export interface CandidateRepair {
+  readonly systemPrompt: string;
+  prompt(invalidOutput: string, errors: BoundedErrors): string;
+}
+
+/** The merger's one repair, and the final text when that repair is refused too. */
+export interface MergeRepair {
+  readonly systemPrompt: string;
+  prompt(canonicalInputJson: string, merge: MergeInputDocument, invalidOutput: string, errors: BoundedErrors): string;
+  /** The final text without the merger's narrative (the run then completes marked narrative_incomplete). */
+  withoutNarrative(evaluation: FusionEvaluation, blind: BlindCandidatesDocument): Result<string, ProfileError>;
 }
 
 /**
@@ -44,6 +59,13 @@ export interface FusionWorkflowProfile {
   readonly mergerSystemPrompt: string;
   /** Problems with one candidate answer beyond the size contract; empty when it is acceptable. */
   checkCandidateAnswer(text: string): readonly string[];
+  /**
+   * Set when candidate answers are JSON: each is judged without its pure wrapping, and one the check
+   * refuses gets this one repair before its slot fails.
+   */
+  readonly candidateRepair?: CandidateRepair;
+  /** Set when the final text does not depend on the merger's prose: its refusal then costs only the narrative. */
+  readonly mergeRepair?: MergeRepair;
   /** The findings the evaluator must account for, or undefined when the workflow has none. */
   hostFindings(candidates: readonly BlindCandidate[]): Result<readonly HostFinding[] | undefined, ProfileError>;
   /** The run's final text from the merger's answer, the validated evaluation and the blind candidates. */

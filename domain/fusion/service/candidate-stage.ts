@@ -8,6 +8,7 @@ import { checkOutputContract } from "../model/output-contracts.ts";
 import type { PooledChild } from "./child-pool.ts";
 import { emit, type RunContext } from "./run-context.ts";
 import { measure, runAttempt, specFor, type AttemptPlan, type Rejection } from "./stage-attempt.ts";
+import { retryRefusedCandidate } from "./candidate-repair.ts";
 
 export type CandidateAnswers = Readonly<Record<CandidateSlot, string>>;
 
@@ -18,7 +19,7 @@ export type CandidateAnswers = Readonly<Record<CandidateSlot, string>>;
  */
 export async function runCandidates(ctx: RunContext): Promise<Result<CandidateAnswers, FusionError>> {
   const siblings = linkedController(ctx.signal);
-  const plans = CANDIDATE_SLOTS.map((slot) => candidatePlan(ctx, slot, siblings.signal));
+  const plans = CANDIDATE_SLOTS.map((slot) => candidatePlan(ctx, slot, siblings.signal, 1));
   const measured: MeasuredPrompt[] = [];
   for (const plan of plans) {
     const m = measure(ctx, plan);
@@ -43,14 +44,10 @@ export async function runCandidates(ctx: RunContext): Promise<Result<CandidateAn
     plans.map(async (plan, i) => {
       const slot = plan.slot as CandidateSlot;
       emit(ctx, { type: "candidate_started", slot });
-      const outcome = await runAttempt(
-        ctx,
-        plan,
-        at(measured, i),
-        at(children, i),
-        (text) => acceptCandidate(ctx, text),
-        onSent,
-      );
+      const accept = (text: string) => acceptCandidate(ctx, text);
+      const first = await runAttempt(ctx, plan, at(measured, i), at(children, i), accept, onSent);
+      const again = (attempt: number) => candidatePlan(ctx, slot, siblings.signal, attempt);
+      const outcome = first.kind === "rejected" ? await retryRefusedCandidate(ctx, plan, first, again, accept) : first;
       if (outcome.kind === "accepted") {
         answers[slot] = outcome.value;
         emit(ctx, { type: "candidate_completed", slot, completed: ++completed, total: 3 });
@@ -72,12 +69,12 @@ export async function runCandidates(ctx: RunContext): Promise<Result<CandidateAn
 }
 
 /** A candidate attempt with its capability's tools, extensions and environment (audit log per attempt). */
-function candidatePlan(ctx: RunContext, slot: CandidateSlot, signal: AbortSignal): AttemptPlan {
+function candidatePlan(ctx: RunContext, slot: CandidateSlot, signal: AbortSignal, attempt: number): AttemptPlan {
   const launch = candidateLaunch(
     ctx.capability,
     ctx.candidateExtensions,
     ctx.artifacts.dir,
-    attemptPrefix("candidate", 1, slot),
+    attemptPrefix("candidate", attempt, slot),
     ctx.candidateEnv,
     ctx.readScope,
     ctx.egressGuard,
@@ -85,7 +82,7 @@ function candidatePlan(ctx: RunContext, slot: CandidateSlot, signal: AbortSignal
   return {
     stage: "candidate",
     slot,
-    attempt: 1,
+    attempt,
     budgetStage: `candidate-${slot}`,
     route: ctx.routes.candidates[slot - 1] ?? unreachable(slot),
     tools: launch.tools,
@@ -94,6 +91,7 @@ function candidatePlan(ctx: RunContext, slot: CandidateSlot, signal: AbortSignal
     ...(Object.keys(launch.env).length === 0 ? {} : { env: launch.env }),
     ...(launch.extensions.length === 0 ? {} : { extensions: launch.extensions }),
     ...(launch.auditLog === undefined ? {} : { auditLog: launch.auditLog }),
+    ...(ctx.profile.candidateRepair === undefined ? {} : { answerFormat: "json" as const }),
     signal,
   };
 }

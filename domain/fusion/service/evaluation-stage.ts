@@ -2,11 +2,12 @@ import { err, ok, type Result } from "../../shared/model/result.ts";
 import { checkEvaluationText, type EvaluationExpectation } from "../model/evaluation-check.ts";
 import type { FusionEvaluation } from "../model/evaluation-schema.ts";
 import { fusionError, type FusionError } from "../model/fusion-error.ts";
-import { attemptPrefix, STAGE_TOOLS_NONE } from "../model/fusion-workflow.ts";
+import { attemptPrefix } from "../model/fusion-workflow.ts";
 import { boundRepairErrors } from "../model/repair-errors.ts";
 import { repairInputDocument, type BlindCandidatesDocument } from "../model/stage-inputs.ts";
 import { emit, type RunContext } from "./run-context.ts";
-import { measure, runAttempt, type AttemptPlan, type Rejection } from "./stage-attempt.ts";
+import { laterStagePlan } from "./attempt-plan.ts";
+import { measure, runAttempt, type Rejection } from "./stage-attempt.ts";
 
 /**
  * The blind evaluator, then at most one repair fed the bounded validation errors. The first
@@ -19,7 +20,13 @@ export async function runEvaluation(
   const expectation: EvaluationExpectation =
     blind.host_findings === undefined ? {} : { hostFindings: blind.host_findings };
   const accept = (text: string) => acceptEvaluation(text, expectation);
-  const first = plan(ctx, 1, ctx.profile.evaluatorSystemPrompt, ctx.profile.prompts.evaluator(ctx.inputJson, blind));
+  const first = laterStagePlan(
+    ctx,
+    "evaluation",
+    1,
+    ctx.profile.evaluatorSystemPrompt,
+    ctx.profile.prompts.evaluator(ctx.inputJson, blind),
+  );
   const firstMeasured = measure(ctx, first);
   if (!firstMeasured.ok) return firstMeasured;
   emit(ctx, { type: "evaluation_started", attempt: 1, repair: false });
@@ -35,8 +42,9 @@ export async function runEvaluation(
 
   const bounded = boundRepairErrors(outcome.rejection.problems);
   emit(ctx, { type: "evaluation_retry", errors: bounded.total });
-  const repair = plan(
+  const repair = laterStagePlan(
     ctx,
+    "evaluation",
     2,
     ctx.profile.repairSystemPrompt,
     ctx.profile.prompts.repair(ctx.inputJson, repairInputDocument(blind, outcome.text, bounded)),
@@ -65,19 +73,6 @@ export async function runEvaluation(
       },
     ),
   );
-}
-
-function plan(ctx: RunContext, attempt: number, systemPrompt: string, prompt: string): AttemptPlan {
-  return {
-    stage: "evaluation",
-    attempt,
-    budgetStage: attempt === 1 ? "evaluation" : "evaluation_repair",
-    route: ctx.routes.evaluator,
-    tools: STAGE_TOOLS_NONE,
-    systemPrompt,
-    prompt,
-    signal: ctx.signal,
-  };
 }
 
 function acceptEvaluation(text: string, expectation: EvaluationExpectation): Result<FusionEvaluation, Rejection> {

@@ -1,3 +1,4 @@
+import { sha256Hex } from "../../shared/model/canonical-json.ts";
 import { describe, expect, it } from "vitest";
 import { FakeClock } from "../../../adapters/fake/fake-clock.ts";
 import { FakeFusionChildRunner } from "../../../adapters/fake/fake-fusion-child-runner.ts";
@@ -16,10 +17,34 @@ import {
 import { expectTerminal, failure, harness } from "./fusion-orchestrator-failures.test-support.ts";
 
 describe("runFusion: evaluation repair", () => {
-  it("repairs a fenced first evaluation with one more attempt fed the bounded errors", async () => {
+  it("judges a fenced evaluation without its fence, keeping the raw and unwrapped bytes and both hashes", async () => {
     const valid = happyScripts()["evaluation.attempt-1"]?.answer ?? "";
+    const fenced = "```json\n" + valid + "\n```\n";
+    const h = harness({ "evaluation.attempt-1": { answer: fenced, usage: usageOf(4) } });
+    const result = await h.run();
+    if (!result.ok) throw new Error(result.error.message);
+    expect(h.runner.events.filter((e) => e.kind === "send")).toHaveLength(5);
+    expect(result.value.details.evaluator_attempts).toBe(1);
+    const dir = result.value.details.artifact_dir;
+    expect(h.read(dir, "evaluation.attempt-1.response.txt")).toBe(fenced);
+    expect(h.read(dir, "evaluation.attempt-1.response.unwrapped.json")).toBe(valid);
+    const attempt = h.manifest(dir).attempts.find((a) => a.prefix === "evaluation.attempt-1");
+    expect(attempt).toMatchObject({
+      status: "completed",
+      normalised: {
+        kind: "fence",
+        raw_sha256: sha256Hex(fenced),
+        unwrapped_sha256: sha256Hex(valid),
+        file: "evaluation.attempt-1.response.unwrapped.json",
+      },
+    });
+  });
+
+  it("repairs a prefaced first evaluation with one more attempt fed the bounded errors", async () => {
+    const valid = happyScripts()["evaluation.attempt-1"]?.answer ?? "";
+    const prefaced = `Here is the evaluation:\n${valid}`;
     const h = harness({
-      "evaluation.attempt-1": { answer: "```json\n" + valid + "\n```", usage: usageOf(4) },
+      "evaluation.attempt-1": { answer: prefaced, usage: usageOf(4) },
       "evaluation.attempt-2": { answer: valid, usage: usageOf(6) },
     });
     const result = await h.run();
@@ -27,8 +52,8 @@ describe("runFusion: evaluation repair", () => {
     expect(h.runner.events.filter((e) => e.kind === "send")).toHaveLength(6);
     expect(result.value.details.evaluator_attempts).toBe(2);
     const repairPrompt = h.runner.sentPrompt("evaluation.attempt-2") ?? "";
-    expect(repairPrompt).toContain("Markdown code fence");
-    expect(repairPrompt).toContain(JSON.stringify("```json\n" + valid + "\n```"));
+    expect(repairPrompt).toContain("does not start with '{'");
+    expect(repairPrompt).toContain(JSON.stringify(prefaced));
     expect(h.runner.specs.get("evaluation.attempt-2")?.tools).toEqual([]);
     // The repair child starts only once it is needed.
     expect(h.runner.indexOf("prepare", "evaluation.attempt-2")).toBeGreaterThan(

@@ -161,13 +161,14 @@ async function execute(
 
   const merged = await stage(ctx, "merging", "merge", () => runMerge(ctx, blind, evaluation.value));
   if (!merged.ok) return merged;
-  const mergedWritten = await ctx.artifacts.writeText(ARTIFACT.merged, merged.value, "merge");
+  const mergedWritten = await ctx.artifacts.writeText(ARTIFACT.merged, merged.value.text, "merge");
   if (!mergedWritten.ok) return mergedWritten;
   const completed = await advance(ctx, "completed", "merge");
   if (!completed.ok) return completed;
   emit(ctx, { type: "completed" });
   const usage = ctx.manifest.current.usage;
-  return ok({ text: merged.value, usage, details: detailsOf(ctx, request, input, opened.value) });
+  const details = detailsOf(ctx, request, input, opened.value, merged.value.narrativeIncomplete);
+  return ok({ text: merged.value.text, usage, details });
 }
 
 /** Manifest, canonical input, ledger and budget plan durable; the budget may refuse before any child. */
@@ -237,6 +238,7 @@ function detailsOf(
   request: FusionRunRequest,
   input: CheckedInput,
   budget: FusionBudgetSummary,
+  narrativeIncomplete: boolean,
 ): FusionResultDetails {
   const manifest = ctx.manifest.current;
   return {
@@ -254,6 +256,7 @@ function detailsOf(
     usage: manifest.usage,
     usage_unavailable: manifest.usage_unavailable,
     budget,
+    narrative_incomplete: narrativeIncomplete,
   };
 }
 

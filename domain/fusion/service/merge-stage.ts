@@ -1,41 +1,79 @@
 import { err, ok, type Result } from "../../shared/model/result.ts";
 import type { FusionEvaluation } from "../model/evaluation-schema.ts";
-import type { FusionError } from "../model/fusion-error.ts";
-import { attemptPrefix, STAGE_TOOLS_NONE } from "../model/fusion-workflow.ts";
+import { fusionError, type FusionError } from "../model/fusion-error.ts";
+import { attemptPrefix } from "../model/fusion-workflow.ts";
 import { checkOutputContract } from "../model/output-contracts.ts";
+import { boundRepairErrors } from "../model/repair-errors.ts";
 import { mergeInputDocument, type BlindCandidatesDocument } from "../model/stage-inputs.ts";
 import { emit, type RunContext } from "./run-context.ts";
-import { measure, runAttempt, type AttemptPlan, type Rejection } from "./stage-attempt.ts";
+import { laterStagePlan } from "./attempt-plan.ts";
+import { measure, runAttempt, type AttemptOutcome, type Rejection } from "./stage-attempt.ts";
 
-/** The no-tool merger on its pre-started child; the profile turns its answer into the final text. */
+/** The final text, and whether the merger's narrative was refused (the text then stands without it). */
+export interface MergedText {
+  readonly text: string;
+  readonly narrativeIncomplete: boolean;
+}
+
+/**
+ * The no-tool merger on its pre-started child; the profile turns its answer into the final text. A
+ * workflow with a merge repair gives a refused answer one repair, and when that is refused too the run
+ * still completes with the final text the profile renders without the narrative.
+ */
 export async function runMerge(
   ctx: RunContext,
   blind: BlindCandidatesDocument,
   evaluation: FusionEvaluation,
-): Promise<Result<string, FusionError>> {
-  const plan: AttemptPlan = {
-    stage: "merge",
-    attempt: 1,
-    budgetStage: "merge",
-    route: ctx.routes.merger,
-    tools: STAGE_TOOLS_NONE,
-    systemPrompt: ctx.profile.mergerSystemPrompt,
-    prompt: ctx.profile.prompts.merger(ctx.inputJson, mergeInputDocument(blind, evaluation)),
-    signal: ctx.signal,
-  };
-  const measured = measure(ctx, plan);
+): Promise<Result<MergedText, FusionError>> {
+  const merge = mergeInputDocument(blind, evaluation);
+  const accept = (text: string) => acceptMerge(ctx, text, evaluation, blind);
+  const first = laterStagePlan(
+    ctx,
+    "merge",
+    1,
+    ctx.profile.mergerSystemPrompt,
+    ctx.profile.prompts.merger(ctx.inputJson, merge),
+  );
+  const measured = measure(ctx, first);
   if (!measured.ok) return measured;
   emit(ctx, { type: "merge_started" });
-  const accept = (text: string) => acceptMerge(ctx, text, evaluation, blind);
   const outcome = await runAttempt(
     ctx,
-    plan,
+    first,
     measured.value,
     ctx.pool.takePreStarted(attemptPrefix("merge", 1)),
     accept,
   );
-  if (outcome.kind === "accepted") return ok(outcome.value);
-  return err(outcome.error);
+  const repair = ctx.profile.mergeRepair;
+  if (outcome.kind !== "rejected" || repair === undefined) return settled(outcome);
+  const errors = boundRepairErrors(outcome.rejection.problems);
+  const second = laterStagePlan(
+    ctx,
+    "merge",
+    2,
+    repair.systemPrompt,
+    repair.prompt(ctx.inputJson, merge, outcome.text, errors),
+  );
+  const secondMeasured = measure(ctx, second);
+  if (!secondMeasured.ok) return secondMeasured;
+  emit(ctx, { type: "merge_retry", errors: errors.total });
+  const repaired = await runAttempt(ctx, second, secondMeasured.value, undefined, accept);
+  if (repaired.kind !== "rejected") return settled(repaired);
+  const withoutNarrative = repair.withoutNarrative(evaluation, blind);
+  if (!withoutNarrative.ok)
+    return err(
+      fusionError(withoutNarrative.error.code, withoutNarrative.error.message, {
+        stage: "merge",
+        attempt: 2,
+        childCreated: true,
+      }),
+    );
+  emit(ctx, { type: "narrative_incomplete", problems: repaired.rejection.problems.length });
+  return ok({ text: withoutNarrative.value, narrativeIncomplete: true });
+}
+
+function settled(outcome: AttemptOutcome<string>): Result<MergedText, FusionError> {
+  return outcome.kind === "accepted" ? ok({ text: outcome.value, narrativeIncomplete: false }) : err(outcome.error);
 }
 
 function acceptMerge(

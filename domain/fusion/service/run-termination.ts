@@ -61,10 +61,8 @@ export async function terminate(
     ctx,
     terminal === "cancelled" ? { type: "cancelled" } : { type: "failed", code: error.code, message: error.message },
   );
-  const message =
-    problems.length === 0
-      ? error.message
-      : `${error.message} (and the failure record is incomplete: ${problems.join("; ")})`;
+  const incomplete = problems.length === 0 ? "" : ` (and the failure record is incomplete: ${problems.join("; ")})`;
+  const message = `${error.message.replace(/\.$/, "")}${incomplete}. ${stoppedAt(where, error.code)} Preserved in ${ctx.artifacts.dir}: the manifest, error.json and every prompt and answer written so far.`;
   return {
     ...error,
     message,
@@ -73,4 +71,11 @@ export async function terminate(
     artifactDir: ctx.artifacts.dir,
     childCreated: ctx.pool.childCreated,
   };
+}
+
+/** Where the run stopped, as every surface states it (the seeds: stage, slot, attempt, code). */
+function stoppedAt(where: { stage: string; slot?: number; attempt?: number }, code: string): string {
+  const slot = where.slot === undefined ? "" : `, candidate slot ${where.slot}`;
+  const attempt = where.attempt === undefined ? "" : `, attempt ${where.attempt}`;
+  return `Stopped at stage ${where.stage}${slot}${attempt} (${code}).`;
 }

@@ -1,8 +1,9 @@
 import { sha256Hex, utf8Bytes } from "../../shared/model/canonical-json.ts";
 import { err, ok, type Result } from "../../shared/model/result.ts";
 import type { ChildError, ChildStageResult, ChildStageSpec } from "../../../ports/fusion-child-runner.ts";
-import { calibrationViolationFile, promptFile, responseFile } from "../model/fusion-artifacts.ts";
-import type { AttemptRecord, ObservedMessage } from "../model/fusion-attempt.ts";
+import { calibrationViolationFile, promptFile, responseFile, unwrappedFile } from "../model/fusion-artifacts.ts";
+import { normalisedRecord, unwrapPureWrapping, type Normalised } from "../model/answer-unwrapping.ts";
+import type { AttemptEnd, AttemptRecord, ObservedMessage } from "../model/fusion-attempt.ts";
 import type { MeasuredPrompt } from "../model/fusion-budget-gate.ts";
 import { fusionError, type FusionError, type FusionErrorCode, type FusionErrorDetails } from "../model/fusion-error.ts";
 import { beginAttempt, endAttempt } from "../model/fusion-manifest.ts";
@@ -133,34 +134,25 @@ async function settleSuccess<T>(
     observed: observedOf(result),
   };
   const written = await ctx.artifacts.writeText(responseFile(prefix, plan.stage), result.text, plan.stage);
-  if (!written.ok) {
-    const end = {
-      ...answered,
-      status: "failed" as const,
-      error_code: written.error.code,
-      error_message: written.error.message,
-    };
-    await ctx.manifest.update((m) => endAttempt(m, prefix, end), plan.stage);
-    return failed(written.error);
-  }
+  if (!written.ok) return endFailed(ctx, plan, prefix, answered, written.error);
   // Every tool call the child made must be in its audit log before its answer counts.
   const audit = await verifyAttemptAudit(ctx, plan, prefix, result);
-  if (!audit.ok) {
-    const end = {
-      ...answered,
-      status: "failed" as const,
-      error_code: audit.error.code,
-      error_message: audit.error.message,
-    };
-    const ended = await ctx.manifest.update((m) => endAttempt(m, prefix, end), plan.stage);
-    return failed(ended.ok ? audit.error : ended.error);
-  }
+  if (!audit.ok) return endFailed(ctx, plan, prefix, answered, audit.error);
   const audited = audit.value === undefined ? answered : { ...answered, tool_audit: audit.value };
+  const unwrapped = await unwrapAnswer(ctx, plan, prefix, result.text);
+  if (!unwrapped.ok) return endFailed(ctx, plan, prefix, audited, unwrapped.error);
+  const normalised = unwrapped.value.normalised;
   // The answer is durable: only now is it judged.
-  const verdict = accept(result.text);
+  const verdict = accept(unwrapped.value.text);
+  const recorded = normalised === undefined ? audited : { ...audited, normalised };
   const judged = verdict.ok
-    ? { ...audited, status: "completed" as const }
-    : { ...audited, status: "rejected" as const, error_code: verdict.error.code, error_message: verdict.error.message };
+    ? { ...recorded, status: "completed" as const }
+    : {
+        ...recorded,
+        status: "rejected" as const,
+        error_code: verdict.error.code,
+        error_message: verdict.error.message,
+      };
   const ended = await ctx.manifest.update((m) => endAttempt(m, prefix, judged), plan.stage);
   if (!ended.ok) return failed(ended.error);
   const calibrated = await checkCalibration(ctx, plan, prefix, measured, result.usage);
@@ -169,6 +161,34 @@ async function settleSuccess<T>(
   const details: FusionErrorDetails = { prefix, problems: boundRepairErrors(verdict.error.problems).shown };
   const error = fusionError(verdict.error.code, verdict.error.message, { ...where(plan), childCreated: true, details });
   return { kind: "rejected", text: result.text, rejection: verdict.error, error, prefix };
+}
+
+/** The child answered but the answer cannot be judged: the attempt ends failed with the reason. */
+async function endFailed<T>(
+  ctx: RunContext,
+  plan: AttemptPlan,
+  prefix: string,
+  answered: Omit<AttemptEnd, "status" | "error_code" | "error_message">,
+  error: FusionError,
+): Promise<AttemptOutcome<T>> {
+  const end: AttemptEnd = { ...answered, status: "failed", error_code: error.code, error_message: error.message };
+  const ended = await ctx.manifest.update((m) => endAttempt(m, prefix, end), plan.stage);
+  return failed(ended.ok ? error : ended.error);
+}
+
+/** A JSON answer without its pure wrapping, the unwrapped bytes durable beside the raw ones. */
+async function unwrapAnswer(
+  ctx: RunContext,
+  plan: AttemptPlan,
+  prefix: string,
+  raw: string,
+): Promise<Result<{ readonly text: string; readonly normalised?: Normalised }, FusionError>> {
+  const unwrapped = plan.answerFormat === "json" ? unwrapPureWrapping(raw) : undefined;
+  if (unwrapped === undefined) return ok({ text: raw });
+  const file = unwrappedFile(prefix);
+  const written = await ctx.artifacts.writeText(file, unwrapped.text, plan.stage);
+  if (!written.ok) return written;
+  return ok({ text: unwrapped.text, normalised: normalisedRecord(raw, unwrapped, file) });
 }
 
 async function settleFailure<T>(

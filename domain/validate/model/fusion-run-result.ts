@@ -38,6 +38,8 @@ export const RunResultRecordSchema = Type.Object(
     usage: UsageSchema,
     usage_unavailable: Type.Array(Type.String()),
     committed_at: Type.String({ minLength: 1 }),
+    /** Present (true) when the report stands without the merger's refused narrative. */
+    narrative_incomplete: Type.Optional(Type.Literal(true)),
   },
   closed,
 );
@@ -53,6 +55,7 @@ export interface RunResultInit {
   readonly usage: Usage;
   readonly usageUnavailable: readonly string[];
   readonly committedAt: string;
+  readonly narrativeIncomplete: boolean;
 }
 
 export function buildRunResultRecord(init: RunResultInit): FusionRunResultRecord {
@@ -72,6 +75,7 @@ export function buildRunResultRecord(init: RunResultInit): FusionRunResultRecord
     usage: { ...init.usage, cost: { ...init.usage.cost } },
     usage_unavailable: [...init.usageUnavailable],
     committed_at: init.committedAt,
+    ...(init.narrativeIncomplete ? { narrative_incomplete: true as const } : {}),
   };
 }
 

@@ -53,8 +53,9 @@ export const CANDIDATE_ANSWER_RULES: readonly string[] = [
 ];
 
 /**
- * Parses one reviewer's answer. Nothing is stripped or repaired: a fenced or prefaced answer is
- * refused with the reason, and the candidate fails as an output contract violation.
+ * Parses one reviewer's answer, as judged: pure wrapping (a whole-answer fence, surrounding space) was
+ * already removed (answer-unwrapping.ts). Anything else invalid is refused with the reasons, which the
+ * reviewer's one repair attempt is shown.
  */
 export function parseValidationCandidate(text: string): Result<ValidationCandidateAnswer, readonly string[]> {
   const contract = checkOutputContract("candidate", text);

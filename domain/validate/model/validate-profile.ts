@@ -15,6 +15,12 @@ import {
   VALIDATE_STAGE_PROMPTS,
 } from "./validate-prompts.ts";
 import { renderValidationReport } from "./validate-report.ts";
+import {
+  mergeRepairPrompt,
+  reviewRepairPrompt,
+  VALIDATE_MERGE_REPAIR_SYSTEM_PROMPT,
+  VALIDATE_REVIEW_REPAIR_SYSTEM_PROMPT,
+} from "./validate-repair-prompts.ts";
 import type { FusionWorkflowProfile, ProfileError } from "../../fusion/model/workflow-profile.ts";
 
 /**
@@ -42,6 +48,12 @@ export const VALIDATE_PROFILE: FusionWorkflowProfile = {
     const parsed = parseValidationCandidate(text);
     return parsed.ok ? [] : parsed.error;
   },
+  candidateRepair: { systemPrompt: VALIDATE_REVIEW_REPAIR_SYSTEM_PROMPT, prompt: reviewRepairPrompt },
+  mergeRepair: {
+    systemPrompt: VALIDATE_MERGE_REPAIR_SYSTEM_PROMPT,
+    prompt: mergeRepairPrompt,
+    withoutNarrative: (evaluation, blind) => reportFromAccounting(evaluation, blind, { narrativeIncomplete: true }),
+  },
   hostFindings: (candidates) => {
     const reviews = parseReviews(candidates);
     return reviews.ok ? ok(validateHostFindings(reviews.value)) : reviews;
@@ -63,22 +75,32 @@ export function validateFinalText(
   blind: BlindCandidatesDocument,
 ): Result<string, ProfileError> {
   const accounting = evaluation.validation_accounting;
-  if (accounting === undefined)
-    return err({
-      code: "orchestration_failed",
-      message: "a validate evaluation reached the merger without validation_accounting",
-    });
-  const coverage = mergerCoverageProblems(mergerAnswer, accounting);
+  const coverage = accounting === undefined ? [] : mergerCoverageProblems(mergerAnswer, accounting);
   if (coverage.length > 0) {
     return err({
       code: "output_contract_violated",
       message: `merger finding coverage violated: ${coverage.join("; ")}. Included findings are preserved only when the merger cites each of them.`,
     });
   }
+  return reportFromAccounting(evaluation, blind, { narrativeIncomplete: false });
+}
+
+/** The report, rendered from the validated accounting alone (it never depends on the merger's prose). */
+function reportFromAccounting(
+  evaluation: FusionEvaluation,
+  blind: BlindCandidatesDocument,
+  options: { readonly narrativeIncomplete: boolean },
+): Result<string, ProfileError> {
+  const accounting = evaluation.validation_accounting;
+  if (accounting === undefined)
+    return err({
+      code: "orchestration_failed",
+      message: "a validate evaluation reached the merger without validation_accounting",
+    });
   const reviews = parseReviews(blind.candidates);
   if (!reviews.ok) return reviews;
   const notes = (["A", "B", "C"] as const).map((letter) => reviews.value[letter]);
-  return ok(renderValidationReport(accounting, notes));
+  return ok(renderValidationReport(accounting, notes, options));
 }
 
 /** Every answer was accepted by `checkCandidateAnswer`, so a parse failure here is an orchestration fault. */

@@ -63,7 +63,8 @@ export const VALIDATE_MERGER_SYSTEM_PROMPT = [
   `Write Markdown, under ${OUTPUT_CONTRACT_BYTES.merge / KIB} KiB.`,
 ].join("\n\n");
 
-function candidateContract(): string {
+/** The reviewer's answer contract: the rules and the JSON Schema the checker uses. */
+export function candidateContract(): string {
   return [
     `REVIEW CONTRACT (${VALIDATION_CANDIDATE_SCHEMA_ID})`,
     ...CANDIDATE_ANSWER_RULES.map((rule) => `- ${rule}`),

@@ -27,6 +27,9 @@ const RANK: Readonly<Record<FindingSeverity, number>> = { critical: 0, high: 1, 
 const LABEL: Readonly<Record<FindingSeverity, string>> = { critical: "Critical", high: "High", minor: "Minor" };
 const REVIEWERS = 3;
 
+const NARRATIVE_INCOMPLETE =
+  "**Narrative incomplete:** the merger's consolidated narrative was refused, even after one repair, because it did not cite exactly the included findings. This report does not depend on it: it is rendered, as always, from the evaluator's validated accounting, so every finding below is complete.";
+
 /** Code-unit order, never locale order, so the report is the same on every machine. */
 const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -74,12 +77,17 @@ export function excludedFindings(accounting: ValidationAccounting): ExcludedFind
  * The final validation report, built by the host from the validated accounting alone, so no included
  * finding can be lost in prose and no internal label reaches the reader.
  */
-export function renderValidationReport(accounting: ValidationAccounting, notes: readonly ReviewNotes[]): string {
+export function renderValidationReport(
+  accounting: ValidationAccounting,
+  notes: readonly ReviewNotes[],
+  options: { readonly narrativeIncomplete: boolean } = { narrativeIncomplete: false },
+): string {
   const groups = reportGroups(accounting);
   const excluded = excludedFindings(accounting);
   const sections = [
     "# Validation report",
     "Advisory, read-only review by three independent reviewers who read the repository as it was during the run. It changed nothing and does not replace builds, tests or linters.",
+    ...(options.narrativeIncomplete ? [NARRATIVE_INCOMPLETE] : []),
     `**Result:** ${resultLine(groups, accounting.findings.length, excluded.length)}`,
     "## Findings",
     groups.length === 0

@@ -7,6 +7,9 @@ export const RESULT_VIEW_SCHEMA = "pi-background-tasks.fusion-result-view.v1";
 /** Largest answer `bg_result` returns inline; a larger one is an artifact reference, never a cut-down copy. */
 export const INLINE_ANSWER_LIMIT_BYTES = 48 * 1024;
 
+const NARRATIVE_NOTE =
+  "The merger's narrative was refused even after one repair (narrative_incomplete); the report is rendered from the validated accounting and holds every finding.";
+
 export interface RunningView {
   readonly schema_version: typeof RESULT_VIEW_SCHEMA;
   readonly task_id: string;
@@ -48,6 +51,8 @@ export interface CompletedView {
   readonly usage_unavailable: readonly string[];
   /** True only for the one retrieval that attaches the run's usage to the parent. */
   readonly usage_attached: boolean;
+  /** The report stands without the merger's narrative, which was refused even after its repair. */
+  readonly narrative_incomplete: boolean;
   readonly message: string;
 }
 
@@ -117,11 +122,12 @@ export function completedView(input: CompletedViewInput): Result<CompletedView, 
     sha256: record.answer.sha256,
     media_type: record.answer.media_type,
   };
-  const usage = input.usageNote === undefined ? "" : ` ${input.usageNote}`;
+  const narrativeIncomplete = record.narrative_incomplete === true;
+  const notes = `${narrativeIncomplete ? ` ${NARRATIVE_NOTE}` : ""}${input.usageNote === undefined ? "" : ` ${input.usageNote}`}`;
   const message =
     delivery === "inline"
-      ? `Verified result of task ${input.taskId} (${bytes} bytes, SHA-256 ${record.answer.sha256}).${usage}`
-      : `The verified result of task ${input.taskId} is ${bytes} bytes${fits ? "" : `, over the ${INLINE_ANSWER_LIMIT_BYTES}-byte inline limit`}; read it from ${input.answerPath} (SHA-256 ${record.answer.sha256}). Nothing was truncated.${usage}`;
+      ? `Verified result of task ${input.taskId} (${bytes} bytes, SHA-256 ${record.answer.sha256}).${notes}`
+      : `The verified result of task ${input.taskId} is ${bytes} bytes${fits ? "" : `, over the ${INLINE_ANSWER_LIMIT_BYTES}-byte inline limit`}; read it from ${input.answerPath} (SHA-256 ${record.answer.sha256}). Nothing was truncated.${notes}`;
   return ok({
     schema_version: RESULT_VIEW_SCHEMA,
     task_id: input.taskId,
@@ -132,6 +138,7 @@ export function completedView(input: CompletedViewInput): Result<CompletedView, 
     usage: record.usage,
     usage_unavailable: record.usage_unavailable,
     usage_attached: input.usageAttached,
+    narrative_incomplete: narrativeIncomplete,
     message,
   });
 }

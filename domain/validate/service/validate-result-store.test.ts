@@ -36,6 +36,7 @@ async function committedRun(answer = "# Validation report\n\nNo findings stand.\
     usage: usageOf(7),
     usageUnavailable: [],
     committedAt: "2025-01-01T00:00:00.000Z",
+    narrativeIncomplete: false,
   });
   if (!committed.ok) throw new Error(committed.error.message);
   const task: FusionTaskLookup = {
@@ -165,6 +166,7 @@ describe("bg_result for a background validate run", () => {
       usage: usageOf(1),
       usageUnavailable: [],
       committedAt: "t",
+      narrativeIncomplete: false,
     });
     expect(again.ok ? "" : again.error.code).toBe("result_already_committed");
     const fresh = new InMemoryFileCommitter();
@@ -180,6 +182,7 @@ describe("bg_result for a background validate run", () => {
       usage: usageOf(1),
       usageUnavailable: [],
       committedAt: "t",
+      narrativeIncomplete: false,
     });
     expect(differs.ok ? "" : differs.error.code).toBe("artifact_error");
     expect(fresh.contents(`${DIR}/result.json`)).toBeUndefined();

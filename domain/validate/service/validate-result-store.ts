@@ -42,6 +42,7 @@ export interface CommitRequest {
   readonly usage: Usage;
   readonly usageUnavailable: readonly string[];
   readonly committedAt: string;
+  readonly narrativeIncomplete: boolean;
 }
 
 export interface CommittedResult {
@@ -90,6 +91,7 @@ export async function commitValidateResult(
     usage: request.usage,
     usageUnavailable: request.usageUnavailable,
     committedAt: request.committedAt,
+    narrativeIncomplete: request.narrativeIncomplete,
   });
   const encoded = encodeRunResultRecord(record);
   const written = await files.replaceAtomic(resultPath, encoded.bytes);

@@ -144,6 +144,7 @@ async function complete(
     usage,
     usageUnavailable: details.usage_unavailable,
     committedAt: new Date(ports.clock.now()).toISOString(),
+    narrativeIncomplete: details.narrative_incomplete,
   });
   if (!committed.ok) return committed;
   return ok({ runId: run.runId, artifactDir: run.artifactDir, report: text, usage, details, result: committed.value });
