@@ -16,7 +16,7 @@ import type {
 import { errnoCode } from "./errno.ts";
 import { commandLine, launchProblem } from "./launch-precheck.ts";
 import { isEmptyCensus, processStartTicks, treeCensus } from "./process-census.ts";
-import { describeProcesses } from "./task-supervisor-tree.mjs";
+import { afterExecs } from "./task-supervisor-tree.mjs";
 import { newProcessTag, taggedEnv } from "./process-tag.ts";
 import { stopTree, type TreeTarget } from "./tree-stop.ts";
 import { unrefDelay } from "./unref-delay.ts";
@@ -182,9 +182,13 @@ class NodeRunningProcess implements RunningProcess {
     const { pgid, tag, startTicks } = this.#tree;
     const grace = graces.after.remaining === "stop" ? unrefDelay(graces.after.graceMs) : undefined;
     const first = await treeCensus(pgid, tag, startTicks);
+    const pidsNow = async () => {
+      const census = await treeCensus(pgid, tag, startTicks);
+      return [...census.members, ...census.escapees];
+    };
     this.#reportLeaderExit({
       ...this.#leaderEnd,
-      remaining: describeProcesses([...first.members, ...first.escapees]),
+      remaining: await afterExecs(pidsNow, this.#child.spawnargs.join(" ")),
     });
     for (
       let pollMs = FIRST_POLL_MS, census = first;

@@ -18,7 +18,8 @@ const MAX_WATCH_POLL_MS = 500;
  */
 const FULL_SCAN_MS = 10_000;
 const KILL_ROUNDS = 8;
-const EXEC_SETTLE_MS = 200;
+// Long enough for a loaded machine (200 ms was not, in CI); only a fork that never execs pays all of it.
+const EXEC_SETTLE_MS = 1_000;
 const TICKS_PER_SECOND = 100; // USER_HZ, the unit of /proc/<pid>/stat's start time on Linux
 const SELF_START = startTicksOf(process.pid);
 const BOOT_MS = bootTimeMs();
@@ -30,7 +31,7 @@ const BOOT_MS = bootTimeMs();
 export async function watchTree({ tag, afterShellExit, killGraceMs, onRemaining, shellCommand }) {
   const treeNow = scanner(tag);
   let known = treeNow();
-  onRemaining(await afterExecs(known, treeNow, shellCommand));
+  onRemaining(await afterExecs(() => [...treeNow().keys()], shellCommand));
   const seen = new Set(known.keys());
   const stopped = [];
   const deadline = afterShellExit.remaining === "stop" ? Date.now() + afterShellExit.graceMs : Infinity;
@@ -54,18 +55,21 @@ export async function watchTree({ tag, afterShellExit, killGraceMs, onRemaining,
 
 /**
  * What still runs, described once the processes the shell forked just before it exited have started their
- * programs: until then a child shows the shell's own command line (`sh -c …`), or none while it execs, which
- * says nothing. Waits at most EXEC_SETTLE_MS for that.
+ * programs: until then a child shows the shell's own command line (`sh -c …`), or none while it execs, and a
+ * wrapper such as `nohup` shows itself until it execs its program. So the description counts once it has
+ * neither and two reads a poll apart agree. Waits at most EXEC_SETTLE_MS for that.
  */
-async function afterExecs(known, treeNow, shellCommand) {
-  let described = describeProcesses([...known.keys()]);
-  for (
-    let waited = 0;
-    waited < EXEC_SETTLE_MS && described.some((p) => p.command === shellCommand || p.command === "");
-    waited += FIRST_POLL_MS
-  ) {
+export async function afterExecs(pidsNow, shellCommand) {
+  const text = (processes) => JSON.stringify(processes.map((p) => [p.pid, p.command]));
+  const unsettled = (processes) => processes.some((p) => p.command === shellCommand || p.command === "");
+  let described = describeProcesses(await pidsNow());
+  if (described.length === 0) return described;
+  for (let waited = 0; waited < EXEC_SETTLE_MS; waited += FIRST_POLL_MS) {
     await sleep(FIRST_POLL_MS);
-    described = describeProcesses([...treeNow().keys()]);
+    const again = describeProcesses(await pidsNow());
+    const settled = !unsettled(again) && text(again) === text(described);
+    described = again;
+    if (settled) break;
   }
   return described;
 }
