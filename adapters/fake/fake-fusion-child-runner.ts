@@ -26,6 +26,8 @@ export interface FakeStageScript {
     readonly message?: string;
     readonly partialText?: string;
     readonly usage?: Usage;
+    /** The final frame's stop reason (default "error"; a model cut at its output limit says "length"). */
+    readonly stopReason?: string;
   };
   /** `prepare` fails this many times (default: every time) with this code. */
   readonly prepareFail?: { readonly code: ChildErrorCode; readonly times?: number };
@@ -52,6 +54,8 @@ export interface FakeRunnerOptions {
   readonly files?: FileCommitter;
   /** The credential values the fake parent holds (guardedSecrets). */
   readonly secrets?: readonly string[];
+  /** Scripts an attempt no prefix script covers, once its prompt arrives (a scripted model, say). */
+  readonly unscripted?: (spec: ChildStageSpec, prompt: string) => FakeStageScript | undefined;
 }
 
 export type FakeRunnerEvent =
@@ -81,11 +85,13 @@ export class FakeFusionChildRunner implements FusionChildRunner {
 
   readonly files: FileCommitter | undefined;
   readonly #secrets: readonly string[];
+  readonly #unscripted: FakeRunnerOptions["unscripted"];
 
   constructor(scripts: Readonly<Record<string, FakeStageScript>> = {}, options: FakeRunnerOptions = {}) {
     for (const [prefix, script] of Object.entries(scripts)) this.script(prefix, script);
     this.files = options.files;
     this.#secrets = options.secrets ?? [];
+    this.#unscripted = options.unscripted;
   }
 
   script(prefix: string, script: FakeStageScript): this {
@@ -155,7 +161,7 @@ export class FakeFusionChildRunner implements FusionChildRunner {
     this.events.push({ kind: "send", prefix: spec.prefix });
     for (const resolve of this.#sentWaiters.get(spec.prefix) ?? []) resolve(prompt);
     this.#sentWaiters.delete(spec.prefix);
-    return this.#scripts.get(spec.prefix);
+    return this.#scripts.get(spec.prefix) ?? this.#unscripted?.(spec, prompt);
   }
 
   recordSettled(prefix: string, outcome: "answered" | ChildErrorCode): void {
@@ -229,7 +235,7 @@ function answer(
   if (script.fail !== undefined) {
     const text = script.fail.partialText ?? "";
     const usage = script.fail.usage ?? ZERO_USAGE;
-    const partial = stageResult(spec, text, usage, "error");
+    const partial = stageResult(spec, text, usage, script.fail.stopReason ?? "error");
     return err({
       code: script.fail.code,
       message: script.fail.message ?? `scripted ${script.fail.code} for ${spec.prefix}`,

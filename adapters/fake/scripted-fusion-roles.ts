@@ -1,6 +1,10 @@
-import type { ResponderInput, ScriptedReply } from "./scripted-model-server.ts";
+import type { ResponderInput, ScriptedReply, ScriptedUsage } from "./scripted-model-server.ts";
+import type { AnswerRole } from "./realistic-deviations.ts";
 
-/** A finding only the first reviewer to answer reports: the single-source case a review must keep. */
+/**
+ * A finding only the reviewer on the first model to review reports (again on a second attempt on that
+ * model): the single-source case a review must keep.
+ */
 export const SINGLE_SOURCE_CRITICAL = {
   severity: "critical",
   location: "store.ts:3 save()",
@@ -41,26 +45,33 @@ function evaluation(extra: Record<string, unknown>): string {
   });
 }
 
+/** One role's scripted answer, and the shape a realistic model would deviate it by. */
+export interface RoleAnswer {
+  readonly text: string;
+  readonly role: AnswerRole;
+  readonly usage?: ScriptedUsage;
+}
+
 /**
  * Scripted answers for every Fusion child role, told apart by the stage's system prompt: brainstorm
  * candidates/evaluator/merger and validate reviewers/evaluator/merger. Returns undefined for any other
- * request (the parent agent), so a test can chain its own responder.
+ * request (the parent agent, a repair prompt), so a caller can chain its own answers.
  */
-export function fusionRoleResponder(): (input: ResponderInput) => ScriptedReply | undefined {
-  let reviewsGiven = 0;
-  return (input) => {
-    const system = systemOf(input);
-    const prompt = input.lastUserText ?? "";
+export function fusionRoleAnswers(): (system: string, prompt: string, model: string) => RoleAnswer | undefined {
+  let finder: string | undefined;
+  let candidatesGiven = 0;
+  return (system, prompt, model) => {
+    if (prompt.includes('"invalid_output"')) return undefined;
     if (system.includes("independent reviewer")) {
-      const findings = reviewsGiven++ === 0 ? [SINGLE_SOURCE_CRITICAL] : [];
-      return {
-        text: JSON.stringify({
-          schema_version: "pi-background-tasks.fusion-validation-candidate.v1",
-          findings,
-          verified: ["read store.ts"],
-          limitations: [],
-        }),
-      };
+      finder ??= model;
+      const findings = model === finder ? [SINGLE_SOURCE_CRITICAL] : [];
+      const text = JSON.stringify({
+        schema_version: "pi-background-tasks.fusion-validation-candidate.v1",
+        findings,
+        verified: ["read store.ts"],
+        limitations: [],
+      });
+      return { text, role: "json" };
     }
     if (system.includes("strict, blind evaluator of three anonymous reviews")) {
       const findings = section(prompt, "BLIND CANDIDATES").host_findings ?? [];
@@ -70,27 +81,42 @@ export function fusionRoleResponder(): (input: ResponderInput) => ScriptedReply 
         rationale: "The evidence holds.",
         group_id: "g1",
       }));
-      return { text: evaluation({ validation_accounting: { findings, decisions } }) };
+      return { text: evaluation({ validation_accounting: { findings, decisions } }), role: "evaluation" };
     }
     if (system.includes("consolidated review")) {
       const ids = [...new Set([...prompt.matchAll(/"source_id":"([A-C]-F\d{3})"/g)].map((m) => m[1]))];
-      return { text: `Consolidated: ${ids.map((id) => `[${id}]`).join(" ")} save() is not durable.` };
+      return {
+        text: `Consolidated: ${ids.map((id) => `[${id}]`).join(" ")} save() is not durable.`,
+        role: "cited_text",
+      };
     }
     if (system.includes("independent expert"))
-      return { text: `candidate answer #${input.index}: use a cache`, usage: { input: 1000, output: 200 } };
+      return {
+        text: `candidate answer #${++candidatesGiven}: use a cache`,
+        role: "text",
+        usage: { input: 1000, output: 200 },
+      };
     if (system.includes("strict, blind evaluator")) {
       const plan = {
         must_include: [{ candidate_id: "A", contribution: "use a cache" }],
         must_resolve: [],
         must_avoid: [],
       };
-      return {
-        text: evaluation({ agreements: ["all agree"], synthesis_plan: plan }),
-        usage: { input: 3000, output: 500 },
-      };
+      const text = evaluation({ agreements: ["all agree"], synthesis_plan: plan });
+      return { text, role: "json", usage: { input: 3000, output: 500 } };
     }
     if (system.includes("You write the final answer"))
-      return { text: MERGED_BRAINSTORM, usage: { input: 4000, output: 300 } };
+      return { text: MERGED_BRAINSTORM, role: "text", usage: { input: 4000, output: 300 } };
     return undefined;
+  };
+}
+
+/** The same answers served by the scripted model server; undefined for any other request. */
+export function fusionRoleResponder(): (input: ResponderInput) => ScriptedReply | undefined {
+  const answers = fusionRoleAnswers();
+  return (input) => {
+    const answer = answers(systemOf(input), input.lastUserText ?? "", input.model);
+    if (answer === undefined) return undefined;
+    return answer.usage === undefined ? { text: answer.text } : { text: answer.text, usage: answer.usage };
   };
 }

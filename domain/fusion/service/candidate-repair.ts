@@ -11,8 +11,9 @@ type Rejected = Extract<AttemptOutcome<string>, { kind: "rejected" }>;
 
 /**
  * A candidate's second and last attempt after its answer was refused. A blank answer leaves nothing to
- * reformat, so the slot's own attempt runs again (tools and all, the prompt already forecast); any other
- * refused JSON answer gets the workflow's repair: the same route with no tools, shown its own answer and
+ * reformat, so the slot's own attempt runs again (tools and all, the prompt already forecast), as does a
+ * plain-text answer cut at the output limit; any other refused JSON answer (a cut-off one too) gets the
+ * workflow's repair: the same route with no tools, shown its own answer and
  * the exact validation errors. An answer over its contract is not repaired (its repair prompt would
  * exceed the forecast), and a workflow without a repair keeps the refusal.
  */
@@ -28,7 +29,7 @@ export async function retryRefusedCandidate(
   const errors = boundRepairErrors(rejected.rejection.problems);
   const repair = ctx.profile.candidateRepair;
   let plan: AttemptPlan;
-  if (contract?.reason === "blank") plan = again(2);
+  if (contract?.reason === "blank" || (rejected.rejection.cutOff === true && repair === undefined)) plan = again(2);
   else if (repair === undefined || contract?.reason === "too_large") return rejected;
   else
     plan = {

@@ -7,7 +7,7 @@ import { boundRepairErrors } from "../model/repair-errors.ts";
 import { mergeInputDocument, type BlindCandidatesDocument } from "../model/stage-inputs.ts";
 import { emit, type RunContext } from "./run-context.ts";
 import { laterStagePlan } from "./attempt-plan.ts";
-import { measure, runAttempt, type AttemptOutcome, type Rejection } from "./stage-attempt.ts";
+import { measure, runAttempt, type AttemptOutcome, type AttemptPlan, type Rejection } from "./stage-attempt.ts";
 
 /** The final text, and whether the merger's narrative was refused (the text then stands without it). */
 export interface MergedText {
@@ -18,7 +18,8 @@ export interface MergedText {
 /**
  * The no-tool merger on its pre-started child; the profile turns its answer into the final text. A
  * workflow with a merge repair gives a refused answer one repair, and when that is refused too the run
- * still completes with the final text the profile renders without the narrative.
+ * still completes with the final text the profile renders without the narrative; one without gets a
+ * second attempt only for a blank or cut-off answer.
  */
 export async function runMerge(
   ctx: RunContext,
@@ -45,7 +46,8 @@ export async function runMerge(
     accept,
   );
   const repair = ctx.profile.mergeRepair;
-  if (outcome.kind !== "rejected" || repair === undefined) return settled(outcome);
+  if (outcome.kind !== "rejected") return settled(outcome);
+  if (repair === undefined) return settled(await againIfIncomplete(ctx, first, outcome, accept));
   const errors = boundRepairErrors(outcome.rejection.problems);
   const second = laterStagePlan(
     ctx,
@@ -70,6 +72,25 @@ export async function runMerge(
     );
   emit(ctx, { type: "narrative_incomplete", problems: repaired.rejection.problems.length });
   return ok({ text: withoutNarrative.value, narrativeIncomplete: true });
+}
+
+/**
+ * Without a merge repair, a blank answer or one cut at the output limit is asked once more exactly as
+ * before (the prompt already forecast): the merger contract is unchanged, only the attempt is new.
+ */
+async function againIfIncomplete(
+  ctx: RunContext,
+  first: AttemptPlan,
+  rejected: Extract<AttemptOutcome<string>, { kind: "rejected" }>,
+  accept: (text: string) => Result<string, Rejection>,
+): Promise<AttemptOutcome<string>> {
+  const blank = checkOutputContract("merge", rejected.text)?.reason === "blank";
+  if (!blank && rejected.rejection.cutOff !== true) return rejected;
+  const again = { ...first, attempt: 2 };
+  const measured = measure(ctx, again);
+  if (!measured.ok) return { kind: "failed", error: measured.error };
+  emit(ctx, { type: "merge_retry", errors: rejected.rejection.problems.length });
+  return runAttempt(ctx, again, measured.value, undefined, accept);
 }
 
 function settled(outcome: AttemptOutcome<string>): Result<MergedText, FusionError> {

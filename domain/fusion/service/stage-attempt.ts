@@ -22,6 +22,8 @@ export interface Rejection {
   readonly code: FusionErrorCode;
   readonly message: string;
   readonly problems: readonly string[];
+  /** The child stopped at its output limit: the answer is incomplete, not malformed. */
+  readonly cutOff?: true;
 }
 
 export type AttemptOutcome<T> =
@@ -90,8 +92,21 @@ export async function runAttempt<T>(
   const sending = ctx.pool.send(launched.value, plan.prompt, plan.signal);
   onSent?.();
   const result = await sending;
-  if (!result.ok) return settleFailure(ctx, plan, prefix, result.error);
-  return settleSuccess(ctx, plan, prefix, measured, result.value, accept);
+  if (result.ok) return settleSuccess(ctx, plan, prefix, measured, result.value, accept);
+  const cut = cutOffAnswer(result.error);
+  if (cut === undefined) return settleFailure(ctx, plan, prefix, result.error);
+  return settleSuccess(ctx, plan, prefix, measured, cut, () => err(cutOffRejection(cut.text)));
+}
+
+/** What a child stopped at its output limit delivered: a reply to judge (and repair), not a crash. */
+function cutOffAnswer(error: ChildError): ChildStageResult | undefined {
+  const last = error.partial?.frames.at(-1);
+  return error.code === "child_exit_failed" && last?.stopReason === "length" ? error.partial : undefined;
+}
+
+function cutOffRejection(text: string): Rejection {
+  const problem = `the answer was cut off at the model's output limit (stopReason "length") after ${utf8Bytes(text)} bytes`;
+  return { code: "output_contract_violated", message: `answer refused: ${problem}`, problems: [problem], cutOff: true };
 }
 
 function runningRecord(ctx: RunContext, plan: AttemptPlan, child: PooledChild): AttemptRecord {
