@@ -51,7 +51,7 @@ async function validateRun(seed: number, probability: number): Promise<RunTally>
   const launch = await h.start(scope);
   if (!launch.ok) throw new Error(`launch refused: ${launch.error.message}`);
   const outcome = await launch.value.execute();
-  if (!outcome.ok) return { completed: false, failureCode: outcome.error.code, ...nothingLost(children.calls) };
+  if (!outcome.ok) return { completed: false, failureCode: outcome.error.code, ...lost(1, children.calls) };
   const kept = outcome.value.report.includes(`Critical: ${SINGLE_SOURCE_CRITICAL.summary}`);
   const incomplete = outcome.value.report.includes("Narrative incomplete");
   return { completed: true, findingsLost: kept ? 0 : 1, narrativeIncomplete: incomplete, calls: children.calls };
@@ -65,7 +65,12 @@ async function brainstormRun(seed: number, probability: number): Promise<RunTall
   return { completed: true, ...nothingLost(children.calls) };
 }
 
-const nothingLost = (calls: ReadonlyMap<string, number>) => ({ findingsLost: 0, narrativeIncomplete: false, calls });
+const lost = (findingsLost: number, calls: ReadonlyMap<string, number>) => ({
+  findingsLost,
+  narrativeIncomplete: false,
+  calls,
+});
+const nothingLost = (calls: ReadonlyMap<string, number>) => lost(0, calls);
 
 /** Calls on the critical path: the slowest candidate slot, then the evaluator's and the merger's. */
 function criticalPath(calls: ReadonlyMap<string, number>): number {
@@ -93,6 +98,9 @@ function summarise(name: string, probability: number, tallies: readonly RunTally
   report(`${name}, p = ${probability}, ${runs} seeded runs`, {
     "completed (%)": (100 * done.length) / runs,
     "findings lost in completed runs": done.reduce((n, t) => n + t.findingsLost, 0),
+    ...(name === "fusion_validate"
+      ? { "findings lost, failed runs included (1 finding a run)": tallies.reduce((n, t) => n + t.findingsLost, 0) }
+      : {}),
     "narrative incomplete": done.filter((t) => t.narrativeIncomplete).length,
     "failures by code": [...failures].map(([code, n]) => `${code} ${n}`).join(", ") || "none",
     "model calls per stage (5 stages a run)": total / (runs * 5),

@@ -16,7 +16,7 @@ export type FusionProgressEvent =
   | {
       readonly type: "candidate_retry";
       readonly slot: CandidateSlot;
-      /** True for the no-tool repair of a refused answer, false for a fresh attempt after a blank one. */
+      /** True for the no-tool repair of a refused answer, false for a fresh attempt after a blank or cut-off one. */
       readonly repair: boolean;
       readonly errors: number;
     }

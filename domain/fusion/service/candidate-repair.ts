@@ -10,12 +10,12 @@ import type { Result } from "../../shared/model/result.ts";
 type Rejected = Extract<AttemptOutcome<string>, { kind: "rejected" }>;
 
 /**
- * A candidate's second and last attempt after its answer was refused. A blank answer leaves nothing to
- * reformat, so the slot's own attempt runs again (tools and all, the prompt already forecast), as does a
- * plain-text answer cut at the output limit; any other refused JSON answer (a cut-off one too) gets the
- * workflow's repair: the same route with no tools, shown its own answer and
- * the exact validation errors. An answer over its contract is not repaired (its repair prompt would
- * exceed the forecast), and a workflow without a repair keeps the refusal.
+ * A candidate's recovery after its answer was refused, each kind at most once: a slot has at most three
+ * attempts. An answer that is blank or cut at the output limit is no answer to reformat, so the slot's
+ * own attempt runs again (tools and all, the prompt already forecast). Any other refused JSON answer,
+ * or a cut-off one once the slot was asked again, gets the workflow's repair: the same route with no
+ * tools, shown its own answer and the exact validation errors. An answer over its contract is not
+ * repaired (its repair prompt would exceed the forecast), and a workflow without a repair only asks again.
  */
 export async function retryRefusedCandidate(
   ctx: RunContext,
@@ -25,41 +25,55 @@ export async function retryRefusedCandidate(
   accept: (text: string) => Result<string, Rejection>,
 ): Promise<AttemptOutcome<string>> {
   const slot = first.slot as CandidateSlot;
-  const contract = checkOutputContract("candidate", rejected.text);
-  const errors = boundRepairErrors(rejected.rejection.problems);
-  const repair = ctx.profile.candidateRepair;
-  let plan: AttemptPlan;
-  if (contract?.reason === "blank" || (rejected.rejection.cutOff === true && repair === undefined)) plan = again(2);
-  else if (repair === undefined || contract?.reason === "too_large") return rejected;
-  else
-    plan = {
-      stage: "candidate",
-      slot,
-      attempt: 2,
-      budgetStage: candidateRepairStage(slot),
-      route: first.route,
-      tools: STAGE_TOOLS_NONE,
-      systemPrompt: repair.systemPrompt,
-      prompt: repair.prompt(rejected.text, errors),
-      answerFormat: "json",
-      signal: first.signal,
-    };
-  const measured = measure(ctx, plan);
-  if (!measured.ok) return { kind: "failed", error: measured.error };
-  emit(ctx, { type: "candidate_retry", slot, repair: plan.budgetStage !== first.budgetStage, errors: errors.total });
-  const second = await runAttempt(ctx, plan, measured.value, undefined, accept);
-  if (second.kind !== "rejected") return second;
-  const final = boundRepairErrors(second.rejection.problems);
+  let askedAgain = false;
+  let repaired = false;
+  let last = rejected;
+  for (let attempt = 2; ; attempt++) {
+    const contract = checkOutputContract("candidate", last.text);
+    const blank = contract?.reason === "blank";
+    const repair = ctx.profile.candidateRepair;
+    let plan: AttemptPlan;
+    if (!askedAgain && (blank || last.rejection.cutOff === true)) {
+      askedAgain = true;
+      plan = again(attempt);
+    } else if (!repaired && !blank && repair !== undefined && contract?.reason !== "too_large") {
+      repaired = true;
+      const errors = boundRepairErrors(last.rejection.problems);
+      plan = {
+        stage: "candidate",
+        slot,
+        attempt,
+        budgetStage: candidateRepairStage(slot),
+        route: first.route,
+        tools: STAGE_TOOLS_NONE,
+        systemPrompt: repair.systemPrompt,
+        prompt: repair.prompt(last.text, errors),
+        answerFormat: "json",
+        signal: first.signal,
+      };
+    } else return attempt === 2 ? last : stillRefused(last, slot, attempt - 1);
+    const measured = measure(ctx, plan);
+    if (!measured.ok) return { kind: "failed", error: measured.error };
+    const errors = last.rejection.problems.length;
+    emit(ctx, { type: "candidate_retry", slot, repair: plan.budgetStage !== first.budgetStage, errors });
+    const next = await runAttempt(ctx, plan, measured.value, undefined, accept);
+    if (next.kind !== "rejected") return next;
+    last = next;
+  }
+}
+
+function stillRefused(last: Rejected, slot: CandidateSlot, attempt: number): Rejected {
+  const final = boundRepairErrors(last.rejection.problems);
   const error = fusionError(
-    second.rejection.code,
-    `candidate ${slot}'s answer was still refused after its second attempt: ${final.shown[0] ?? "no detail"}`,
+    last.rejection.code,
+    `candidate ${slot}'s answer was still refused after ${attempt} attempts: ${final.shown[0] ?? "no detail"}`,
     {
       stage: "candidate",
       slot,
-      attempt: 2,
+      attempt,
       childCreated: true,
-      details: { prefix: second.prefix, errors: final.shown, errors_total: final.total, errors_omitted: final.omitted },
+      details: { prefix: last.prefix, errors: final.shown, errors_total: final.total, errors_omitted: final.omitted },
     },
   );
-  return { ...second, error };
+  return { ...last, error };
 }

@@ -2,7 +2,13 @@ import { describe, expect, it } from "vitest";
 import type { FakeStageScript } from "../../../adapters/fake/fake-fusion-child-runner.ts";
 import { review } from "../../validate/model/validate-fixtures.test-support.ts";
 import { scripts } from "../../validate/service/validate-fixtures.test-support.ts";
-import { CLEAN, completed, CRITICAL, validateHarness } from "../../validate/service/validate-workflow.test-support.ts";
+import {
+  CLEAN,
+  completed,
+  CRITICAL,
+  failure,
+  validateHarness,
+} from "../../validate/service/validate-workflow.test-support.ts";
 import { usageOf } from "./fusion-fixtures.test-support.ts";
 import { harness } from "./fusion-orchestrator-failures.test-support.ts";
 
@@ -54,18 +60,46 @@ describe("answers cut at the output limit", () => {
     if (!failed.ok) expect(failed.error).toMatchObject({ code: "output_contract_violated", stage: "merge" });
   });
 
-  it("repairs a cut-off review with no tools, shown its partial answer, and keeps its finding", async () => {
+  it("asks a cut-off review once more with its tools, then repairs a second cut-off with none, keeping its finding", async () => {
     const whole = review([CRITICAL]);
     const partial = whole.slice(0, 60);
     const h = validateHarness({
       ...scripts([CLEAN, CLEAN, CLEAN]),
       "candidate-2.attempt-1": cutOff(partial),
-      "candidate-2.attempt-2": { answer: whole, usage: usageOf(7) },
+      "candidate-2.attempt-2": cutOff(partial),
+      "candidate-2.attempt-3": { answer: whole, usage: usageOf(7) },
     });
     const done = await completed(h);
     expect(done.report).toContain(`Critical: ${CRITICAL.summary}`);
-    expect(h.runner.specs.get("candidate-2.attempt-2")?.tools).toEqual([]);
-    expect(h.runner.sentPrompt("candidate-2.attempt-2")).toContain(JSON.stringify(partial));
-    expect(h.runner.sentPrompt("candidate-2.attempt-2")).toContain("cut off at the model's output limit");
+    expect(h.runner.sentPrompt("candidate-2.attempt-2")).toBe(h.runner.sentPrompt("candidate-2.attempt-1"));
+    expect(h.runner.specs.get("candidate-2.attempt-2")?.tools).toEqual(
+      h.runner.specs.get("candidate-2.attempt-1")?.tools,
+    );
+    expect(h.runner.specs.get("candidate-2.attempt-3")?.tools).toEqual([]);
+    expect(h.runner.sentPrompt("candidate-2.attempt-3")).toContain(JSON.stringify(partial));
+    expect(h.runner.sentPrompt("candidate-2.attempt-3")).toContain("cut off at the model's output limit");
+  });
+
+  it("repairs a review that was refused after being asked again, and fails a slot only when both are spent", async () => {
+    const whole = review([CRITICAL]);
+    const h = validateHarness({
+      ...scripts([CLEAN, CLEAN, CLEAN]),
+      "candidate-2.attempt-1": { answer: "", usage: usageOf(7) },
+      "candidate-2.attempt-2": { answer: `Here it is: ${whole}`, usage: usageOf(7) },
+      "candidate-2.attempt-3": { answer: whole, usage: usageOf(7) },
+    });
+    expect((await completed(h)).report).toContain(`Critical: ${CRITICAL.summary}`);
+    expect(h.runner.specs.get("candidate-2.attempt-3")?.tools).toEqual([]);
+
+    const spent = validateHarness({
+      ...scripts([CLEAN, CLEAN, CLEAN]),
+      "candidate-2.attempt-1": { answer: "", usage: usageOf(7) },
+      "candidate-2.attempt-2": { answer: `Here it is: ${whole}`, usage: usageOf(7) },
+      "candidate-2.attempt-3": { answer: "", usage: usageOf(7) },
+    });
+    const error = await failure(spent);
+    expect(error).toMatchObject({ code: "output_contract_violated", stage: "candidate", slot: 2, attempt: 3 });
+    expect(error.message).toContain("still refused after 3 attempts");
+    expect(spent.runner.prepared).not.toContain("candidate-2.attempt-4");
   });
 });

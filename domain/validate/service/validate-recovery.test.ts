@@ -66,7 +66,7 @@ describe("fusion_validate with reviewers that wrap, preface or drop their JSON",
     });
     const error = await failure(twice);
     expect(error).toMatchObject({ code: "output_contract_violated", stage: "candidate", slot: 2, attempt: 2 });
-    expect(error.message).toContain("still refused after its second attempt");
+    expect(error.message).toContain("still refused after 2 attempts");
     expect(error.message).toContain(
       "Stopped at stage candidate, candidate slot 2, attempt 2 (output_contract_violated).",
     );
