@@ -1,6 +1,7 @@
 // The offline demo: real `pi --mode rpc` with this package, driven by the embedded scripted model
 // (no API key). The model starts a background task, ends its turn, is woken by the completion
-// notice, and reads the task's log.
+// notice, and reads the task's log. Then the Fusion part (demo-fusion.ts): a brainstorm and a background
+// review, each by five real `pi` children.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,6 +13,7 @@ import {
 } from "../adapters/fake/scripted-model-server.ts";
 import type { PiRecord } from "../adapters/pi/e2e/pi-cli.ts";
 import { startPiRpc } from "../adapters/pi/e2e/rpc-client.ts";
+import { prepareFusionDemo, runFusionDemo, withFusion } from "./demo-fusion.ts";
 
 const PACKAGE_ROOT = new URL("..", import.meta.url).pathname;
 const say = (line: string) => console.log(line);
@@ -68,8 +70,9 @@ const indent = (text: string) =>
 
 const work = mkdtempSync(join(tmpdir(), "pi-bg-demo-"));
 const server = await startScriptedModelServer();
-server.setResponder(respond);
+server.setResponder(withFusion(respond));
 const agent = await writeIsolatedAgentDir({ dir: join(work, ".agent"), baseUrl: server.baseUrl });
+prepareFusionDemo(agent.dir, work);
 say(`pi-background-tasks demo — offline scripted model at ${server.baseUrl}, working dir ${work}\n`);
 const pi = startPiRpc({
   args: ["--no-session", "--no-extensions", "--offline", "-e", PACKAGE_ROOT],
@@ -77,19 +80,25 @@ const pi = startPiRpc({
   cwd: work,
 });
 let shown = 0;
-const pump = setInterval(() => {
+const flush = () => {
   while (shown < pi.events.length) show(pi.events[shown++] as PiRecord);
-}, 50);
+};
+const pump = setInterval(flush, 50);
 try {
   say("user: build the project in the background and tell me how it went");
   await pi.promptAndWait("build the project in the background and tell me how it went", 30_000);
-  await pi.waitFor((e) => e.type === "message_end" && JSON.stringify(e.message).includes("Done."), 30_000);
-  await new Promise((r) => setTimeout(r, 100));
+  const done = (e: PiRecord) => e.type === "message_end" && JSON.stringify(e.message).includes("Done.");
+  await pi.waitFor(done, 30_000);
+  await pi.waitFor((e) => e.type === "agent_end", 30_000, pi.events.findIndex(done));
+  flush();
+  say(
+    `\nThe model was called ${server.requests.length} times; the third call was the wake-up by the completion notice.`,
+  );
+  await runFusionDemo({ pi, workDir: work, say, flush });
 } finally {
   clearInterval(pump);
-  while (shown < pi.events.length) show(pi.events[shown++] as PiRecord);
+  flush();
   await pi.close();
   await server.close();
   rmSync(work, { recursive: true, force: true });
 }
-say(`\nThe model was called ${server.requests.length} times; the third call was the wake-up by the completion notice.`);
