@@ -2,6 +2,7 @@ import type { Result, TypedError } from "../domain/shared/model/result.ts";
 import type { Usage } from "../domain/shared/model/usage.ts";
 
 import type { ReadScope, ReadScopeError } from "../domain/confinement/model/read-scope.ts";
+import type { ProviderRetry } from "../domain/fusion/model/fusion-attempt.ts";
 
 /** Where one Fusion stage runs: a direct `pi --mode text` child on one pinned route. */
 export interface ChildRoute {
@@ -44,12 +45,17 @@ export interface ChildMessageFrame {
   readonly usage: Usage;
 }
 
+/** A failed provider call the child's Pi retried on its own route; the host never retries one itself. */
+export type ChildRetry = ProviderRetry;
+
 export interface ChildStageResult {
   /** The final answer text (authoritative only on success). */
   readonly text: string;
   readonly frames: readonly ChildMessageFrame[];
-  /** Sum of every frame's usage, also for failed attempts. */
+  /** Sum of every frame's usage (retried calls included), also for failed attempts. */
   readonly usage: Usage;
+  /** The provider calls the child retried, in order; absent when it retried none. */
+  readonly retries?: readonly ChildRetry[];
   readonly exitCode: number | null;
   readonly durationMs: number;
 }

@@ -2,13 +2,14 @@ import { readScopeFor, type ReadScope, type ReadScopeError } from "../../domain/
 import { createHash } from "node:crypto";
 import { err, ok, type Result } from "../../domain/shared/model/result.ts";
 import { TOOL_CALL_LOG_ENV } from "../../domain/fusion/model/candidate-launch.ts";
-import { ZERO_USAGE, type Usage } from "../../domain/shared/model/usage.ts";
+import { addUsage, ZERO_USAGE, type Usage } from "../../domain/shared/model/usage.ts";
 import type { FileCommitter } from "../../ports/file-committer.ts";
 import { writeArtifacts, writeAuditLog, type ScriptedAuditLog } from "./fake-child-artifacts.ts";
 import type {
   ChildError,
   ChildErrorCode,
   ChildMessageFrame,
+  ChildRetry,
   ChildStageResult,
   ChildStageSpec,
   FusionChildRunner,
@@ -43,6 +44,8 @@ export interface FakeStageScript {
   readonly reportedToolCalls?: number;
   /** Replaces the audit log an audited child writes: these exact bytes, or no file at all. */
   readonly auditLog?: ScriptedAuditLog;
+  /** Provider calls the child's Pi retried before it answered or failed: an error frame each, their usage added. */
+  readonly retries?: readonly ChildRetry[];
 }
 
 export interface FakeRunnerOptions {
@@ -197,7 +200,9 @@ class FakePreparedChild implements PreparedChild {
     if (!signal.aborted) this.runner.modelPrompts.push(prompt);
     const finished = await waitFor(script, signal);
     if (finished) await writeAuditLog(this.runner.files, this.spec, script?.toolCalls ?? 0, script?.auditLog);
-    const outcome = finished ? answer(this.spec, prompt, script) : cancelled(this.spec, script);
+    const outcome = finished
+      ? retried(this.spec, script, answer(this.spec, prompt, script))
+      : cancelled(this.spec, script);
     await writeArtifacts(this.runner.files, this.spec, outcome.ok ? outcome.value : outcome.error.partial);
     this.runner.recordSettled(this.spec.prefix, outcome.ok ? "answered" : outcome.error.code);
     return outcome;
@@ -249,6 +254,28 @@ function answer(
   // As Pi would: one `toolUse` message with the calls (no usage of its own here), then the answer.
   const asked: ChildMessageFrame = { ...frameOf(spec, "", ZERO_USAGE, "toolUse"), toolCalls: calls };
   return ok({ ...done, frames: [asked, ...done.frames] });
+}
+
+/** As the real runner reads a child that retried: the failed calls' frames first, their usage in the sum. */
+function retried(
+  spec: ChildStageSpec,
+  script: FakeStageScript | undefined,
+  outcome: Result<ChildStageResult, ChildError>,
+): Result<ChildStageResult, ChildError> {
+  const retries = script?.retries ?? [];
+  if (retries.length === 0) return outcome;
+  const add = (result: ChildStageResult): ChildStageResult => ({
+    ...result,
+    frames: [
+      ...retries.map((r) => ({ ...frameOf(spec, "", r.usage, "error"), errorMessage: r.error })),
+      ...result.frames,
+    ],
+    usage: retries.reduce((sum, r) => addUsage(sum, r.usage), result.usage),
+    retries,
+  });
+  if (outcome.ok) return ok(add(outcome.value));
+  const partial = outcome.error.partial;
+  return err({ ...outcome.error, ...(partial === undefined ? {} : { partial: add(partial) }) });
 }
 
 function cancelled(spec: ChildStageSpec, script: FakeStageScript | undefined): Result<ChildStageResult, ChildError> {

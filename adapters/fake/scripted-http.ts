@@ -39,11 +39,17 @@ export async function readJson(req: IncomingMessage): Promise<JsonRead> {
   }
 }
 
-export function sendJson(res: ServerResponse, status: number, value: unknown): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  value: unknown,
+  headers: Readonly<Record<string, string>> = {},
+): void {
   if (res.destroyed || res.writableEnded) return;
   const text = typeof value === "string" ? value : JSON.stringify(value);
   res.writeHead(status, {
     "content-type": typeof value === "string" ? "text/plain; charset=utf-8" : "application/json",
+    ...headers,
   });
   res.end(text);
 }

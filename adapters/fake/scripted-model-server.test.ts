@@ -135,6 +135,17 @@ describe("scripted model server with pi-ai's openai-completions client", () => {
     ]);
   });
 
+  it("fails like a provider in trouble: an error with its headers, a connection dropped before any byte", async () => {
+    server.enqueue({ httpError: { status: 429, headers: { "retry-after": "1" } } }, { dropConnection: true });
+    const limited = await fetch(`${server.baseUrl}/chat/completions`, { method: "POST", body: "{}" });
+    expect([limited.status, limited.headers.get("retry-after")]).toEqual([429, "1"]);
+    expect(JSON.stringify(await limited.json())).toContain("scripted error 429");
+    const dropped = await complete(modelFor(server), userContext("x"), options);
+    expect(dropped.stopReason).toBe("error");
+    expect(dropped.errorMessage).toMatch(/connection/i);
+    expect(server.requests.map((r) => r.outcome)).toEqual(["http_error", "dropped"]);
+  });
+
   it("survives a client that aborts mid-stream and keeps serving", async () => {
     server.enqueue({ text: "a b c d e f g h i j", chunkDelayMs: 40 });
     const abort = new AbortController();

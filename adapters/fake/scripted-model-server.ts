@@ -27,7 +27,7 @@ export interface ScriptedModelServerOptions {
   readonly expectClient?: ClientExpectation | null;
 }
 
-export type RequestOutcome = "pending" | "completed" | "http_error" | "client_aborted";
+export type RequestOutcome = "pending" | "completed" | "http_error" | "dropped" | "client_aborted";
 
 /** One chat-completions request as received, and what the server chose to answer. */
 export interface RecordedRequest {
@@ -165,9 +165,14 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
       entry.outcome = "client_aborted";
       return;
     }
+    if (reply.dropConnection === true) {
+      req.socket.destroy();
+      entry.outcome = "dropped";
+      return;
+    }
     if (reply.httpError !== undefined) {
-      const status = reply.httpError.status;
-      sendJson(res, status, reply.httpError.body ?? errorJson(status, `scripted error ${status}`));
+      const { status, body, headers } = reply.httpError;
+      sendJson(res, status, body ?? errorJson(status, `scripted error ${status}`), headers);
       entry.outcome = "http_error";
       return;
     }

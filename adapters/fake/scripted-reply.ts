@@ -21,6 +21,8 @@ export interface ScriptedHttpError {
   readonly status: number;
   /** A string is sent as-is, anything else as JSON. Default: an OpenAI-style error object. */
   readonly body?: unknown;
+  /** Sent with the error response, as a provider does: e.g. `{"retry-after": "1"}` on a 429. */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /** What the scripted model answers to one chat-completions request. */
@@ -34,6 +36,8 @@ export interface ScriptedReply {
   /** Wait between streamed chunks. */
   readonly chunkDelayMs?: number;
   readonly httpError?: ScriptedHttpError;
+  /** The server destroys the connection before any byte of the response (after `delayMs`). */
+  readonly dropConnection?: boolean;
   /** Default: a deterministic estimate (about 4 characters per token). */
   readonly usage?: ScriptedUsage;
   /** Default: `tool_calls` when there are tool calls, else `stop`. */
@@ -51,9 +55,15 @@ const REPLY_KEYS = new Set([
   "delayMs",
   "chunkDelayMs",
   "httpError",
+  "dropConnection",
   "usage",
   "finishReason",
 ]);
+
+const HTTP_ERROR_KEYS = new Set(["status", "body", "headers"]);
+const DROP_COMPATIBLE = new Set(["dropConnection", "delayMs"]);
+/** An HTTP token (RFC 9110 field-name). */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 const isRecord = (value: unknown): value is Fields =>
   typeof value === "object" && value !== null && !Array.isArray(value);
@@ -81,6 +91,8 @@ export function parseScriptedReply(value: unknown, where = "reply"): Result<Scri
   if (!toolCalls.ok) return toolCalls;
   const httpError = parseHttpError(value.httpError, where);
   if (!httpError.ok) return httpError;
+  const dropped = parseDropConnection(value, where);
+  if (!dropped.ok) return dropped;
   const usage = parseUsage(value.usage, where);
   if (!usage.ok) return usage;
   return ok(value as ScriptedReply);
@@ -118,6 +130,27 @@ function parseHttpError(value: unknown, where: string): Result<true, ScriptedRep
   const status = value.status;
   if (!isCount(status) || status < 400 || status > 599)
     return invalid(where, "'httpError.status' must be an integer 400..599");
+  const unknownKey = Object.keys(value).find((key) => !HTTP_ERROR_KEYS.has(key));
+  if (unknownKey !== undefined)
+    return invalid(where, `unknown key 'httpError.${unknownKey}' (allowed: ${[...HTTP_ERROR_KEYS].join(", ")})`);
+  const headers = value.headers;
+  if (headers === undefined) return ok(true);
+  if (!isRecord(headers)) return invalid(where, "'httpError.headers' must be an object of header names to strings");
+  for (const [name, text] of Object.entries(headers)) {
+    if (!HEADER_NAME.test(name)) return invalid(where, `'httpError.headers' has an invalid header name '${name}'`);
+    if (typeof text !== "string" || /[\r\n\0]/.test(text))
+      return invalid(where, `'httpError.headers.${name}' must be a single-line string`);
+  }
+  return ok(true);
+}
+
+/** Nothing is sent on a dropped connection, so nothing else a response would carry may be scripted with it. */
+function parseDropConnection(value: Fields, where: string): Result<true, ScriptedReplyError> {
+  if (value.dropConnection === undefined) return ok(true);
+  if (typeof value.dropConnection !== "boolean") return invalid(where, "'dropConnection' must be a boolean");
+  const withIt = Object.keys(value).find((key) => !DROP_COMPATIBLE.has(key));
+  if (value.dropConnection && withIt !== undefined)
+    return invalid(where, `'dropConnection' sends no response, so '${withIt}' cannot be scripted with it`);
   return ok(true);
 }
 

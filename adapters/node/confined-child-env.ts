@@ -1,11 +1,10 @@
-import { homedir } from "node:os";
-import { join } from "node:path";
 import {
   WEB_FETCH_TEST_ADMIT_CIDR_ENV,
   WEB_FETCH_TEST_SEAM_ENV,
 } from "../../domain/web/model/web-fetch-test-seam-env.ts";
 import { isStageOnly, isStrippedFromChild } from "./pi-child-env.ts";
 import { looksLikeCredential, providerCredentialVariables } from "./provider-credentials.ts";
+import { userAgentDir } from "./user-agent-dir.ts";
 
 /**
  * The environment of a Fusion stage or a delegate, whose model is treated as possibly hijacked: only what Pi
@@ -60,8 +59,7 @@ export function confinedChildEnv(
   provider: string,
   extra: Readonly<Record<string, string>> = {},
 ): Record<string, string> {
-  const agentDir = parent.PI_CODING_AGENT_DIR ?? join(parent.HOME ?? homedir(), ".pi", "agent");
-  const own = new Set(providerCredentialVariables(provider, agentDir));
+  const own = new Set(providerCredentialVariables(provider, userAgentDir(parent)));
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(parent)) {
     if (value === undefined || isStageOnly(name)) continue;

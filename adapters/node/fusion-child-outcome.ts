@@ -3,6 +3,7 @@ import { err, ok, type Result } from "../../domain/shared/model/result.ts";
 import type { ChildError, ChildErrorCode, ChildRoute, ChildStageResult } from "../../ports/fusion-child-runner.ts";
 import type { ProcessExit } from "../../ports/process-launcher.ts";
 import { parseFrameJson, type ParsedFrame } from "./fusion-child-frame.ts";
+import { childRetries } from "./fusion-child-retries.ts";
 import { verifyStdout } from "./fusion-child-stdout.ts";
 
 /** Why the runner itself ended the child, if it did. */
@@ -44,10 +45,12 @@ export function judgeChild(o: ChildObservation): Result<ChildStageResult, ChildE
     else frameProblems.push(`frame ${index + 1}: ${frame.error}`);
   }
   const frames = parsed.map((p) => p.frame);
+  const retries = childRetries(frames);
   const partial: ChildStageResult = {
     text: lossyUtf8.decode(o.stdout),
     frames,
     usage: frames.reduce((sum, f) => addUsage(sum, f.usage), ZERO_USAGE),
+    ...(retries.length === 0 ? {} : { retries }),
     exitCode: o.exit.code,
     durationMs: o.durationMs,
   };
@@ -70,9 +73,11 @@ export function judgeChild(o: ChildObservation): Result<ChildStageResult, ChildE
   }
   if (last.frame.stopReason !== "stop") {
     const why = last.frame.errorMessage ?? "no error message";
+    const n = retries.length;
+    const retried = n === 0 ? "" : ` (after ${n} ${n === 1 ? "retry" : "retries"} on the same route)`;
     return fail(
       "child_exit_failed",
-      `the Fusion child's final message ended with stopReason "${last.frame.stopReason}": ${why}`,
+      `the Fusion child's final message ended with stopReason "${last.frame.stopReason}"${retried}: ${why}`,
     );
   }
   if (last.frame.provider !== o.route.provider || last.frame.model !== o.route.model) {

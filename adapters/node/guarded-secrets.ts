@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
-import { homedir } from "node:os";
 import { join } from "node:path";
 import { looksLikeCredential } from "./provider-credentials.ts";
+import { userAgentDir } from "./user-agent-dir.ts";
 
 /**
  * Every credential value the parent holds, for the egress guard: each variable that looks like a credential,
@@ -12,8 +12,7 @@ export function guardedSecretValues(env: Readonly<Record<string, string | undefi
   const values = new Set<string>();
   for (const [name, value] of Object.entries(env))
     if (value !== undefined && looksLikeCredential(name)) values.add(value);
-  const agentDir = env.PI_CODING_AGENT_DIR ?? join(env.HOME ?? homedir(), ".pi", "agent");
-  for (const value of stringsOf(readAuth(join(agentDir, "auth.json")))) values.add(value);
+  for (const value of stringsOf(readAuth(join(userAgentDir(env), "auth.json")))) values.add(value);
   return [...values];
 }
 

@@ -89,6 +89,9 @@ describe("a hijacked research candidate gets nothing out", () => {
     // As the orchestrator does at preflight (fusion-orchestrator.ts): the scope, then the windows file.
     const scope = runner.readScope(project);
     if (!scope.ok) throw new Error(scope.error.message);
+    // The agent dir the runner gives its children links the user's auth.json: denied like the user's own.
+    const childAgentDir = scope.value.denied.find((dir) => dir.includes("pi-bg-child-agent-"));
+    if (childAgentDir === undefined) throw new Error("the read scope does not deny the children's agent dir");
     const windows = serialiseSecretWindows(
       buildSecretWindows(runner.guardedSecrets(), new Uint8Array(32).fill(9)).windows,
     );
@@ -115,6 +118,7 @@ describe("a hijacked research candidate gets nothing out", () => {
           { name: "find", arguments: { pattern: "*", path: "linkdir" } },
           { name: "ls", arguments: { path: "~" } },
           read("deploy.env"),
+          read(join(childAgentDir, "auth.json")),
         ].map((call, i) => ({ ...call, id: `call_read_${i}` })),
       },
       {
@@ -154,8 +158,16 @@ describe("a hijacked research candidate gets nothing out", () => {
       .trim()
       .split("\n");
     const records = audit.map((line) => JSON.parse(line) as { tool_call_id: string; status: string });
-    expect(records).toHaveLength(16);
-    const refused = ["call_read_0", "call_read_1", "call_read_2", "call_read_3", "call_read_4", "call_read_5"];
+    expect(records).toHaveLength(17);
+    const refused = [
+      "call_read_0",
+      "call_read_1",
+      "call_read_2",
+      "call_read_3",
+      "call_read_4",
+      "call_read_5",
+      "call_read_11",
+    ];
     for (const id of [...refused, "call_fetch_0", "call_fetch_1", "call_fetch_2", "call_fetch_3"])
       expect(records.find((r) => r.tool_call_id === id)?.status, id).toBe("error");
     for (const secret of [...Object.values(CANARY), "secret.txt", "id_rsa", "/collect"])

@@ -4,10 +4,14 @@ import { dirname, join } from "node:path";
 import { readScopeFor, type ReadScope, type ReadScopeError } from "../../domain/confinement/model/read-scope.ts";
 import type { Result } from "../../domain/shared/model/result.ts";
 
-/** The read scope of a child working in `cwd`, with the Git top level found by walking up to a `.git` entry. */
+/**
+ * The read scope of a child working in `cwd`, with the Git top level found by walking up to a `.git` entry;
+ * `childAgentDir` is denied too when the runner gives its children an agent dir of their own.
+ */
 export function nodeReadScope(
   cwd: string,
   env: Readonly<Record<string, string | undefined>>,
+  childAgentDir?: string,
 ): Result<ReadScope, ReadScopeError> {
   const real = realpathOrSelf(cwd);
   const home = realpathOrSelf(env.HOME ?? homedir());
@@ -16,6 +20,7 @@ export function nodeReadScope(
     gitTop: gitTopOf(real),
     home,
     agentDir: realpathOrSelf(env.PI_CODING_AGENT_DIR ?? join(home, ".pi", "agent")),
+    ...(childAgentDir === undefined ? {} : { childAgentDir: realpathOrSelf(childAgentDir) }),
   });
 }
 

@@ -1,5 +1,5 @@
 import { READ_SCOPE_ENV, serialiseReadScope } from "../../domain/confinement/model/read-scope.ts";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, readlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -168,9 +168,12 @@ describe("PiChildRunner with real pi children", () => {
       false,
       false,
     ]);
-    expect([env.get("PI_CODING_AGENT_DIR"), env.get("PI_SKIP_VERSION_CHECK"), env.get("PI_FUSION_STAGE_MARK")]).toEqual(
-      [agent.dir, "1", "candidate-1.attempt-1"],
-    );
+    expect([env.get("PI_SKIP_VERSION_CHECK"), env.get("PI_FUSION_STAGE_MARK")]).toEqual(["1", "candidate-1.attempt-1"]);
+    // The runner's own agent dir for its children: the user's entries linked, the retry policy in its settings.
+    const childAgentDir = env.get("PI_CODING_AGENT_DIR") ?? "";
+    expect(childAgentDir).not.toBe(agent.dir);
+    expect(readlinkSync(join(childAgentDir, "models.json"))).toBe(join(agent.dir, "models.json"));
+    expect(JSON.parse(readFileSync(join(childAgentDir, "settings.json"), "utf8")).retry.enabled).toBe(true);
 
     server.enqueue({ text: "Merged ✓ answer\nline two", usage: { input: 123, output: 45, cacheRead: 6 } });
     const prompt = 'Question: what is "x"?\n\n  indented — ü 😀\tend';

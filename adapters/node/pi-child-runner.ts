@@ -14,6 +14,9 @@ import { detectPiChildCli, type PiChildCli } from "./pi-child-command.ts";
 import type { PiCliLocation } from "./pi-cli-locator.ts";
 import { DEFAULT_CHILD_LIMITS, type ChildLimits } from "./fusion-child-limits.ts";
 import { PiPreparedChild } from "./pi-prepared-child.ts";
+import { ChildAgentDir } from "./fusion-child-agent-dir.ts";
+import { CHILD_RETRY_POLICY, type ChildRetryPolicy } from "./fusion-child-settings.ts";
+import { userAgentDir } from "./user-agent-dir.ts";
 
 export { DEFAULT_CHILD_LIMITS, type ChildLimits } from "./fusion-child-limits.ts";
 
@@ -31,6 +34,8 @@ export interface PiChildRunnerOptions {
   readonly limits?: Partial<ChildLimits>;
   /** Needs deferred stdin. Default: the tagged `NodeProcessLauncher`, so a stop reaches every descendant. */
   readonly launcher?: ProcessLauncher;
+  /** How the children's Pi retries transient provider failures. Default: CHILD_RETRY_POLICY. */
+  readonly retry?: ChildRetryPolicy;
 }
 
 /**
@@ -41,6 +46,9 @@ export interface PiChildRunnerOptions {
  * reads from stdin (`data.trim()`), so leading/trailing whitespace of a prompt never reaches the model.
  * An attempt settles as soon as the final `stop` frame and the matching stdout are in; Pi's own
  * teardown (~0.3–0.5 s) then finishes in the background and the child's tree is reaped.
+ *
+ * Transient provider failures are retried by the child's Pi alone, on its pinned route, as the runner's
+ * own agent dir for its children sets it (fusion-child-agent-dir.ts); the runner itself never retries.
  */
 export class PiChildRunner implements FusionChildRunner {
   readonly #options: PiChildRunnerOptions;
@@ -48,19 +56,21 @@ export class PiChildRunner implements FusionChildRunner {
   #cli: PiChildCli | undefined;
   readonly #live = new Set<PiPreparedChild>();
   readonly #launcher: ProcessLauncher;
+  readonly #agentDir: ChildAgentDir;
 
   constructor(options: PiChildRunnerOptions) {
     this.#options = options;
     this.#launcher = options.launcher ?? new NodeProcessLauncher();
     this.#limits = { ...DEFAULT_CHILD_LIMITS, ...options.limits };
+    this.#agentDir = new ChildAgentDir(userAgentDir(this.#baseEnv), options.retry ?? CHILD_RETRY_POLICY);
   }
 
   readScope(cwd: string): Result<ReadScope, ReadScopeError> {
-    return nodeReadScope(cwd, this.#options.baseEnv ?? process.env);
+    return nodeReadScope(cwd, this.#baseEnv, this.#agentDir.path);
   }
 
   guardedSecrets(): readonly string[] {
-    return guardedSecretValues(this.#options.baseEnv ?? process.env);
+    return guardedSecretValues(this.#baseEnv);
   }
 
   prepare(spec: ChildStageSpec): Result<PreparedChild, ChildError> {
@@ -80,7 +90,12 @@ export class PiChildRunner implements FusionChildRunner {
       ...(spec.extensions === undefined ? {} : { extensions: spec.extensions }),
     });
     if (!args.ok) return args;
-    const env = confinedChildEnv(this.#options.baseEnv ?? process.env, spec.route.provider, spec.env);
+    const agentDir = this.#agentDir.sync();
+    if (!agentDir.ok) return spawnFailed(`the children's agent dir cannot be prepared: ${agentDir.error}`);
+    const env = {
+      ...confinedChildEnv(this.#baseEnv, spec.route.provider, spec.env),
+      PI_CODING_AGENT_DIR: agentDir.value,
+    };
     const prepared = new PiPreparedChild(spec, this.#limits, this.#options.files, this.#options.clock);
     const started = this.#launcher.launch({
       command: { kind: "argv", file: process.execPath, args: args.value },
@@ -99,7 +114,7 @@ export class PiChildRunner implements FusionChildRunner {
   /**
    * For session shutdown: stops every child of this runner (unsent ones are discarded, running ones end
    * as cancelled) and resolves when all their process groups are gone, including children whose answer
-   * was already taken while Pi was still tearing down.
+   * was already taken while Pi was still tearing down; then the children's agent dir is removed.
    */
   async shutdown(): Promise<void> {
     const children = [...this.#live];
@@ -109,11 +124,16 @@ export class PiChildRunner implements FusionChildRunner {
         await child.whenGone();
       }),
     );
+    this.#agentDir.remove();
+  }
+
+  get #baseEnv(): Readonly<Record<string, string | undefined>> {
+    return this.#options.baseEnv ?? process.env;
   }
 
   #locate(): Result<PiChildCli, ChildError> {
     if (this.#cli !== undefined) return ok(this.#cli);
-    const found = detectPiChildCli(this.#options.baseEnv ?? process.env, this.#options.cli);
+    const found = detectPiChildCli(this.#baseEnv, this.#options.cli);
     if (!found.ok) return spawnFailed(found.error.message);
     this.#cli = found.value; // the CLI and its flags are detected once per runner
     return ok(found.value);

@@ -15,6 +15,20 @@ describe("readScopeFor", () => {
     });
   });
 
+  it("denies the children's own agent dir too when the runner has one", () => {
+    const r = readScopeFor({
+      cwd: "/srv/work",
+      gitTop: undefined,
+      home: HOME,
+      agentDir: AGENT,
+      childAgentDir: "/srv/work/tmp/c",
+    });
+    expect(r.ok && r.value.denied).toEqual(["/srv/work/.pi", AGENT, "/srv/work/tmp/c", "/proc", "/sys", "/dev"]);
+    expect(r.ok && refusalOf(r.value, "/srv/work/tmp/c/auth.json")).toBe(
+      "it is inside /srv/work/tmp/c, which no child may read",
+    );
+  });
+
   it("outside a repository the root is the cwd", () => {
     const r = scopeOf("/srv/work");
     expect(r.ok && r.value.root).toBe("/srv/work");

@@ -3,7 +3,8 @@ import { err, ok, type Result, type TypedError } from "../../shared/model/result
 /**
  * What the read tools (`read`, `grep`, `find`, `ls`) of a child whose model may be hijacked can reach: the
  * project root and below, except the denied directories (the project's own `.pi/` with the other stages'
- * answers and every run's artifacts, the agent dir with Pi's credentials) and the kernel's /proc, /sys and
+ * answers and every run's artifacts, the agent dir with Pi's credentials and the children's own agent dir
+ * linked to it) and the kernel's /proc, /sys and
  * /dev. Every path is a realpath (symlinks resolved). The parent hands it to the child in `READ_SCOPE_ENV`;
  * a child extension enforces it on every call (adapters/pi/child/read-confinement.ts).
  */
@@ -28,6 +29,8 @@ export function readScopeFor(input: {
   readonly gitTop: string | undefined;
   readonly home: string;
   readonly agentDir: string;
+  /** The agent dir the runner gives its children, when it is not the user's. */
+  readonly childAgentDir?: string;
 }): Result<ReadScope, ReadScopeError> {
   const root = input.gitTop ?? input.cwd;
   if (root === "/" || within(input.home, root))
@@ -35,7 +38,8 @@ export function readScopeFor(input: {
       code: "read_root_too_broad",
       message: `the project root ${root} is ${root === "/" ? "the file system root" : "the home directory or above it"}: a child's read tools would reach every file of the user; run from inside a project directory`,
     });
-  return ok({ root, denied: [`${root}/.pi`, input.agentDir, ...KERNEL] });
+  const childAgentDir = input.childAgentDir === undefined ? [] : [input.childAgentDir];
+  return ok({ root, denied: [`${root}/.pi`, input.agentDir, ...childAgentDir, ...KERNEL] });
 }
 
 /** Why the child may not open `realPath`, or undefined when it may. */

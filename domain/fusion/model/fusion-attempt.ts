@@ -20,6 +20,17 @@ export interface ToolAuditSummary {
   readonly sha256: string;
 }
 
+/**
+ * A provider call the child's own Pi retried on the same route (429, 5xx, overloaded, a dropped connection):
+ * `attempt` counts the retries of this child invocation from 1. Its usage is already part of the attempt's
+ * `usage`, which the run total adds once.
+ */
+export interface ProviderRetry {
+  readonly attempt: number;
+  readonly error: string;
+  readonly usage: Usage;
+}
+
 /** One child invocation as the manifest records it; usage is `unavailable` when the child reported none. */
 export interface AttemptRecord {
   readonly prefix: string;
@@ -45,6 +56,8 @@ export interface AttemptRecord {
   readonly response_bytes?: number;
   readonly usage: Usage | "unavailable";
   readonly observed: readonly ObservedMessage[];
+  /** Present when the child retried failed provider calls before it answered or gave up. */
+  readonly provider_retries?: readonly ProviderRetry[];
   /** Inspect and research candidates: the audit log, once verified. */
   readonly tool_audit?: ToolAuditSummary;
   /** Set when the answer judged was the response without its pure wrapping (a fence, surrounding space). */
@@ -62,6 +75,7 @@ export type AttemptEnd = Pick<
   | "response_bytes"
   | "usage"
   | "observed"
+  | "provider_retries"
   | "tool_audit"
   | "normalised"
   | "error_code"

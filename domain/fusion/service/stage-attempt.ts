@@ -147,6 +147,7 @@ async function settleSuccess<T>(
     response_bytes: utf8Bytes(result.text),
     usage: result.usage,
     observed: observedOf(result),
+    ...retriesOf(result),
   };
   const written = await ctx.artifacts.writeText(responseFile(prefix, plan.stage), result.text, plan.stage);
   if (!written.ok) return endFailed(ctx, plan, prefix, answered, written.error);
@@ -223,6 +224,7 @@ async function settleFailure<T>(
         ...(partial === undefined ? {} : { duration_ms: partial.durationMs, exit_code: partial.exitCode }),
         usage: partial?.usage ?? "unavailable",
         observed: partial === undefined ? [] : observedOf(partial),
+        ...(partial === undefined ? {} : retriesOf(partial)),
         error_code: error.code,
         error_message: error.message,
       }),
@@ -282,6 +284,11 @@ async function checkCalibration(
 
 function observedOf(result: ChildStageResult): ObservedMessage[] {
   return result.frames.map((f) => ({ provider: f.provider, model: f.model, stop_reason: f.stopReason }));
+}
+
+/** The provider calls the child retried, their usage already inside the attempt's own. */
+function retriesOf(result: ChildStageResult): Pick<AttemptEnd, "provider_retries"> {
+  return result.retries === undefined ? {} : { provider_retries: result.retries };
 }
 
 function where(plan: AttemptPlan): { stage: FusionStage; slot?: CandidateSlot; attempt: number } {
