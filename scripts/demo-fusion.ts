@@ -4,7 +4,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { messageText, type ChatRequestBody } from "../adapters/fake/chat-request.ts";
-import { fusionRoleResponder } from "../adapters/fake/scripted-fusion-roles.ts";
+import { fusionRoleResponder, STORE_TS } from "../adapters/fake/scripted-fusion-roles.ts";
 import type { ResponderInput, ScriptedReply } from "../adapters/fake/scripted-model-server.ts";
 import type { PiRecord } from "../adapters/pi/e2e/pi-cli.ts";
 import type { PiRpcClient } from "../adapters/pi/e2e/rpc-client.ts";
@@ -23,9 +23,6 @@ const VALIDATE_ARGS = {
   acceptanceCriteria: ["save() survives a crash"],
   verification: { status: "not_run", reason: "no test harness yet" },
 };
-
-/** The file the review reads (its missing fsync is what the scripted first reviewer reports). */
-const STORE_TS = "export function save(data) {\n  // no fsync\n  writeFile(data);\n}\n";
 
 /** Explicit slots: scripted-a's 32k context window is below what a Fusion stage needs, so b and c serve. */
 const FUSION_MODELS = {

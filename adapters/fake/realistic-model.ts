@@ -6,6 +6,8 @@ export interface RealisticModelOptions {
   readonly seed: number;
   /** Per call, the chance the answer deviates (each kind then equally likely). */
   readonly probability: number;
+  /** The reviewer model that reports the finding (default: the first to review). */
+  readonly finder?: string;
 }
 
 /** One model call as the realistic model answered it. */
@@ -27,10 +29,12 @@ export type RealisticAnswer = DeviatedAnswer & { readonly usage?: ScriptedUsage 
  */
 export class RealisticModel {
   readonly calls: RealisticCall[] = [];
-  readonly #answers = fusionRoleAnswers();
+  readonly #answers: ReturnType<typeof fusionRoleAnswers>;
   readonly #meant = new Map<string, RoleAnswer>();
 
-  constructor(private readonly options: RealisticModelOptions) {}
+  constructor(private readonly options: RealisticModelOptions) {
+    this.#answers = fusionRoleAnswers(options.finder === undefined ? {} : { finder: options.finder });
+  }
 
   answer(system: string, prompt: string, model: string, key: string): RealisticAnswer | undefined {
     const rejected = invalidOutputOf(prompt);

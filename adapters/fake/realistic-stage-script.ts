@@ -1,4 +1,4 @@
-import type { ChildStageSpec } from "../../ports/fusion-child-runner.ts";
+import type { ChildRetry, ChildStageSpec } from "../../ports/fusion-child-runner.ts";
 import { ZERO_USAGE, type Usage } from "../../domain/shared/model/usage.ts";
 import type { FakeStageScript } from "./fake-fusion-child-runner.ts";
 import type { RealisticModel } from "./realistic-model.ts";
@@ -19,21 +19,27 @@ export function realisticStageScripts(model: RealisticModel): {
 } {
   const calls = new Map<string, number>();
   const script = (spec: ChildStageSpec, prompt: string): FakeStageScript | undefined => {
+    const retries: ChildRetry[] = [];
     for (let retry = 0; ; retry++) {
       calls.set(spec.prefix, (calls.get(spec.prefix) ?? 0) + 1);
       const answer = model.answer(spec.systemPrompt, prompt, spec.route.model, `${spec.prefix}#${retry}`);
       if (answer === undefined) return undefined;
       const usage = usageOf(answer.usage);
+      const retried = retries.length === 0 ? {} : { retries: [...retries] };
       if (answer.kind === "transient") {
-        if (retry < CHILD_MAX_RETRIES) continue;
+        if (retry < CHILD_MAX_RETRIES) {
+          retries.push({ attempt: retry + 1, error: `scripted ${answer.failure}`, usage: ZERO_USAGE });
+          continue;
+        }
         const message = `the provider failed (${answer.failure}) after ${CHILD_MAX_RETRIES} retries`;
-        return { fail: { code: "child_exit_failed", message } };
+        return { fail: { code: "child_exit_failed", message }, ...retried };
       }
       if (answer.finishReason === "length") {
         const message = 'the Fusion child\'s final message ended with stopReason "length"';
-        return { fail: { code: "child_exit_failed", message, partialText: answer.text, usage, stopReason: "length" } };
+        const partialText = answer.text;
+        return { fail: { code: "child_exit_failed", message, partialText, usage, stopReason: "length" }, ...retried };
       }
-      return { answer: answer.text, usage };
+      return { answer: answer.text, usage, ...retried };
     }
   };
   return { script, calls };

@@ -2,8 +2,8 @@ import type { ResponderInput, ScriptedReply, ScriptedUsage } from "./scripted-mo
 import type { AnswerRole } from "./realistic-deviations.ts";
 
 /**
- * A finding only the reviewer on the first model to review reports (again on a second attempt on that
- * model): the single-source case a review must keep.
+ * A finding only the reviewer on one model reports (the first to review, unless told which), again on
+ * every attempt on that model: the single-source case a review must keep.
  */
 export const SINGLE_SOURCE_CRITICAL = {
   severity: "critical",
@@ -12,6 +12,17 @@ export const SINGLE_SOURCE_CRITICAL = {
   impact: "a crash loses data",
   summary: "save() is not durable",
 };
+
+/** The file the scripted reviewers review, and the fusion_validate arguments that ask them to. */
+export const STORE_TS = "export function save(data) {\n  // no fsync\n  writeFile(data);\n}\n";
+export const STORE_REVIEW_ARGUMENTS = {
+  objective: "Make the store durable",
+  background: [],
+  changeSummary: "Rewrote save()",
+  scope: ["store.ts"],
+  acceptanceCriteria: ["save() survives a crash"],
+  verification: { status: "not_run", reason: "no test harness yet" },
+} as const;
 
 export const MERGED_BRAINSTORM = "MERGED: use a cache, measure the hit rate.";
 
@@ -57,8 +68,10 @@ export interface RoleAnswer {
  * candidates/evaluator/merger and validate reviewers/evaluator/merger. Returns undefined for any other
  * request (the parent agent, a repair prompt), so a caller can chain its own answers.
  */
-export function fusionRoleAnswers(): (system: string, prompt: string, model: string) => RoleAnswer | undefined {
-  let finder: string | undefined;
+export function fusionRoleAnswers(
+  options: { readonly finder?: string } = {},
+): (system: string, prompt: string, model: string) => RoleAnswer | undefined {
+  let finder = options.finder;
   let candidatesGiven = 0;
   return (system, prompt, model) => {
     if (prompt.includes('"invalid_output"')) return undefined;

@@ -22,6 +22,19 @@ describe("parseCliArgs", () => {
     expect(parseCliArgs(["--log"])).toEqual({ ok: false, message: "--log needs a value" });
     expect(parseCliArgs(["--verbose", "1"]).ok).toBe(false);
   });
+
+  it("reads --realistic P and --seed N in either order, refusing what is not a probability", () => {
+    const realistic = { ok: true, options: { realistic: { probability: 0.35, seed: 7 } } };
+    expect(parseCliArgs(["--realistic", "0.35", "--seed", "7"])).toEqual(realistic);
+    expect(parseCliArgs(["--seed", "7", "--realistic", "0.35"])).toEqual(realistic);
+    expect(parseCliArgs(["--realistic", "1"])).toEqual({
+      ok: true,
+      options: { realistic: { probability: 1, seed: 1 } },
+    });
+    expect(parseCliArgs(["--realistic", "35%"]).ok).toBe(false);
+    expect(parseCliArgs(["--realistic", "1.5"]).ok).toBe(false);
+    expect(parseCliArgs(["--seed", "7"])).toEqual({ ok: false, message: "--seed needs --realistic P" });
+  });
 });
 
 describe("scripted-model-server-cli as a process", () => {

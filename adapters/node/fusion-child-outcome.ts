@@ -54,8 +54,8 @@ export function judgeChild(o: ChildObservation): Result<ChildStageResult, ChildE
     exitCode: o.exit.code,
     durationMs: o.durationMs,
   };
-  const fail = (code: ChildErrorCode, message: string): Result<ChildStageResult, ChildError> =>
-    err({ code, message: `${message}${exitNote(o)}`, partial });
+  const fail = (code: ChildErrorCode, message: string, captured = partial): Result<ChildStageResult, ChildError> =>
+    err({ code, message: `${message}${exitNote(o)}`, partial: captured });
 
   const stopped = stopFailure(o.stop);
   if (stopped !== undefined) return fail(stopped.code, stopped.message);
@@ -78,6 +78,7 @@ export function judgeChild(o: ChildObservation): Result<ChildStageResult, ChildE
     return fail(
       "child_exit_failed",
       `the Fusion child's final message ended with stopReason "${last.frame.stopReason}"${retried}: ${why}`,
+      cutOffText(o, last, partial),
     );
   }
   if (last.frame.provider !== o.route.provider || last.frame.model !== o.route.model) {
@@ -125,4 +126,14 @@ function exitNote(o: ChildObservation): string {
   const how = o.exit.signal !== null ? `signal ${o.exit.signal}` : `exit code ${String(o.exit.code)}`;
   const tail = o.stderrTail.trim();
   return ` (${how}${tail === "" ? "" : `; stderr ends: ${tail}`})`;
+}
+
+/**
+ * A message stopped at the output limit is an answer, only incomplete: when stdout matches its frame,
+ * the partial result carries exactly the text the model sent (without the newline Pi prints after it).
+ */
+function cutOffText(o: ChildObservation, last: ParsedFrame, partial: ChildStageResult): ChildStageResult {
+  if (last.frame.stopReason !== "length") return partial;
+  const text = verifyStdout(o.stdout, last);
+  return text.ok ? { ...partial, text: text.value } : partial;
 }

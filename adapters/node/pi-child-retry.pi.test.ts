@@ -136,3 +136,16 @@ describe("a Fusion child retries transient provider failures itself, on its own 
     expect(events).toHaveLength(4);
   });
 });
+
+describe("a Fusion child stopped at its output limit", () => {
+  it("fails its attempt with the exact text the model sent, verified against its frame, so the stage can judge it", async () => {
+    server.enqueue({ text: '{"schema_version":"v1","findings":[{"sev', finishReason: "length" });
+    const r = runner();
+    const result = await run(r, "candidate-1.attempt-1");
+    await r.shutdown();
+    expect(result.ok ? undefined : result.error.code).toBe("child_exit_failed");
+    expect(result.ok ? "" : result.error.message).toContain('stopReason "length"');
+    expect(result.ok ? undefined : result.error.partial?.text).toBe('{"schema_version":"v1","findings":[{"sev');
+    expect(server.requests).toHaveLength(1);
+  });
+});

@@ -11,7 +11,7 @@ import {
   type ScriptedModelServer,
   type ScriptedReply,
 } from "../../fake/scripted-model-server.ts";
-import { fusionRoleResponder, systemOf } from "../../fake/scripted-fusion-roles.ts";
+import { fusionRoleResponder, systemOf, STORE_REVIEW_ARGUMENTS, STORE_TS } from "../../fake/scripted-fusion-roles.ts";
 import { connect, textOf, type Connection } from "./mcp-client.test-support.ts";
 
 const MODEL = "scripted/scripted-c";
@@ -47,7 +47,7 @@ beforeAll(async () => {
   server = await startScriptedModelServer();
   server.setResponder(respond);
   cwd = mkdtempSync(join(tmpdir(), "pi-bg-mcp-fusion-"));
-  writeFileSync(join(cwd, "store.ts"), "export function save(data) {\n  // no fsync\n  writeFile(data);\n}\n");
+  writeFileSync(join(cwd, "store.ts"), STORE_TS);
   agent = await writeIsolatedAgentDir({
     dir: join(cwd, ".agent"),
     baseUrl: server.baseUrl,
@@ -99,7 +99,7 @@ describe(
       });
       expect(textOf(brainstorm)).toContain(`${join(agent.dir, "fusion-models.json")} sets evaluator to "$current"`);
       rmSync(join(agent.dir, "fusion-models.json"));
-      const validate = await call("fusion_validate", validArgs);
+      const validate = await call("fusion_validate", STORE_REVIEW_ARGUMENTS);
       expect(validate).toMatchObject({
         isError: true,
         structuredContent: { error: { code: "explicit_model_required", fileExists: false } },
@@ -113,7 +113,7 @@ describe(
 
     it("fusion_validate: receipt at once, bg_wait until it ends, the notification, and bg_result's verified report with the single-reviewer finding", async () => {
       const before = server.requests.length;
-      const launched = await call("fusion_validate", validArgs);
+      const launched = await call("fusion_validate", STORE_REVIEW_ARGUMENTS);
       expect(launched.isError, textOf(launched)).toBeUndefined();
       const receipt = structured<{ task: string; run_id: string; artifact_dir: string }>(launched);
       expect(textOf(launched)).toContain(`bg_wait({"taskId": "${receipt.task}"})`);
@@ -175,12 +175,3 @@ describe(
     });
   },
 );
-
-const validArgs = {
-  objective: "Make the store durable",
-  background: [],
-  changeSummary: "Rewrote save()",
-  scope: ["store.ts"],
-  acceptanceCriteria: ["save() survives a crash"],
-  verification: { status: "not_run", reason: "no test harness yet" },
-};

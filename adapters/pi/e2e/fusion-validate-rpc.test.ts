@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeIsolatedAgentDir } from "../../fake/isolated-agent-dir.ts";
-import { fusionRoleResponder } from "../../fake/scripted-fusion-roles.ts";
+import { fusionRoleResponder, STORE_REVIEW_ARGUMENTS, STORE_TS } from "../../fake/scripted-fusion-roles.ts";
 import {
   startScriptedModelServer,
   type ResponderInput,
@@ -23,20 +23,11 @@ const respond = (input: ResponderInput): ScriptedReply => roles(input) ?? script
 
 const callTool = (name: string, args: unknown) => callToolVia(pi, name, args);
 
-const validArgs = {
-  objective: "Make the store durable",
-  background: [],
-  changeSummary: "Rewrote save()",
-  scope: ["store.ts"],
-  acceptanceCriteria: ["save() survives a crash"],
-  verification: { status: "not_run", reason: "no test harness yet" },
-};
-
 beforeAll(async () => {
   server = await startScriptedModelServer();
   server.setResponder(respond);
   cwd = mkdtempSync(join(tmpdir(), "validate-rpc-"));
-  writeFileSync(join(cwd, "store.ts"), "export function save(data) {\n  // no fsync\n  writeFile(data);\n}\n");
+  writeFileSync(join(cwd, "store.ts"), STORE_TS);
   const agent = await writeIsolatedAgentDir({
     dir: join(cwd, ".agent"),
     baseUrl: server.baseUrl,
@@ -58,15 +49,18 @@ describe("fusion_validate through `pi --mode rpc` with real pi children", () => 
     const legacy = await callTool("fusion_validate", { prompt: "review my change" });
     expect(legacy.isError).toBe(true);
     expect(legacy.text).toContain("invalid_arguments");
-    const capability = await callTool("fusion_validate", { ...validArgs, capability: "reason" });
+    const capability = await callTool("fusion_validate", { ...STORE_REVIEW_ARGUMENTS, capability: "reason" });
     expect(capability.text).toMatch(/capability/);
-    const provided = await callTool("fusion_validate", { ...validArgs, verification: { status: "provided" } });
+    const provided = await callTool("fusion_validate", {
+      ...STORE_REVIEW_ARGUMENTS,
+      verification: { status: "provided" },
+    });
     expect(provided.text).toContain("verification.evidence");
     expect(server.requests.length - before).toBe(6); // three tool calls and three replies, no reviewer
   });
 
   it("returns a receipt at once, wakes the agent, and bg_result returns the host report with a single-source critical finding", async () => {
-    const launched = await callTool("fusion_validate", validArgs);
+    const launched = await callTool("fusion_validate", STORE_REVIEW_ARGUMENTS);
     expect(launched.isError, launched.text).toBe(false);
     const taskId = String(launched.details.task);
     expect(launched.text).toContain("bg_result");
