@@ -16,14 +16,14 @@ export interface Connection {
   readonly notices: TaskNotification[];
 }
 
-/** The SDK's own client, spawning the package bin exactly as an MCP host would. */
-export async function connect(cwd: string, env: Record<string, string> = {}): Promise<Connection> {
+/** The SDK's own client, spawning the package bin (this checkout's, or an installed one) as an MCP host would. */
+export async function connect(cwd: string, env: Record<string, string> = {}, bin = BIN): Promise<Connection> {
   const baseEnv = Object.fromEntries(
     Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined),
   );
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [BIN, "mcp"],
+    args: [bin, "mcp"],
     cwd,
     env: { ...baseEnv, ...env },
     stderr: "pipe",
