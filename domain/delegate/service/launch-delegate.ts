@@ -1,5 +1,6 @@
 import { sha256Hex, utf8Bytes } from "../../shared/model/canonical-json.ts";
 import { err, ok, type Result } from "../../shared/model/result.ts";
+import { ensureArtifactDir } from "../../shared/service/artifact-dir.ts";
 import { evidenceFileName } from "../model/hook-contract.ts";
 import { admitDelegate, type Admitted } from "../model/delegate-admission.ts";
 import type { ReadScope } from "../../confinement/model/read-scope.ts";
@@ -253,7 +254,7 @@ async function persist(
     );
   }
   const written = await inOrder([
-    () => files.ensureDir(dir),
+    () => ensureArtifactDir(files, dir),
     () => files.ensureDir(at(DELEGATE_ARTIFACT.childSessionDir)),
     () => files.ensureDir(at(DELEGATE_ARTIFACT.spillDir)),
     () => writeText(files, at(DELEGATE_ARTIFACT.seed), a.seed.seedJson),

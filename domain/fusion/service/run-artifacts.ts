@@ -1,5 +1,6 @@
 import { canonicalJsonOf } from "../../shared/model/canonical-json.ts";
 import { err, ok, type Result } from "../../shared/model/result.ts";
+import { ensureArtifactDir } from "../../shared/service/artifact-dir.ts";
 import type { FileCommitter } from "../../../ports/file-committer.ts";
 import { fusionError, type FusionError, type FusionErrorStage } from "../model/fusion-error.ts";
 
@@ -17,7 +18,7 @@ export class RunArtifacts {
   }
 
   async create(): Promise<Result<void, FusionError>> {
-    const made = await this.files.ensureDir(this.dir);
+    const made = await ensureArtifactDir(this.files, this.dir);
     return made.ok ? ok(undefined) : err(this.#failure("preflight", made.error.path, made.error.message));
   }
 

@@ -1,5 +1,6 @@
 import { alignToCharacters, invalidUtf8 } from "../model/utf8-slice.ts";
 import { err, ok, type Result, type TypedError } from "../../shared/model/result.ts";
+import { ensureArtifactDir } from "../../shared/service/artifact-dir.ts";
 import { type LogReadRequest, planLogRead } from "../model/log-read.ts";
 import { renderNotification, shortTail } from "../model/notification.ts";
 import type { RunRequest } from "../model/run-request.ts";
@@ -52,7 +53,7 @@ export class TaskRuntime {
           "surviveReload needs the task supervisor, which this host does not run; no task was started (survive_reload_unavailable).",
       });
     }
-    const dir = await this.deps.files.ensureDir(this.config.taskDir);
+    const dir = await ensureArtifactDir(this.deps.files, this.config.taskDir);
     if (!dir.ok)
       return err({
         code: "task_dir_unwritable",
