@@ -3,15 +3,15 @@
 // real `pi` process answered by the Fusion-aware scripted roles.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { messageText, type ChatRequestBody } from "../adapters/fake/chat-request.ts";
 import { fusionRoleResponder, STORE_TS } from "../adapters/fake/scripted-fusion-roles.ts";
 import type { ResponderInput, ScriptedReply } from "../adapters/fake/scripted-model-server.ts";
 import type { PiRecord } from "../adapters/pi/e2e/pi-cli.ts";
 import type { PiRpcClient } from "../adapters/pi/e2e/rpc-client.ts";
 import { describeFusionRun } from "./demo-fusion-run.ts";
+import { latestCue } from "./demo-task-turns.ts";
 
-const BRAINSTORM_PROMPT = "Ask Fusion: how should we speed up the build?";
-const VALIDATE_PROMPT = "I made save() in store.ts durable. Have Fusion review the change in the background.";
+export const BRAINSTORM_PROMPT = "Ask Fusion: how should we speed up the build?";
+export const VALIDATE_PROMPT = "I made save() in store.ts durable. Have Fusion review the change in the background.";
 const REVIEW_DONE = "Fusion's review is in:";
 const RUN_TIMEOUT_MS = 60_000;
 
@@ -36,16 +36,6 @@ const FUSION_MODELS = {
 export function prepareFusionDemo(agentDir: string, workDir: string): void {
   writeFileSync(join(agentDir, "fusion-models.json"), JSON.stringify(FUSION_MODELS));
   writeFileSync(join(workDir, "store.ts"), STORE_TS);
-}
-
-/** The newest message not from the model or a tool: a user prompt or a host notice, whichever role the host gives it. */
-function latestCue(body: ChatRequestBody): string {
-  const messages = body.messages ?? [];
-  for (let i = messages.length - 1; i > 0; i -= 1) {
-    const message = messages[i];
-    if (message !== undefined && message.role !== "assistant" && message.role !== "tool") return messageText(message);
-  }
-  return "";
 }
 
 /** The parent's Fusion turns, or undefined when the conversation is elsewhere. */

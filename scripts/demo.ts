@@ -6,41 +6,14 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { writeIsolatedAgentDir } from "../adapters/fake/isolated-agent-dir.ts";
-import {
-  startScriptedModelServer,
-  type ScriptedReply,
-  type ResponderInput,
-} from "../adapters/fake/scripted-model-server.ts";
+import { startScriptedModelServer } from "../adapters/fake/scripted-model-server.ts";
 import type { PiRecord } from "../adapters/pi/e2e/pi-cli.ts";
 import { startPiRpc } from "../adapters/pi/e2e/rpc-client.ts";
 import { prepareFusionDemo, runFusionDemo, withFusion } from "./demo-fusion.ts";
+import { BUILD_PROMPT, taskTurns } from "./demo-task-turns.ts";
 
 const PACKAGE_ROOT = new URL("..", import.meta.url).pathname;
 const say = (line: string) => console.log(line);
-
-/** The scripted model's behaviour for this demo, decided from the conversation so far. */
-function respond(input: ResponderInput): ScriptedReply {
-  const transcript = JSON.stringify(input.body.messages);
-  const taskId = /"id":"(b[0-9a-f]{8})"|\((b[0-9a-f]{8})\)/.exec(transcript);
-  if (input.lastMessageRole === "tool" && transcript.includes("[Full output"))
-    return { text: "The build finished: all three steps ran and it printed 'build ok'. Done." };
-  if (transcript.includes("<background-task-notification>"))
-    return { toolCalls: [{ name: "bg_logs", arguments: { taskId: taskId?.[1] ?? taskId?.[2] ?? "" } }] };
-  if (input.lastMessageRole === "tool")
-    return { text: "The build is running in the background. I'll continue when it finishes." };
-  return {
-    toolCalls: [
-      {
-        name: "bg_run",
-        arguments: {
-          name: "demo build",
-          command: "for i in 1 2 3; do echo \"step $i\"; sleep 0.4; done; echo 'build ok'",
-          isAgent: false,
-        },
-      },
-    ],
-  };
-}
 
 function show(event: PiRecord): void {
   if (event.type === "tool_execution_start")
@@ -70,7 +43,7 @@ const indent = (text: string) =>
 
 const work = mkdtempSync(join(tmpdir(), "pi-bg-demo-"));
 const server = await startScriptedModelServer();
-server.setResponder(withFusion(respond));
+server.setResponder(withFusion(taskTurns));
 const agent = await writeIsolatedAgentDir({ dir: join(work, ".agent"), baseUrl: server.baseUrl });
 prepareFusionDemo(agent.dir, work);
 say(`pi-background-tasks demo — offline scripted model at ${server.baseUrl}, working dir ${work}\n`);
@@ -85,8 +58,8 @@ const flush = () => {
 };
 const pump = setInterval(flush, 50);
 try {
-  say("user: build the project in the background and tell me how it went");
-  await pi.promptAndWait("build the project in the background and tell me how it went", 30_000);
+  say(`user: ${BUILD_PROMPT}`);
+  await pi.promptAndWait(BUILD_PROMPT, 30_000);
   const done = (e: PiRecord) => e.type === "message_end" && JSON.stringify(e.message).includes("Done.");
   await pi.waitFor(done, 30_000);
   await pi.waitFor((e) => e.type === "agent_end", 30_000, pi.events.findIndex(done));

@@ -43,7 +43,7 @@ describe("a task whose shell starts a detached, redirected child and exits", () 
   it("runs on with the child listed, and its notice comes only when the child has ended (within the grace)", async () => {
     const task = await rpc.bgRun(pi, { name: "detached", command: "sleep 1.5 >/dev/null 2>&1 & echo started" });
     const tag = rpc.tagOf(task);
-    await expect.poll(() => rpc.metadataOf(task).shellExit, { timeout: 5_000 }).toBeDefined();
+    await expect.poll(() => rpc.metadataOf(task).shellExit, { timeout: 20_000 }).toBeDefined();
     const { task: running, text } = await rpc.status(pi, task.id);
     expect(running).toMatchObject({ status: "running", shellExit: { code: 0, signal: null } });
     expect(running.remaining?.map((p) => p.command)).toEqual(["sleep 1.5"]);
@@ -59,7 +59,7 @@ describe("a task whose shell starts a detached, redirected child and exits", () 
   it("bg_kill stops it as a whole while the child runs", async () => {
     const task = await rpc.bgRun(pi, { name: "daemon", command: "setsid sleep 300 >/dev/null 2>&1 & echo started" });
     const tag = rpc.tagOf(task);
-    await expect.poll(() => rpc.metadataOf(task).shellExit, { timeout: 5_000 }).toBeDefined();
+    await expect.poll(() => rpc.metadataOf(task).shellExit, { timeout: 20_000 }).toBeDefined();
     expect(tagged(tag).length).toBeGreaterThan(0);
     const killed = await rpc.callTool(pi, "bg_kill", { taskId: task.id });
     expect(killed.text).toContain("Status: killed");
@@ -73,7 +73,7 @@ describe("a task whose shell starts a detached, redirected child and exits", () 
       onShellExit: "wait",
     });
     const tag = rpc.tagOf(task);
-    await expect.poll(() => rpc.metadataOf(task).shellExit, { timeout: 5_000 }).toBeDefined();
+    await expect.poll(() => rpc.metadataOf(task).shellExit, { timeout: 20_000 }).toBeDefined();
     await new Promise((resolve) => setTimeout(resolve, 3_500)); // past the 3 s grace
     expect((await rpc.status(pi, task.id)).task.status).toBe("running");
     const notice = (await pi.waitFor(noticeFor(task.id), 15_000)).message as Notice;
