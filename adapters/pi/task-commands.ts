@@ -80,7 +80,7 @@ export function registerTaskCommands(pi: ExtensionAPI, runtime: RuntimeAccess): 
     handler: async (args, ctx) => {
       const killed = await runtime().kill(args);
       if (!killed.ok) return show(ctx, killed.error.message, "error");
-      show(ctx, `Killed ${killed.value.name} (${killed.value.id}). Output: ${killed.value.outputPath}`, "warning");
+      show(ctx, `Killed ${killed.value.name} (${killed.value.id}). Output: ${killed.value.outputPath}`, "info");
     },
   });
 }
