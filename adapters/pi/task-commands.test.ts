@@ -27,4 +27,18 @@ describe("task commands as the user reads them", () => {
     await w.run("kill", w.ids[FINISHED] ?? "");
     expect(w.notes.map((n) => n.level)).toEqual(["error"]);
   });
+
+  it.each([
+    ["kill", "", "/kill <id>"],
+    ["kill", "nosuch", "/jobs"],
+    ["logs", "", "/logs <id>"],
+    ["logs", "nosuch 100", "/jobs"],
+  ])("/%s '%s' answers in the words of commands (%s), naming no tool", async (command, args, named) => {
+    const w = await open();
+    await w.run(command, args);
+    const [note] = w.notes;
+    expect(note?.level).toBe("error");
+    expect(note?.message).toContain(named);
+    expect(note?.message).not.toMatch(/\bbg_\w+/);
+  });
 });
