@@ -70,6 +70,7 @@ export function describeFusionModelSourceContract(name: string, subject: FusionM
       const chosen = await world.source.choose(world.session);
       expect(chosen.ok ? "chosen" : chosen.error.code).toBe("model_unavailable");
       expect(chosen.ok ? "" : chosen.error.message).toContain("nowhere/no-such-model");
+      expect((chosen.ok ? "" : chosen.error.message).split("No Fusion child was started").length - 1).toBe(1);
     });
 
     it("with nothing saved: a session's current model serves every slot; a host without one names every slot", async () => {

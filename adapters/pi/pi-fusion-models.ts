@@ -1,6 +1,6 @@
 import { resolveExplicitFusionModels } from "../../domain/fusion/model/explicit-fusion-models.ts";
 import { resolveFusionModels } from "../../domain/fusion/model/fusion-model-resolution.ts";
-import { err, ok, type Result, type TypedError } from "../../domain/shared/model/result.ts";
+import { ok, type Result, type TypedError } from "../../domain/shared/model/result.ts";
 import type { LoadedFusionModels } from "../../domain/fusion/model/fusion-models-config.ts";
 import type { FusionModelChoice, FusionModelSource } from "../../ports/fusion-model-source.ts";
 import type { HostSession } from "../../ports/host-session.ts";
@@ -32,11 +32,7 @@ export class PiFusionModels implements FusionModelSource {
     if (!loaded.ok) return loaded;
     if (session !== undefined) {
       const models = resolveFusionModels(loaded.value.config, session.availableModels(), session.currentModel());
-      if (!models.ok)
-        return err({
-          ...models.error,
-          message: `${models.error.message} No Fusion child was started. Fix it with /fusion-models.`,
-        });
+      if (!models.ok) return models;
       return ok({ models: models.value, thinkingLevel: session.thinkingLevel() });
     }
     const catalog = await import("./pi-agent-catalog.ts");

@@ -1,38 +1,14 @@
-import type { ExtensionAPI, ExtensionCommandContext } from "@mariozechner/pi-coding-agent";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { hostileString } from "../fake/hostile-arbitraries.ts";
-import { registerTaskCommands } from "./task-commands.ts";
-import { FINISHED, footprint, RUNNING, RUNS, settle, withinLimit, world } from "./task-fuzz.test-support.ts";
+import { commandWorld } from "./task-commands.test-support.ts";
+import { FINISHED, footprint, RUNNING, RUNS, settle, withinLimit } from "./task-fuzz.test-support.ts";
 
 /**
  * Hostile text for every task command: a handler never throws or hangs, always answers, and an error
  * answer starts no process and writes no file.
  */
-interface Note {
-  readonly message: string;
-  readonly level: string;
-}
-
 describe("task commands under hostile text", () => {
-  async function commandWorld() {
-    const w = await world();
-    const handlers = new Map<string, (args: string, ctx: ExtensionCommandContext) => Promise<void>>();
-    const pi = {
-      registerCommand: (
-        name: string,
-        options: { handler: (args: string, ctx: ExtensionCommandContext) => Promise<void> },
-      ) => handlers.set(name, options.handler),
-    };
-    registerTaskCommands(pi as unknown as ExtensionAPI, () => w.runtime);
-    const notes: Note[] = [];
-    const ctx = {
-      hasUI: true,
-      ui: { notify: (message: string, level: string) => notes.push({ message, level }) },
-    } as unknown as ExtensionCommandContext;
-    return { ...w, handlers, notes, ctx };
-  }
-
   const text = fc.oneof(
     hostileString,
     fc

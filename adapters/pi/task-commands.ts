@@ -1,5 +1,6 @@
 import type { AutocompleteItem } from "@mariozechner/pi-tui";
 import type { ExtensionAPI, ExtensionCommandContext } from "@mariozechner/pi-coding-agent";
+import type { TypedError } from "../../domain/shared/model/result.ts";
 import { parseBgCommandLine } from "../../domain/tasks/model/bg-command-line.ts";
 import { LOG_READ_MAX_BYTES } from "../../domain/tasks/model/log-read.ts";
 import { renderLogText } from "../../domain/tasks/model/log-text.ts";
@@ -9,6 +10,8 @@ import type { TaskSnapshot } from "../../domain/tasks/model/task-snapshot.ts";
 import type { RuntimeAccess } from "../../domain/tasks/service/task-tool-specs.ts";
 
 const MAX_COMPLETIONS = 20;
+const LOGS_USAGE = "/logs <id> [maxBytes]";
+const KILL_USAGE = "/kill <id>";
 
 type Notify = (ctx: ExtensionCommandContext, message: string, level: "info" | "warning" | "error") => void;
 
@@ -17,6 +20,22 @@ const show: Notify = (ctx, message, level) => {
   if (ctx.hasUI) ctx.ui.notify(message, level);
   else process.stderr.write(`${message}\n`); // stdout may be a JSON event stream
 };
+
+/**
+ * A task runtime error as the user of a slash command reads it. The runtime words its next steps for the
+ * model (tool names); here they name the commands the user types: `usage` is the command's own synopsis
+ * and `typed` the task id as the user typed it. Errors that name no tool are shown as they are.
+ */
+function commandErrorText(error: TypedError, typed: string, usage: string): string {
+  switch (error.code) {
+    case "task_id_required":
+      return `Task ID is required (task_id_required). Usage: ${usage}; list tasks with /jobs.`;
+    case "task_unknown":
+      return `Unknown background task ID: ${typed.trim()} (task_unknown). List tasks with /jobs.`;
+    default:
+      return error.message;
+  }
+}
 
 function completions(tasks: TaskSnapshot[], prefix: string): AutocompleteItem[] | null {
   const items = tasks
@@ -53,12 +72,12 @@ export function registerTaskCommands(pi: ExtensionAPI, runtime: RuntimeAccess): 
       const [id = "", size] = args.trim().split(/\s+/);
       const maxBytes = size === undefined ? LOG_READ_MAX_BYTES : Number(size);
       if (!Number.isFinite(maxBytes) || maxBytes < 1)
-        return show(ctx, `maxBytes must be a positive number. Usage: /logs <id> [maxBytes]`, "error");
+        return show(ctx, `maxBytes must be a positive number. Usage: ${LOGS_USAGE}`, "error");
       const slice = await runtime().readLog(id, {
         maxBytes: Math.min(LOG_READ_MAX_BYTES, Math.floor(maxBytes)),
         tail: true,
       });
-      if (!slice.ok) return show(ctx, slice.error.message, "error");
+      if (!slice.ok) return show(ctx, commandErrorText(slice.error, id, LOGS_USAGE), "error");
       const { task, plan } = slice.value;
       show(
         ctx,
@@ -69,7 +88,7 @@ export function registerTaskCommands(pi: ExtensionAPI, runtime: RuntimeAccess): 
   });
 
   pi.registerCommand("kill", {
-    description: "Stop a running background task: /kill <id>",
+    description: `Stop a running background task: ${KILL_USAGE}`,
     getArgumentCompletions: (prefix) =>
       completions(
         runtime()
@@ -79,8 +98,8 @@ export function registerTaskCommands(pi: ExtensionAPI, runtime: RuntimeAccess): 
       ),
     handler: async (args, ctx) => {
       const killed = await runtime().kill(args);
-      if (!killed.ok) return show(ctx, killed.error.message, "error");
-      show(ctx, `Killed ${killed.value.name} (${killed.value.id}). Output: ${killed.value.outputPath}`, "warning");
+      if (!killed.ok) return show(ctx, commandErrorText(killed.error, args, KILL_USAGE), "error");
+      show(ctx, `Killed ${killed.value.name} (${killed.value.id}). Output: ${killed.value.outputPath}`, "info");
     },
   });
 }

@@ -40,7 +40,8 @@ async function prompt(text: string): Promise<void> {
 
 function taskMetadata(name: string): { id: string; pid: number; status: string } {
   const root = join(cwd, ".pi", "tasks");
-  for (const dir of readdirSync(root)) {
+  const dirs = readdirSync(root, { withFileTypes: true }).filter((d) => d.isDirectory()); // not .gitignore
+  for (const { name: dir } of dirs) {
     for (const file of readdirSync(join(root, dir)).filter((f) => f.endsWith(".json"))) {
       const meta = JSON.parse(readFileSync(join(root, dir, file), "utf8")) as {
         id: string;
@@ -124,7 +125,8 @@ describe("interactive Pi under tmux: footer, dock and notification", () => {
     await screen.waitFor(/Background tasks · 0 running · 1 stopped · 1 done/);
     screen.keys("Enter");
     const detail = await screen.waitFor(/Output · end/);
-    expect(detail).toMatch(/Model\s+not reported by this background task/);
+    expect(detail).toMatch(/Command\s+\S/);
+    expect(detail).not.toMatch(/not reported by this background task/); // a shell task has no telemetry rows
     screen.keys("q");
     await screen.waitFor(/bg 1 done · Shift↓ · \/bg-clear|bg 1 stopped · Shift↓ · \/bg-clear/);
     await prompt("/bg-clear");

@@ -1,5 +1,6 @@
 import { visibleWidth } from "@mariozechner/pi-tui";
 import { formatDuration, runningAfterShell, treeOutcome } from "../../../domain/tasks/model/task-list.ts";
+import { reportsTelemetry } from "../../../domain/tasks/model/task-kind.ts";
 import type { TaskSnapshot } from "../../../domain/tasks/model/task-snapshot.ts";
 import { rangeLabel, type TailViewport, visibleRange } from "../../../domain/tasks/model/tail-viewport.ts";
 import { contextText, modelText, tokensText, toolsText } from "../../../domain/tasks/model/telemetry-text.ts";
@@ -45,7 +46,16 @@ function field(label: string, value: string, width: number, theme: UiTheme, maxL
   );
 }
 
-/** Identity, status, runtime, output, telemetry, command and error: everything above the tail. */
+function telemetryFields(task: TaskSnapshot, width: number, theme: UiTheme): string[] {
+  return [
+    ...field("Model", modelText(task), width, theme),
+    ...field("Context", contextText(task), width, theme),
+    ...field("Tokens", tokensText(task), width, theme, 2),
+    ...field("Tools", toolsText(task), width, theme, 2),
+  ];
+}
+
+/** Identity, status, runtime, output, telemetry (for tasks that can have it), command and error: everything above the tail. */
 export function detailFields(task: TaskSnapshot, now: number, width: number, theme: UiTheme): string[] {
   return [
     ...field("Status", statusLine(task, now, theme), width, theme),
@@ -54,10 +64,7 @@ export function detailFields(task: TaskSnapshot, now: number, width: number, the
       runningAfterShell(task, now) ?? treeOutcome(task),
     ),
     ...field("Output", outputFacts(task), width, theme, 2),
-    ...field("Model", modelText(task), width, theme),
-    ...field("Context", contextText(task), width, theme),
-    ...field("Tokens", tokensText(task), width, theme, 2),
-    ...field("Tools", toolsText(task), width, theme, 2),
+    ...(reportsTelemetry(task) ? telemetryFields(task, width, theme) : []),
     ...(task.telemetryUnavailableReason === undefined
       ? []
       : field("Telemetry", oneLine(task.telemetryUnavailableReason), width, theme, 2)),

@@ -65,7 +65,7 @@ describe("task dock rendering", () => {
     expect(h.screen(400)).toContain(DETAIL_HELP);
   });
 
-  it("a task without telemetry reads 'not reported', and the detail shows identity, status, exit, output, command and error", async () => {
+  it("a plain shell task's detail shows identity, status, exit, output, command and error, and no telemetry rows", async () => {
     const h = new Harness([task("b2", "failed", { error: "Exited with code 3", command: "make all" })], {
       initial: "b2",
       tails: { b2: ["compiling", "error: nope"] },
@@ -75,13 +75,22 @@ describe("task dock rendering", () => {
     expect(screen).toContain("task b2 (b2)");
     expect(screen).toMatch(/Status\s+failed · shell · 4s · exit 3/);
     expect(screen).toContain(".pi/tasks/s-1/b2.output (10 bytes)");
-    expect(screen).toMatch(new RegExp(`Model\\s+${NOT_REPORTED}`));
-    expect(screen).toMatch(new RegExp(`Context\\s+${NOT_REPORTED}`));
-    expect(screen).toMatch(new RegExp(`Tokens\\s+${NOT_REPORTED}`));
-    expect(screen).toMatch(new RegExp(`Tools\\s+${NOT_REPORTED}`));
+    expect(screen).not.toMatch(/^│?\s*(Model|Context|Tokens|Tools)\s/m);
+    expect(screen).not.toContain(NOT_REPORTED);
     expect(screen).toMatch(/Command\s+make all/);
     expect(screen).toMatch(/Error\s+Exited with code 3/);
     expect(screen).toContain("error: nope");
+  });
+
+  it("an agent task that sent no telemetry reads 'not reported' in each telemetry row", async () => {
+    const h = new Harness([task("b3", "running", { isAgent: true, command: "pi -p hi" })], {
+      initial: "b3",
+      tails: { b3: [] },
+    });
+    await h.press();
+    const screen = h.screen(120);
+    for (const row of ["Model", "Context", "Tokens", "Tools"])
+      expect(screen).toMatch(new RegExp(`${row}\\s+${NOT_REPORTED}`));
   });
 });
 

@@ -26,3 +26,9 @@ export function rerunRefusal(task: TaskSnapshot): string | undefined {
   if (kind === "shell") return undefined;
   return `${task.id} was started by ${STARTED_BY[kind]}, not as a shell command, so it cannot be rerun from the dock; nothing was started. Ask the agent to call ${STARTED_BY[kind]} again.`;
 }
+
+/** Whether `task` can report agent telemetry (model, context, tokens, tools): an agent, delegate or attested run. */
+export function reportsTelemetry(task: TaskSnapshot): boolean {
+  const kind = taskKind(task);
+  return task.isAgent || kind === "attested_pi" || kind === "delegate";
+}

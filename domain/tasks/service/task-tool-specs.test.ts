@@ -107,6 +107,9 @@ describe("task tool specs", () => {
     clock.advance(200);
     expect(await killing).toMatchObject({ ok: true, value: { details: { task: { status: "killed" } } } });
     expect(await call("bg_kill", { taskId: slowId })).toMatchObject({ ok: false, error: { code: "task_not_running" } });
-    expect(await call("bg_logs", { taskId: "zzz" })).toMatchObject({ ok: false, error: { code: "task_unknown" } });
+    expect(await call("bg_logs", { taskId: "zzz" })).toMatchObject({
+      ok: false,
+      error: { code: "task_unknown", message: expect.stringContaining("List tasks with bg_status") },
+    });
   });
 });
