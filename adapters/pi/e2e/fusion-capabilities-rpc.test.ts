@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -19,6 +19,7 @@ import { processes, type ProcessInfo } from "./live-processes.test-support.ts";
 import { startPiRpc, type PiRecord, type PiRpcClient } from "./rpc-client.ts";
 import { LEAN_PI_ARGS } from "./scripted-parent.test-support.ts";
 import { PACKAGE_ROOT } from "./sdk-session.ts";
+import { fusionRunDirs } from "./fusion-run-dirs.test-support.ts";
 
 /**
  * Candidate capabilities, cancellation and `/fusion` through `pi --mode rpc` with real pi children and
@@ -115,13 +116,7 @@ afterAll(async () => {
   expect(closed?.groupSurvivors).toBe(false);
 });
 
-function runDirs(): string[] {
-  const root = join(cwd, ".pi", "fusion");
-  if (!existsSync(root)) return [];
-  return readdirSync(root).flatMap((session) =>
-    readdirSync(join(root, session)).map((run) => join(root, session, run)),
-  );
-}
+const runDirs = (): string[] => fusionRunDirs(cwd);
 
 /** Runs `body` and returns the one run directory it created. */
 async function newRun<T>(body: () => Promise<T>): Promise<{ dir: string; value: T }> {

@@ -12,6 +12,7 @@ import {
 import { startPiRpc, type PiRpcClient } from "./rpc-client.ts";
 import { LEAN_PI_ARGS } from "./scripted-parent.test-support.ts";
 import { PACKAGE_ROOT } from "./sdk-session.ts";
+import { fusionRunDirs } from "./fusion-run-dirs.test-support.ts";
 
 const CANDIDATE_USAGE = { input: 1000, output: 200 };
 
@@ -86,13 +87,6 @@ afterAll(async () => {
   expect(closed?.groupSurvivors).toBe(false);
 });
 
-function fusionRunDirs(): string[] {
-  const root = join(cwd, ".pi", "fusion");
-  return readdirSync(root).flatMap((session) =>
-    readdirSync(join(root, session)).map((run) => join(root, session, run)),
-  );
-}
-
 describe("fusion_brainstorm through `pi --mode rpc` with real pi children", () => {
   it("runs five children, returns the merged text with the summed usage, and leaves every artifact", async () => {
     const before = server.requests.length;
@@ -113,7 +107,7 @@ describe("fusion_brainstorm through `pi --mode rpc` with real pi children", () =
     expect(childRequests).toHaveLength(5);
     const evaluator = childRequests.find((r) => systemText(r as never).includes("strict, blind evaluator"));
     expect(JSON.stringify(evaluator?.body.messages)).not.toMatch(/scripted-[abc]/);
-    const [runDir] = fusionRunDirs();
+    const [runDir] = fusionRunDirs(cwd);
     const files = readdirSync(runDir ?? "");
     for (const name of [
       "manifest.json",
