@@ -47,7 +47,8 @@ function completions(tasks: TaskSnapshot[], prefix: string): AutocompleteItem[] 
 
 export function registerTaskCommands(pi: ExtensionAPI, runtime: RuntimeAccess): void {
   pi.registerCommand("bg", {
-    description: "Run a shell command as a background task: /bg [--agent|--no-agent] [--name NAME] [--] <command>",
+    description:
+      "Run a shell command as a background task: /bg [--agent|--no-agent] [--name NAME] [--survive-reload] [--] <command>",
     handler: async (args, ctx) => {
       const line = parseBgCommandLine(args);
       if (!line.ok) return show(ctx, line.error.message, "error");

@@ -2,6 +2,7 @@ import { visibleWidth } from "@mariozechner/pi-tui";
 import { describe, expect, it } from "vitest";
 import { notificationRenderer, renderNotificationLines } from "./notification-renderer.ts";
 import { PLAIN_THEME, type UiColor, type UiTheme } from "./ui-theme.ts";
+import { renderNotification } from "../../../domain/tasks/model/notification.ts";
 
 const colours: Array<[UiColor, string]> = [];
 const RECORDING: UiTheme = {
@@ -21,6 +22,14 @@ const snapshot = {
   error: "Exited with code 3",
 };
 
+const TASK = {
+  id: "b1234abcd",
+  name: "unit tests",
+  outputPath: ".pi/tasks/s/b1234abcd.output",
+  output: { producedBytes: 40, elidedBytes: 0 },
+  triggerOnCompletion: true,
+};
+
 describe("completion notice renderer", () => {
   it("renders one status line, the output path and the error", () => {
     expect(renderNotificationLines(snapshot, "<xml/>", false, PLAIN_THEME)).toEqual([
@@ -35,7 +44,21 @@ describe("completion notice renderer", () => {
         false,
         PLAIN_THEME,
       ),
-    ).toEqual(["[bg completed] unit tests (b1234abcd)", "  output: .pi/tasks/s/b1234abcd.output"]);
+    ).toEqual(["[bg completed] unit tests (b1234abcd) exit 0", "  output: .pi/tasks/s/b1234abcd.output"]);
+  });
+
+  it("shows the user the last output lines the model was sent, as the notice carries them", () => {
+    const notice = renderNotification(
+      { ...TASK, status: "failed", exitCode: 1 } as never,
+      "step 1\nstep 2\n<error> & more\nFAILED 2 tests",
+    ).content;
+    expect(renderNotificationLines(snapshot, notice, false, PLAIN_THEME).slice(1, 4)).toEqual([
+      "  │ step 2",
+      "  │ <error> & more",
+      "  │ FAILED 2 tests",
+    ]);
+    const silent = renderNotification({ ...TASK, status: "completed", exitCode: 0 } as never, "").content;
+    expect(renderNotificationLines(snapshot, silent, false, PLAIN_THEME).some((l) => l.includes("│"))).toBe(false);
   });
 
   it.each([

@@ -36,7 +36,23 @@ function readFacts(details: unknown): NoticeFacts {
   };
 }
 
-/** `[bg completed] name (id)`, the output path and the error, coloured by outcome; expanded adds the full notice. */
+const TAIL_LINES = 3;
+const unescapeXml = (text: string) => text.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+
+/** The notice's last output lines, as the model was sent them (domain/tasks/model/notification.ts). */
+function lastOutputLines(content: string): string[] {
+  const summary = /<summary>([\s\S]*?)<\/summary>/.exec(content)?.[1];
+  const marker = "Last output lines:\n";
+  const at = summary?.indexOf(marker) ?? -1;
+  if (summary === undefined || at < 0) return [];
+  const lines = unescapeXml(summary.slice(at + marker.length)).split("\n");
+  return lines.filter((line) => line.trim() !== "").slice(-TAIL_LINES);
+}
+
+/**
+ * `[bg completed] name (id) exit N`, the last output lines, the output path and the error, coloured by
+ * outcome; expanded adds the full notice.
+ */
 export function renderNotificationLines(
   details: unknown,
   content: string,
@@ -45,9 +61,10 @@ export function renderNotificationLines(
 ): string[] {
   const facts = readFacts(details);
   const color = facts.status === undefined ? "warning" : OUTCOME_COLOR[facts.status];
-  const exit = facts.exitCode === undefined || facts.exitCode === 0 ? "" : theme.fg("muted", ` exit ${facts.exitCode}`);
+  const exit = facts.exitCode === undefined ? "" : theme.fg("muted", ` exit ${facts.exitCode}`);
   const lines = [
     `${theme.fg(color, theme.bold(`[bg ${facts.status ?? "ended"}]`))} ${oneLine(facts.name)} ${theme.fg("muted", `(${oneLine(facts.id)})`)}${exit}`,
+    ...lastOutputLines(content).map((line) => theme.fg("dim", `  │ ${oneLine(line)}`)),
   ];
   if (facts.outputPath !== undefined) lines.push(theme.fg("muted", `  output: ${oneLine(facts.outputPath)}`));
   if (facts.error !== undefined) lines.push(theme.fg("error", `  error: ${oneLine(facts.error)}`));
