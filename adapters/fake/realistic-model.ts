@@ -1,5 +1,5 @@
 import { deviate, drawDeviation, type DeviatedAnswer, type DeviationKind } from "./realistic-deviations.ts";
-import { fusionRoleAnswers, type RoleAnswer } from "./scripted-fusion-roles.ts";
+import { fusionRoleAnswers, isRepairPrompt, type RoleAnswer } from "./scripted-fusion-roles.ts";
 import type { ScriptedUsage } from "./scripted-model-server.ts";
 
 export interface RealisticModelOptions {
@@ -51,7 +51,7 @@ export class RealisticModel {
 
 /** The rejected reply a repair prompt quotes, from the section document that holds it. */
 function invalidOutputOf(prompt: string): string | undefined {
-  if (!prompt.includes('"invalid_output"')) return undefined;
+  if (!isRepairPrompt(prompt)) return undefined;
   for (const line of prompt.split("\n")) {
     if (!line.startsWith("{") || !line.includes('"invalid_output"')) continue;
     const document = JSON.parse(line) as { invalid_output?: unknown };

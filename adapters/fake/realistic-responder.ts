@@ -1,6 +1,6 @@
 import type { TransientKind } from "./realistic-deviations.ts";
 import { RealisticModel, type RealisticModelOptions } from "./realistic-model.ts";
-import { systemOf } from "./scripted-fusion-roles.ts";
+import { isRepairPrompt, systemOf } from "./scripted-fusion-roles.ts";
 import type { ResponderInput, ScriptedReply } from "./scripted-model-server.ts";
 
 const TRANSIENT_REPLIES: Readonly<Record<TransientKind, ScriptedReply>> = {
@@ -22,7 +22,8 @@ const TRANSIENT_REPLIES: Readonly<Record<TransientKind, ScriptedReply>> = {
  * The scripted model server's realistic mode: every Fusion stage answered by the realistic model.
  * Calls are keyed by model, whether they ask for a repair, and how many such calls came before: prompts
  * carry run ids and Pi adds the date and directory to system prompts, so keying by text would make a
- * seed draw differently on every run. With a model per slot a seed is reproducible; a retry draws anew. Undefined for any other request, so a caller can chain the parent agent's replies.
+ * seed draw differently on every run. With a model per slot a seed is reproducible; a retry draws anew.
+ * Undefined for any other request, so a caller can chain the parent agent's replies.
  */
 export function realisticResponder(options: RealisticModelOptions): {
   readonly model: RealisticModel;
@@ -33,7 +34,7 @@ export function realisticResponder(options: RealisticModelOptions): {
   const respond = (input: ResponderInput): ScriptedReply | undefined => {
     const system = systemOf(input);
     const prompt = input.lastUserText ?? "";
-    const request = `${input.model}\u0000${prompt.includes('"invalid_output"') ? "repair" : "answer"}`;
+    const request = `${input.model}\u0000${isRepairPrompt(prompt) ? "repair" : "answer"}`;
     const occurrence = seen.get(request) ?? 0;
     seen.set(request, occurrence + 1);
     const answer = model.answer(system, prompt, input.model, `${request}\u0000${occurrence}`);

@@ -26,6 +26,9 @@ export const STORE_REVIEW_ARGUMENTS = {
 
 export const MERGED_BRAINSTORM = "MERGED: use a cache, measure the hit rate.";
 
+/** A repair prompt carries the rejected reply as `invalid_output` (evaluation, review and merge repairs alike). */
+export const isRepairPrompt = (prompt: string): boolean => prompt.includes('"invalid_output"');
+
 export const systemOf = (input: { readonly body: ResponderInput["body"] }): string =>
   JSON.stringify((input.body.messages ?? []).find((m) => m.role === "system")?.content ?? "");
 
@@ -74,7 +77,7 @@ export function fusionRoleAnswers(
   let finder = options.finder;
   let candidatesGiven = 0;
   return (system, prompt, model) => {
-    if (prompt.includes('"invalid_output"')) return undefined;
+    if (isRepairPrompt(prompt)) return undefined;
     if (system.includes("independent reviewer")) {
       finder ??= model;
       const findings = model === finder ? [SINGLE_SOURCE_CRITICAL] : [];
