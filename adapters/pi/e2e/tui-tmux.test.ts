@@ -134,4 +134,13 @@ describe("interactive Pi under tmux: footer, dock and notification", () => {
     const cleared = screen.capture();
     expect(cleared).not.toMatch(/^bg \d/m);
   });
+
+  it("command answers stay on screen: the /jobs listing is still there after /bg started a task", async () => {
+    await prompt("/jobs");
+    await screen.waitFor(/■ b[0-9a-f]{8}  killed .* tmux long/);
+    await prompt("/bg --name tmux-echo -- echo hi");
+    const after = await screen.waitFor(/Started tmux-echo \(b[0-9a-f]{8}\)/);
+    expect(after).toMatch(/■ b[0-9a-f]{8}  killed .* tmux long/);
+    expect(after).toMatch(/✓ b[0-9a-f]{8}  completed .* tmux quick/);
+  });
 });

@@ -10,6 +10,8 @@ import { FOOTER_STATUS_KEY, FooterStatus } from "./footer-status.ts";
 import { notificationRenderer } from "./notification-renderer.ts";
 import { SeenTasks } from "./seen-tasks.ts";
 import type { DockHost } from "./dock-host.ts";
+import { type CommandOutput, hostMode } from "./command-output.ts";
+import { PLAIN_THEME } from "./ui-theme.ts";
 
 const NO_TUI =
   "The task dock needs Pi's interactive terminal UI. Use /jobs to list tasks, /logs <id> to read output and /kill <id> to stop one.";
@@ -21,14 +23,6 @@ export const DOCK_OVERLAY_OPTIONS = {
   maxHeight: "60%",
   margin: { bottom: 1, left: 1, right: 1 },
 } as const;
-
-type Level = "info" | "warning" | "error";
-
-/** Commands answer through the UI when there is one, else on stderr (stdout may carry JSON events). */
-function say(ctx: ExtensionContext, message: string, level: Level): void {
-  if (ctx.hasUI) ctx.ui.notify(message, level);
-  else process.stderr.write(`${message}\n`);
-}
 
 function every(ms: number, tick: () => void): () => void {
   const timer = setInterval(tick, ms);
@@ -46,12 +40,15 @@ class UiSession {
     private readonly runtime: RuntimeAccess,
     private readonly ctx: ExtensionContext,
     private readonly shortcut: DockShortcut | undefined,
+    private readonly say: CommandOutput,
   ) {}
 
   /** Starts the footer (when there is a UI) on the session's runtime; until it exists there is no task to show. */
   attach(runtime: TaskRuntime): void {
     const { ctx, shortcut } = this;
     if (!ctx.hasUI) return;
+    // RPC clients show the status as text: colour codes would arrive as escape sequences in statusText.
+    const styled = hostMode(ctx) === "tui";
     this.footer?.dispose();
     this.footer = new FooterStatus({
       list: () => runtime.list(),
@@ -61,7 +58,7 @@ class UiSession {
       every,
       setStatus: (text) => ctx.ui.setStatus(FOOTER_STATUS_KEY, text),
       get theme() {
-        return ctx.ui.theme;
+        return styled ? ctx.ui.theme : PLAIN_THEME;
       },
       shortcutLabel: shortcut?.label,
     });
@@ -69,14 +66,14 @@ class UiSession {
   }
 
   async openDock(ctx: ExtensionContext, taskId: string | undefined): Promise<void> {
-    if (!ctx.hasUI) return say(ctx, NO_TUI, "error");
+    if (!ctx.hasUI) return this.say(ctx, NO_TUI, "error");
     // The dock's views load with the first dock, not with the extension.
     const [{ TaskDock }, { tailReader }, { rerunTask }] = await Promise.all([
       import("./task-dock.ts"),
       import("./output-tail.ts"),
       import("./shell-rerun.ts"),
     ]);
-    if (this.dockOpen) return ctx.ui.notify("The task dock is already open.", "info");
+    if (this.dockOpen) return this.say(ctx, "The task dock is already open.", "info");
     const runtime = this.runtime();
     const host: DockHost = {
       list: () => runtime.list(),
@@ -108,7 +105,7 @@ class UiSession {
       this.setDockOpen(false);
     }
     // RPC hosts have no component UI: custom() returns at once without building the dock.
-    if (!shown) ctx.ui.notify(NO_TUI, "error");
+    if (!shown) this.say(ctx, NO_TUI, "error");
   }
 
   dispose(): void {
@@ -130,6 +127,7 @@ class UiSession {
 export function registerTaskUi(
   pi: ExtensionAPI,
   runtime: RuntimeAccess,
+  say: CommandOutput,
   env: Readonly<Record<string, string | undefined>> = process.env,
   lifecycle?: RuntimeLifecycle,
 ): void {
@@ -194,7 +192,7 @@ export function registerTaskUi(
   pi.on("session_start", async (_event, ctx) => {
     session?.dispose();
     const built = lifecycle === undefined ? runtime() : lifecycle.built();
-    session = new UiSession(runtime, ctx, shortcut.value);
+    session = new UiSession(runtime, ctx, shortcut.value, say);
     if (built !== undefined) session.attach(built);
   });
   pi.on("session_shutdown", async () => {
