@@ -31,11 +31,11 @@ const noRuntime = () => {
 };
 
 describe("registerTaskUi", () => {
-  it("registers the dock commands, /bg-clear, the renderer, the default shift+down shortcut and session hooks", () => {
+  it("registers the dock commands, /bg-clear, the renderer, the default shortcuts and session hooks", () => {
     const { pi, calls } = fakePi();
     registerTaskUi(pi, noRuntime, notifyOutput, {});
     expect(calls.commands.sort()).toEqual(["bg-clear", "bg-tasks", "tasks"]);
-    expect(calls.shortcuts).toEqual(["shift+down"]);
+    expect(calls.shortcuts).toEqual(["shift+down", "ctrl+alt+c"]);
     expect(calls.renderers).toEqual(["background-task-notification"]);
     expect(calls.events).toEqual(["session_start", "session_shutdown"]);
   });
@@ -43,9 +43,9 @@ describe("registerTaskUi", () => {
   it("PI_BG_DOCK_SHORTCUT picks another key or none", () => {
     const other = fakePi();
     registerTaskUi(other.pi, noRuntime, notifyOutput, { PI_BG_DOCK_SHORTCUT: "ctrl+alt+b" });
-    expect(other.calls.shortcuts).toEqual(["ctrl+alt+b"]);
+    expect(other.calls.shortcuts).toEqual(["ctrl+alt+b", "ctrl+alt+c"]);
     const off = fakePi();
-    registerTaskUi(off.pi, noRuntime, notifyOutput, { PI_BG_DOCK_SHORTCUT: "off" });
+    registerTaskUi(off.pi, noRuntime, notifyOutput, { PI_BG_DOCK_SHORTCUT: "off", PI_BG_CLEAR_SHORTCUT: "off" });
     expect(off.calls.shortcuts).toEqual([]);
     expect(off.calls.commands).toContain("tasks");
   });

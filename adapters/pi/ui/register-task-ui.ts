@@ -5,7 +5,7 @@ import type { TaskRuntime } from "../../../domain/tasks/service/task-runtime.ts"
 import type { RuntimeLifecycle } from "../runtime-lifecycle.ts";
 import type { RuntimeAccess } from "../../../domain/tasks/service/task-tool-specs.ts";
 import { TypedFailure } from "../typed-error.ts";
-import { dockShortcutFromEnv, type DockShortcut } from "./dock-shortcut.ts";
+import { taskShortcutsFromEnv, type Shortcut } from "./shortcut-config.ts";
 import { FOOTER_STATUS_KEY, FooterStatus } from "./footer-status.ts";
 import { notificationRenderer } from "./notification-renderer.ts";
 import { SeenTasks } from "./seen-tasks.ts";
@@ -39,7 +39,7 @@ class UiSession {
   constructor(
     private readonly runtime: RuntimeAccess,
     private readonly ctx: ExtensionContext,
-    private readonly shortcut: DockShortcut | undefined,
+    private readonly shortcut: Shortcut | undefined,
     private readonly say: CommandOutput,
   ) {}
 
@@ -122,7 +122,7 @@ class UiSession {
  * The task UI: footer status, the dock (/tasks, /bg-tasks and a shortcut), /bg-clear and the
  * completion-notice renderer. Call after the runtime's own session hooks so the runtime exists first, or pass
  * the lifecycle that builds it on first need (the footer then starts with the runtime).
- * An invalid PI_BG_DOCK_SHORTCUT fails the extension load with pi_bg_config_invalid.
+ * An invalid PI_BG_DOCK_SHORTCUT or PI_BG_CLEAR_SHORTCUT fails the extension load with pi_bg_config_invalid.
  */
 export function registerTaskUi(
   pi: ExtensionAPI,
@@ -131,8 +131,9 @@ export function registerTaskUi(
   env: Readonly<Record<string, string | undefined>> = process.env,
   lifecycle?: RuntimeLifecycle,
 ): void {
-  const shortcut = dockShortcutFromEnv(env);
-  if (!shortcut.ok) throw new TypedFailure(shortcut.error);
+  const shortcuts = taskShortcutsFromEnv(env);
+  if (!shortcuts.ok) throw new TypedFailure(shortcuts.error);
+  const { dock, clear } = shortcuts.value;
   let session: UiSession | undefined;
   const current = (): UiSession => {
     if (session === undefined)
@@ -167,24 +168,31 @@ export function registerTaskUi(
   pi.registerCommand("tasks", dockCommand);
   pi.registerCommand("bg-tasks", dockCommand);
 
+  const clearFinished = (ctx: ExtensionContext): void => {
+    const cleared = current().seen.markFinished(runtime().list());
+    say(
+      ctx,
+      cleared === 0
+        ? "No unseen finished background tasks."
+        : `Marked ${cleared} finished background ${cleared === 1 ? "task" : "tasks"} as seen.`,
+      "info",
+    );
+  };
   pi.registerCommand("bg-clear", {
     description: "Mark all finished background tasks as seen (clears them from the footer)",
-    handler: async (_args, ctx) => {
-      const cleared = current().seen.markFinished(runtime().list());
-      say(
-        ctx,
-        cleared === 0
-          ? "No unseen finished background tasks."
-          : `Marked ${cleared} finished background ${cleared === 1 ? "task" : "tasks"} as seen.`,
-        "info",
-      );
-    },
+    handler: async (_args, ctx) => clearFinished(ctx),
   });
 
-  if (shortcut.value !== undefined) {
-    pi.registerShortcut(shortcut.value.key, {
+  if (dock !== undefined) {
+    pi.registerShortcut(dock.key, {
       description: "Open the background task dock",
       handler: async (ctx) => current().openDock(ctx, undefined),
+    });
+  }
+  if (clear !== undefined) {
+    pi.registerShortcut(clear.key, {
+      description: "Mark all finished background tasks as seen (/bg-clear)",
+      handler: async (ctx) => clearFinished(ctx),
     });
   }
 
@@ -192,7 +200,7 @@ export function registerTaskUi(
   pi.on("session_start", async (_event, ctx) => {
     session?.dispose();
     const built = lifecycle === undefined ? runtime() : lifecycle.built();
-    session = new UiSession(runtime, ctx, shortcut.value, say);
+    session = new UiSession(runtime, ctx, dock, say);
     if (built !== undefined) session.attach(built);
   });
   pi.on("session_shutdown", async () => {
