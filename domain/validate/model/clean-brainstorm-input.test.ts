@@ -63,7 +63,12 @@ describe("clean brainstorm canonical input", () => {
   });
 
   it("keeps a prompt's surrounding whitespace: the request text is authoritative", () => {
-    expect(checkBrainstormInput(rebuilt((i) => (i.request.text = " x \n")), undefined).ok).toBe(true);
+    expect(
+      checkBrainstormInput(
+        rebuilt((i) => (i.request.text = " x \n")),
+        undefined,
+      ).ok,
+    ).toBe(true);
   });
 
   it.each([
