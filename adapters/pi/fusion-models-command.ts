@@ -22,7 +22,7 @@ export async function runFusionModelsCommand(
   if (!ctx.hasUI) return show(ctx, NO_TUI, "error");
   const loaded = await deps.load();
   if (!loaded.ok) return show(ctx, loaded.error.message, "error");
-  const available = ctx.modelRegistry.getAvailable().map((m) => `${m.provider}/${m.id}`);
+  const available = new Map(ctx.modelRegistry.getAvailable().map((m) => [`${m.provider}/${m.id}`, m.contextWindow]));
   const current = ctx.model === undefined ? undefined : `${ctx.model.provider}/${ctx.model.id}`;
   // Loaded with the first /fusion-models, not with the extension.
   const { FusionModelsSelector } = await import("./fusion-models-selector.ts");
