@@ -45,7 +45,7 @@ describe("catalogue specs as Pi tools", () => {
     const tool = piToolFromSpec(
       PI,
       fusionBrainstormToolSpec("session_projection", async (request, run) => {
-        expect(request).toEqual({ prompt: "How?", capability: "reason" });
+        expect(request).toEqual({ prompt: " How? ", capability: "reason" });
         expect(run.call?.toolCallId).toBe("call-1");
         expect([run.call?.session.cwd, run.call?.session.sessionId, run.call?.session.thinkingLevel()]).toEqual([
           "/w",

@@ -8,6 +8,20 @@ import { unwrap } from "./typed-error.ts";
  * converts some primitives) and again inside execute; the call carries its Pi session; progress streams
  * as partial updates; a reply's usage is the result's top-level `usage`, which newer Pi adds to the session.
  */
+/**
+ * Says in a result's details whether this Pi counted the usage the result attached (`usage_attached`):
+ * a Pi that accounts tool usage (1.x) hands it to `tool_result` handlers, one that does not (0.73.1) has
+ * no such field, so the claim never says more than happened.
+ */
+export function recordUsageCounting(pi: Pick<ExtensionAPI, "on">): void {
+  pi.on("tool_result", async (event) => {
+    const details = event.details as { usage_attached?: unknown } | undefined;
+    if (details?.usage_attached !== true) return undefined;
+    const counted = (event as { usage?: unknown }).usage !== undefined;
+    return { details: { ...details, usage_counted_by_host: counted } };
+  });
+}
+
 export function piToolFromSpec(pi: Pick<ExtensionAPI, "getThinkingLevel">, spec: AnyHostToolSpec): ToolDefinition {
   return {
     name: spec.name,

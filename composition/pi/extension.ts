@@ -1,7 +1,7 @@
 import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
 import { toolCatalogue } from "../../domain/tools/service/tool-catalogue.ts";
 import { registerEventBusApi } from "../../adapters/pi/event-bus-api.ts";
-import { piToolFromSpec } from "../../adapters/pi/pi-tool.ts";
+import { piToolFromSpec, recordUsageCounting } from "../../adapters/pi/pi-tool.ts";
 import { registerTaskCommands } from "../../adapters/pi/task-commands.ts";
 import { registerCommandOutput } from "../../adapters/pi/ui/command-output.ts";
 import { registerTaskUi } from "../../adapters/pi/ui/register-task-ui.ts";
@@ -23,6 +23,7 @@ export default function piBackgroundTasks(pi: ExtensionAPI): void {
   const app = new PiApplication(session);
   for (const spec of toolCatalogue(app, { delivery: "agent_turn", sessions: true }))
     pi.registerTool(piToolFromSpec(pi, spec));
+  recordUsageCounting(pi);
   const gated = runtimeGated(pi, session);
   const output = registerCommandOutput(pi);
   registerTaskCommands(gated, session.current, output);

@@ -166,7 +166,7 @@ describe(
         workflow: "brainstorm",
         cwd,
         context: { kind: "clean_task", policy_id: "fusion-clean-task-v1", declared_sources: [] },
-        request: { text: "How should we speed up the build?" },
+        request: { text: "  How should we speed up the build?  " }, // the request text is kept byte for byte
       });
       const children = childRequests(before);
       expect(children).toHaveLength(5);

@@ -10,6 +10,7 @@ import {
   type ScriptedModelServer,
   type ScriptedReply,
 } from "../../fake/scripted-model-server.ts";
+import { locatePiCli } from "./pi-process.ts";
 import { startPiRpc, type PiRpcClient } from "./rpc-client.ts";
 import { callTool as callToolVia, LEAN_PI_ARGS, scriptedParent } from "./scripted-parent.test-support.ts";
 import { PACKAGE_ROOT } from "./sdk-session.ts";
@@ -22,6 +23,9 @@ const roles = fusionRoleResponder();
 const respond = (input: ResponderInput): ScriptedReply => roles(input) ?? scriptedParent(input);
 
 const callTool = (name: string, args: unknown) => callToolVia(pi, name, args);
+/** Pi's CHANGELOG: 0.81.0 added tool usage to session totals; 0.73.1's notes say it does not count it. */
+const [major = 0, minor = 0] = locatePiCli().version.split(".").map(Number);
+const PI_COUNTS_TOOL_USAGE = major > 0 || minor >= 81;
 
 beforeAll(async () => {
   server = await startScriptedModelServer();
@@ -76,6 +80,15 @@ describe("fusion_validate through `pi --mode rpc` with real pi children", () => 
     expect(result.isError, result.text).toBe(false);
     expect(result.text).toContain("save() is not durable");
     expect(result.text.toLowerCase()).toContain("critical");
+    // The run's usage is attached once, to the first complete retrieval, and the details say whether this Pi
+    // counted it (1.x accounts tool usage, 0.73.1 does not).
+    expect(result.details).toMatchObject({ usage_attached: true, usage_counted_by_host: PI_COUNTS_TOOL_USAGE });
+    // 0.73.1 drops a tool result's top-level usage before its events; 1.x passes it on and counts it.
+    expect(result.usage).toEqual(PI_COUNTS_TOOL_USAGE ? result.details.usage : undefined);
+    const again = await callTool("bg_result", { taskId });
+    expect(again.details).toMatchObject({ usage_attached: false });
+    expect(again.details).not.toHaveProperty("usage_counted_by_host");
+    expect(again.usage).toBeUndefined();
     // Tampering with the committed report is caught before a byte is returned.
     const runDir = String((launched.details as { artifact_dir: string }).artifact_dir);
     const merged = join(runDir, "merged.md");

@@ -27,6 +27,8 @@ export interface ToolOutcome {
   readonly isError: boolean;
   readonly text: string;
   readonly details: Record<string, unknown>;
+  /** The result's top-level usage, as the tool_execution_end event carries it. */
+  readonly usage?: unknown;
 }
 
 /** Has the scripted parent call one tool and returns that call's result. */
@@ -38,8 +40,12 @@ export async function callTool(
 ): Promise<ToolOutcome> {
   const events = await pi.promptAndWait(`call ${name} ${JSON.stringify(args)}`, timeoutMs);
   const end = events.find((e) => e.type === "tool_execution_end") as
-    | (PiRecord & { isError: boolean; result: { content: { text: string }[]; details: Record<string, unknown> } })
+    | (PiRecord & {
+        isError: boolean;
+        result: { content: { text: string }[]; details: Record<string, unknown>; usage?: unknown };
+      })
     | undefined;
   if (end === undefined) throw new Error(`the parent did not call ${name}: ${events.map((e) => e.type).join(", ")}`);
-  return { isError: end.isError, text: end.result.content.map((c) => c.text).join(""), details: end.result.details };
+  const { content, details, usage } = end.result;
+  return { isError: end.isError, text: content.map((c) => c.text).join(""), details, usage };
 }

@@ -95,6 +95,19 @@ describe("bgResultToolSpec", () => {
     expect(without.ok && JSON.parse(without.value.text)).toEqual(running);
   });
 
+  it("carries the run's usage on the reply only with the retrieval that claimed it", async () => {
+    const usage = { input: 10, output: 5, cacheRead: 0, cacheWrite: 0, totalTokens: 15, cost: { total: 0.01 } };
+    const claimed = { answer: { text: "report" }, usage, usage_attached: true } as unknown as ResultView;
+    const first = await callToolSpec(spec(claimed), { taskId: "v1" }, {});
+    expect(first.ok && first.value.usage).toEqual(usage);
+    const later = { ...claimed, usage_attached: false } as unknown as ResultView;
+    const second = await callToolSpec(spec(later), { taskId: "v1" }, {});
+    expect(second.ok && "usage" in second.value).toBe(false);
+    const unavailable = { ...claimed, usage: "unavailable" } as unknown as ResultView;
+    const none = await callToolSpec(spec(unavailable), { taskId: "v1" }, {});
+    expect(none.ok && "usage" in none.value).toBe(false);
+  });
+
   it("refuses bad arguments before reading anything", async () => {
     let reads = 0;
     const counting = bgResultToolSpec("agent_turn", async () => (reads++, ok(delegateView)));

@@ -10,6 +10,7 @@ import {
   type BgResultQuery,
 } from "../model/bg-result-arguments.ts";
 import type { ResultDelivery } from "../../shared/model/result-delivery.ts";
+import type { Usage } from "../../shared/model/usage.ts";
 import type { FusionResultView } from "../../validate/model/validate-result-view.ts";
 
 /** What `bg_result` returns: a Fusion run's view or a delegate's. */
@@ -52,7 +53,16 @@ function textOf(view: ResultView): string {
   return verified_against === "adjudication_record" ? `${answer.text}\n\n[bg_result: ${verification}]` : answer.text;
 }
 
-/** `bg_result`: the hash-verified answer of a background run; never blocks, never truncates. */
+/** The run's usage, when this retrieval took its once-per-run claim (`usage_attached`); otherwise none. */
+function attachedUsage(view: ResultView): Usage | undefined {
+  const { usage_attached, usage } = view as { usage_attached?: unknown; usage?: unknown };
+  return usage_attached === true && typeof usage === "object" && usage !== null ? (usage as Usage) : undefined;
+}
+
+/**
+ * `bg_result`: the hash-verified answer of a background run; never blocks, never truncates. The run's usage
+ * rides on the reply (where a host counts tool usage) exactly once: with the retrieval that claimed it.
+ */
 export function bgResultToolSpec(
   delivery: CompletionDelivery,
   read: ResultReader,
@@ -66,7 +76,9 @@ export function bgResultToolSpec(
     normalize: normalizeBgResultArguments,
     run: async (query, context) => {
       const view = await read(query, context.call?.session);
-      return view.ok ? ok({ text: textOf(view.value), details: view.value }) : view;
+      if (!view.ok) return view;
+      const usage = attachedUsage(view.value);
+      return ok({ text: textOf(view.value), details: view.value, ...(usage === undefined ? {} : { usage }) });
     },
   };
 }
