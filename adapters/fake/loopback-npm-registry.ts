@@ -23,6 +23,8 @@ export interface LoopbackNpmRegistry {
   /** `http://127.0.0.1:<port>`, for PI_BG_REGISTRY_URL. */
   readonly url: string;
   readonly requests: readonly RegistryRequest[];
+  /** Requests whose exchange has not ended yet (a stalled answer stays open until the client gives up). */
+  inFlight(): number;
   answer(name: string, answer: RegistryAnswer): void;
   close(): Promise<void>;
 }
@@ -74,7 +76,10 @@ function writeHuge(res: ServerResponse, bytes: number): void {
 export async function startLoopbackNpmRegistry(): Promise<LoopbackNpmRegistry> {
   const answers = new Map<string, RegistryAnswer>();
   const requests: RegistryRequest[] = [];
+  let inFlight = 0;
   const server = createServer((req, res) => {
+    inFlight++;
+    res.once("close", () => inFlight--);
     let bodyBytes = 0;
     req.on("data", (chunk: Buffer) => {
       bodyBytes += chunk.length;
@@ -90,6 +95,7 @@ export async function startLoopbackNpmRegistry(): Promise<LoopbackNpmRegistry> {
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    inFlight: () => inFlight,
     answer: (name, answer) => void answers.set(name, answer),
     close: () =>
       new Promise<void>((resolve) => {

@@ -32,13 +32,18 @@ export function startUpdateCheck(
   const registryUrl = settings.ok && settings.value.mode === "on" ? settings.value.registryUrl : undefined;
   const run = async (signal: AbortSignal): Promise<UpdateStatus> => {
     if (!settings.ok) return { kind: "unavailable", current: installed.version, error: settings.error };
-    const registry = new NpmReleaseRegistry(registryUrl ?? "");
-    return checkForUpdate(
-      settings.value,
-      installed,
-      registry,
-      AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]),
-    );
+    // The time box, by hand: a timeout signal inside AbortSignal.any can be collected before it fires.
+    const box = new AbortController();
+    const timer = setTimeout(() => box.abort(), timeoutMs);
+    timer.unref();
+    const end = () => box.abort();
+    signal.addEventListener("abort", end, { once: true });
+    try {
+      return await checkForUpdate(settings.value, installed, new NpmReleaseRegistry(registryUrl ?? ""), box.signal);
+    } finally {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", end);
+    }
   };
   return new PiUpdateNotice({ packageName: installed.name, registryUrl, run }, ctx);
 }
