@@ -11,7 +11,13 @@ if (piDir === undefined || piDir === "")
   throw new Error("vitest.lane.config.ts needs PI_BG_TEST_PI_DIR (see scripts/run-tests.mjs)");
 
 /** Host-dependent tests: everything that loads Pi, starts `pi`, or wires the package into a host. */
-export const HOST_TIER = ["adapters/**/*.test.ts", "composition/**/*.test.ts", "bin/**/*.test.ts"];
+export const HOST_TIER = [
+  "adapters/**/*.test.ts",
+  "composition/**/*.test.ts",
+  "bin/**/*.test.ts",
+  "scripts/demo.test.ts",
+  "scripts/try.test.ts",
+];
 
 const exact = (name: string) => new RegExp(`^${name.replace(/[/.]/g, "\\$&")}$`);
 

@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { startTmux, type TmuxSession } from "../adapters/pi/e2e/tmux-session.ts";
 import { BUILD_PROMPT } from "./demo-task-turns.ts";
+import { GUIDE } from "./try-guide.ts";
 
 // `npm run try` in a real terminal (tmux): the guide, the interactive Pi with the package on the scripted
 // model, a command and a prompt that work, and nothing left behind after quitting.
@@ -29,9 +30,11 @@ describe("npm run try (the real TUI, offline)", { timeout: 180_000 }, () => {
       env: {},
       argv: [process.execPath, "--import", "tsx", TRY],
     });
-    const start = await screen.waitFor(/scripted-a/, 60_000);
-    expect(start).toContain("Try, in Pi:");
-    const work = /Working directory: (\S+)/.exec(start)?.[1] ?? "";
+    await screen.waitFor(/scripted-a/, 60_000);
+    const start = await screen.waitFor(/Quit with Ctrl\+C twice/, 20_000);
+    expect(start).toContain(GUIDE[0]);
+    expect(start).toContain(GUIDE.at(-1));
+    const work = /^ *(\/\S*pi-bg-try-\w+)/m.exec(start)?.[1] ?? ""; // the working directory in Pi's footer
     expect(existsSync(work)).toBe(true);
     screen.type("/bg echo hello-from-try");
     screen.keys("Enter");

@@ -1,6 +1,7 @@
-import type { ExtensionAPI, ExtensionCommandContext } from "@mariozechner/pi-coding-agent";
+import type { ExtensionCommandContext } from "@mariozechner/pi-coding-agent";
 import type { Component } from "@mariozechner/pi-tui";
 import { describe, expect, it, vi } from "vitest";
+import { notifyOutput } from "./ui/notify-output.test-support.ts";
 import {
   DEFAULT_FUSION_MODELS_CONFIG,
   withSelection,
@@ -8,12 +9,7 @@ import {
   type LoadedFusionModels,
 } from "../../domain/fusion/model/fusion-models-config.ts";
 import { err, ok, type Result, type TypedError } from "../../domain/shared/model/result.ts";
-import {
-  keyOf,
-  registerFusionModelsCommand,
-  runFusionModelsCommand,
-  type FusionModelsCommandDeps,
-} from "./fusion-models-command.ts";
+import { keyOf, runFusionModelsCommand, type FusionModelsCommandDeps } from "./fusion-models-command.ts";
 
 const DOWN = "\x1b[B";
 const UP = "\x1b[A";
@@ -83,19 +79,10 @@ function deps(
 }
 
 describe("/fusion-models", () => {
-  it("registers the command", () => {
-    const registered: string[] = [];
-    registerFusionModelsCommand(
-      { registerCommand: (name: string) => registered.push(name) } as unknown as ExtensionAPI,
-      deps().d,
-    );
-    expect(registered).toEqual(["fusion-models"]);
-  });
-
   it("opens the overlay, saves the chosen slot against the loaded revision", async () => {
     const h = harness([UP, UP, UP, ENTER, DOWN, ENTER, DOWN, ENTER]); // Merger → first model → Save
     const { d, saves } = deps();
-    await runFusionModelsCommand(h.ctx, d);
+    await runFusionModelsCommand(h.ctx, d, notifyOutput);
     expect(h.customOptions).toEqual([
       { overlay: true, overlayOptions: { width: "82%", minWidth: 64, maxHeight: "75%" } },
     ]);
@@ -108,7 +95,7 @@ describe("/fusion-models", () => {
     const { d, saves } = deps(
       err({ code: "config_conflict", message: "fusion-models.json changed since it was loaded (config_conflict)" }),
     );
-    await runFusionModelsCommand(h.ctx, d);
+    await runFusionModelsCommand(h.ctx, d, notifyOutput);
     expect(saves).toHaveLength(1);
     expect(h.notes).toEqual([["error", "fusion-models.json changed since it was loaded (config_conflict)"]]);
   });
@@ -116,7 +103,7 @@ describe("/fusion-models", () => {
   it("Esc cancels without saving", async () => {
     const h = harness([ESC]);
     const { d, saves } = deps();
-    await runFusionModelsCommand(h.ctx, d);
+    await runFusionModelsCommand(h.ctx, d, notifyOutput);
     expect(saves).toEqual([]);
     expect(h.notes).toEqual([["info", "Fusion models unchanged."]]);
   });
@@ -127,19 +114,19 @@ describe("/fusion-models", () => {
       undefined,
       err({ code: "config_invalid", message: "fusion-models.json is invalid (config_invalid)" }),
     );
-    await runFusionModelsCommand(h.ctx, d);
+    await runFusionModelsCommand(h.ctx, d, notifyOutput);
     expect(h.customOptions).toEqual([]);
     expect(h.notes[0]?.[0]).toBe("error");
   });
 
   it("without the TUI it fails clearly: RPC (custom unsupported) and print mode", async () => {
     const rpc = harness("no-custom");
-    await runFusionModelsCommand(rpc.ctx, deps().d);
+    await runFusionModelsCommand(rpc.ctx, deps().d, notifyOutput);
     expect(rpc.notes).toEqual([["error", expect.stringContaining("needs the interactive terminal UI")]]);
     const print = harness([], false);
     const stderr = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
     const { d } = deps();
-    await runFusionModelsCommand(print.ctx, d);
+    await runFusionModelsCommand(print.ctx, d, notifyOutput);
     expect(String(stderr.mock.calls[0]?.[0])).toContain("needs the interactive terminal UI");
     stderr.mockRestore();
     expect(d.load).not.toHaveBeenCalled();

@@ -1,8 +1,9 @@
-import type { ExtensionAPI, ExtensionCommandContext, Theme } from "@mariozechner/pi-coding-agent";
+import type { ExtensionCommandContext, Theme } from "@mariozechner/pi-coding-agent";
 import { Key, matchesKey, type Component } from "@mariozechner/pi-tui";
 import type { FusionModelsConfig, LoadedFusionModels } from "../../domain/fusion/model/fusion-models-config.ts";
 import type { Result, TypedError } from "../../domain/shared/model/result.ts";
 import type { FusionModelsSelector, SelectorKey, SelectorOutcome } from "./fusion-models-selector.ts";
+import type { CommandOutput } from "./ui/command-output.ts";
 
 /** Where `/fusion-models` reads and writes the global configuration (adapters/node FusionModelsStore fits). */
 export interface FusionModelsCommandDeps {
@@ -13,27 +14,15 @@ export interface FusionModelsCommandDeps {
 
 const OVERLAY = { width: "82%", minWidth: 64, maxHeight: "75%" } as const;
 
-type Show = (ctx: ExtensionCommandContext, message: string, level: "info" | "warning" | "error") => void;
-const show: Show = (ctx, message, level) => {
-  if (ctx.hasUI) ctx.ui.notify(message, level);
-  else process.stderr.write(`${message}\n`); // stdout may carry a JSON event stream
-};
-
-export function registerFusionModelsCommand(pi: ExtensionAPI, deps: FusionModelsCommandDeps): void {
-  pi.registerCommand("fusion-models", {
-    description: "Choose the models of the five Fusion slots (3 candidates, evaluator, merger)",
-    handler: async (_args, ctx) => runFusionModelsCommand(ctx, deps),
-  });
-}
-
 export async function runFusionModelsCommand(
   ctx: ExtensionCommandContext,
   deps: FusionModelsCommandDeps,
+  show: CommandOutput,
 ): Promise<void> {
   if (!ctx.hasUI) return show(ctx, NO_TUI, "error");
   const loaded = await deps.load();
   if (!loaded.ok) return show(ctx, loaded.error.message, "error");
-  const available = ctx.modelRegistry.getAvailable().map((m) => `${m.provider}/${m.id}`);
+  const available = new Map(ctx.modelRegistry.getAvailable().map((m) => [`${m.provider}/${m.id}`, m.contextWindow]));
   const current = ctx.model === undefined ? undefined : `${ctx.model.provider}/${ctx.model.id}`;
   // Loaded with the first /fusion-models, not with the extension.
   const { FusionModelsSelector } = await import("./fusion-models-selector.ts");

@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { DEFAULT_FUSION_MODELS_CONFIG, withSelection } from "../../domain/fusion/model/fusion-models-config.ts";
 import { FusionModelsSelector, type SelectorKey } from "./fusion-models-selector.ts";
 
-const AVAILABLE = ["scripted/b", "openrouter/vendor/x", "scripted/a"];
+const windows = (keys: readonly string[], window = 128_000) => new Map(keys.map((key) => [key, window]));
+const AVAILABLE = windows(["scripted/b", "openrouter/vendor/x", "scripted/a"]);
 const plain = (_role: string, text: string): string => text;
 const press = (selector: FusionModelsSelector, ...keys: Array<SelectorKey["kind"] | { text: string }>) => {
   let outcome;
@@ -63,10 +64,10 @@ describe("FusionModelsSelector", () => {
       type: "save",
       config: withSelection(DEFAULT_FUSION_MODELS_CONFIG, "merger", "scripted/a"),
     });
-    expect(press(new FusionModelsSelector(DEFAULT_FUSION_MODELS_CONFIG, [], undefined), "up", "enter")).toEqual({
+    expect(press(new FusionModelsSelector(DEFAULT_FUSION_MODELS_CONFIG, new Map(), undefined), "up", "enter")).toEqual({
       type: "cancel",
     });
-    expect(press(new FusionModelsSelector(DEFAULT_FUSION_MODELS_CONFIG, [], undefined), "escape")).toEqual({
+    expect(press(new FusionModelsSelector(DEFAULT_FUSION_MODELS_CONFIG, new Map(), undefined), "escape")).toEqual({
       type: "cancel",
     });
   });
@@ -76,12 +77,28 @@ describe("FusionModelsSelector", () => {
       { length: 40 },
       (_, i) => `p/model-${String(i).padStart(2, "0")}-with-a-rather-long-identifier`,
     );
-    const selector = new FusionModelsSelector(DEFAULT_FUSION_MODELS_CONFIG, many, undefined);
+    const selector = new FusionModelsSelector(DEFAULT_FUSION_MODELS_CONFIG, windows(many), undefined);
     press(selector, "enter", "pageDown", "pageDown");
     const lines = selector.lines(30, plain);
     expect(lines.every((l) => visibleWidth(l) <= 30)).toBe(true);
     expect(lines.some((l) => visibleWidth(l) === 30)).toBe(true);
     expect(lines.some((l) => l.includes("↑") && l.includes("more"))).toBe(true);
     expect(lines.some((l) => l.includes("↓") && l.includes("more"))).toBe(true);
+  });
+
+  it("refuses a model whose context window is below Fusion's minimum when it is picked, naming the requirement", () => {
+    const available = new Map([...AVAILABLE, ["tiny/small-window", 45_055]]);
+    const selector = new FusionModelsSelector(DEFAULT_FUSION_MODELS_CONFIG, available, undefined);
+    press(selector, "enter", { text: "tiny" }, "enter");
+    const refused = selector.lines(200, plain).join("\n");
+    expect(refused).toContain(
+      "Not chosen: tiny/small-window has a 45055-token context window; Fusion stages need at least 45056 tokens",
+    );
+    expect(selector.draft).toEqual(DEFAULT_FUSION_MODELS_CONFIG);
+    press(selector, "backspace", "backspace", "backspace", "backspace", { text: "scripted/a" }, "enter");
+    expect(selector.draft).toEqual(withSelection(DEFAULT_FUSION_MODELS_CONFIG, "candidate-1", "scripted/a"));
+    const exact = new FusionModelsSelector(DEFAULT_FUSION_MODELS_CONFIG, windows(["x/at-minimum"], 45_056), undefined);
+    press(exact, "enter", { text: "x/" }, "enter");
+    expect(exact.draft).toEqual(withSelection(DEFAULT_FUSION_MODELS_CONFIG, "candidate-1", "x/at-minimum"));
   });
 });

@@ -1,5 +1,6 @@
 import { truncateToWidth } from "@mariozechner/pi-tui";
 import {
+  contextWindowShortfall,
   CURRENT_MODEL,
   FUSION_SLOTS,
   selectionOf,
@@ -38,6 +39,7 @@ const VISIBLE_CHOICES = 12;
  * The `/fusion-models` dialog as a plain state machine: a list of the five slots plus Save/Cancel, and
  * per slot a filterable list of `$current` and every available `provider/id`. A configured model that
  * is not available stays selectable but is marked, so opening the dialog never rewrites it silently.
+ * A model whose context window is below Fusion's minimum is refused when it is picked, with the requirement.
  */
 export class FusionModelsSelector {
   #draft: FusionModelsConfig;
@@ -45,15 +47,19 @@ export class FusionModelsSelector {
   #editing: FusionSlot | undefined;
   #choice = 0;
   #filter = "";
+  #refusal: string | undefined;
   readonly #available: readonly string[];
+  readonly #windows: ReadonlyMap<string, number>;
 
+  /** `available`: each model the host can call (`provider/id`) with its context window. */
   constructor(
     config: FusionModelsConfig,
-    available: readonly string[],
+    available: ReadonlyMap<string, number>,
     private readonly currentModel: string | undefined,
   ) {
     this.#draft = config;
-    this.#available = [...new Set(available)].sort();
+    this.#available = [...available.keys()].sort();
+    this.#windows = available;
   }
 
   get draft(): FusionModelsConfig {
@@ -101,6 +107,7 @@ export class FusionModelsSelector {
 
   #handleChoices(slot: FusionSlot, key: SelectorKey): SelectorOutcome | undefined {
     const choices = this.#choices(slot);
+    this.#refusal = undefined;
     const last = Math.max(0, choices.length - 1);
     if (key.kind === "escape") this.#editing = undefined;
     else if (key.kind === "up") this.#choice = Math.max(0, this.#choice - 1);
@@ -109,6 +116,10 @@ export class FusionModelsSelector {
     else if (key.kind === "pageDown") this.#choice = Math.min(last, this.#choice + VISIBLE_CHOICES);
     else if (key.kind === "enter") {
       const picked = choices[this.#choice];
+      const window = picked === undefined ? undefined : this.#windows.get(picked.value);
+      this.#refusal =
+        picked === undefined || window === undefined ? undefined : contextWindowShortfall(picked.value, window);
+      if (this.#refusal !== undefined) return undefined;
       if (picked !== undefined) this.#draft = withSelection(this.#draft, slot, picked.value);
       this.#editing = undefined;
     } else if (key.kind === "backspace" || key.kind === "text") {
@@ -164,6 +175,7 @@ export class FusionModelsSelector {
       lines.push(selected ? paint("accent", text) : choice.unavailable ? paint("warning", text) : paint("text", text));
     }
     if (shown.length === 0) lines.push(paint("warning", fit("  no model matches")));
+    if (this.#refusal !== undefined) lines.push(paint("warning", fit(`  Not chosen: ${this.#refusal}`)));
     const below = choices.length - start - shown.length;
     if (below > 0) lines.push(paint("dim", fit(`  ↓ ${below} more`)));
     lines.push("", paint("dim", fit("↑↓ PgUp PgDn move • type to filter • Enter pick • Esc back")));

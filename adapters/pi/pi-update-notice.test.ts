@@ -8,10 +8,11 @@ function fakeCtx(hasUI = true) {
   const notices: string[] = [];
   const ctx = {
     hasUI,
+    mode: "tui",
     ui: {
       setStatus: (key: string, text: string | undefined) => statuses.push([key, text]),
       notify: (text: string) => notices.push(text),
-      theme: { fg: (_color: string, text: string) => text },
+      theme: { fg: (_color: string, text: string) => `<${text}>` },
     },
   } as unknown as ExtensionContext;
   return { ctx, statuses, notices };
@@ -34,6 +35,7 @@ function heldLookup() {
   return { lookup, settle: (status: UpdateStatus) => settle(status), aborted: () => signal?.aborted };
 }
 
+const say = (ctx: ExtensionContext, text: string) => ctx.ui.notify(text, "info");
 const newer: UpdateStatus = { kind: "newer", current: "0.10.0", latest: "0.11.0" };
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
@@ -45,7 +47,7 @@ describe("PiUpdateNotice", () => {
     expect(statuses).toEqual([]);
     held.settle(newer);
     await tick();
-    expect(statuses).toEqual([[UPDATE_STATUS_KEY, "⬆ v0.11.0 /bg-update"]]);
+    expect(statuses).toEqual([[UPDATE_STATUS_KEY, "<⬆ v0.11.0 /bg-update>"]]);
     notice.stop();
     expect(statuses.at(-1)).toEqual([UPDATE_STATUS_KEY, undefined]);
     expect(held.aborted()).toBe(true);
@@ -64,14 +66,14 @@ describe("PiUpdateNotice", () => {
     const { ctx, notices } = fakeCtx();
     const held = heldLookup();
     const notice = new PiUpdateNotice(held.lookup, ctx);
-    const report = notice.report(ctx);
+    const report = notice.report(ctx, say);
     held.settle({ kind: "unpublished", current: "0.10.0" });
     await report;
     expect(notices).toEqual([
       "pi-background-tasks 0.10.0: no newer release (http://127.0.0.1:1 does not list the package).",
     ]);
     const broken: UpdateLookup = { ...held.lookup, run: () => Promise.reject(new Error("boom")) };
-    await new PiUpdateNotice(broken, ctx).report(ctx);
+    await new PiUpdateNotice(broken, ctx).report(ctx, say);
     expect(notices.at(-1)).toContain("update_check_failed: boom");
   });
 });

@@ -1,4 +1,5 @@
 import type { ExtensionContext } from "@mariozechner/pi-coding-agent";
+import { type CommandOutput, hostMode } from "./ui/command-output.ts";
 import { updateFooterText, updateReport, type UpdateStatus } from "../../domain/updates/model/update-status.ts";
 
 /** Its own footer key, so it sits beside the task status ("background-tasks") without touching it. */
@@ -36,11 +37,9 @@ export class PiUpdateNotice {
     void this.result.then((status) => this.showFooter(status));
   }
 
-  /** `/bg-update`: the result (waiting for the lookup in flight) as one info message. */
-  async report(ctx: ExtensionContext): Promise<void> {
-    const text = updateReport(this.lookup.packageName, await this.result, this.lookup.registryUrl);
-    if (ctx.hasUI) ctx.ui.notify(text, "info");
-    else process.stderr.write(`${text}\n`);
+  /** `/bg-update`: the result (waiting for the lookup in flight) as one command answer. */
+  async report(ctx: ExtensionContext, output: CommandOutput): Promise<void> {
+    output(ctx, updateReport(this.lookup.packageName, await this.result, this.lookup.registryUrl), "info");
   }
 
   /** session_shutdown: ends a lookup in flight and clears the segment. */
@@ -54,6 +53,10 @@ export class PiUpdateNotice {
     const text = updateFooterText(status);
     if (text === undefined || this.abort.signal.aborted || !this.ctx.hasUI) return;
     this.shown = true;
-    this.ctx.ui.setStatus(UPDATE_STATUS_KEY, this.ctx.ui.theme.fg("accent", text));
+    // Colour in the terminal only: RPC clients get plain text, as for the task status.
+    this.ctx.ui.setStatus(
+      UPDATE_STATUS_KEY,
+      hostMode(this.ctx) === "tui" ? this.ctx.ui.theme.fg("accent", text) : text,
+    );
   }
 }

@@ -1,6 +1,7 @@
 import type { ExtensionAPI, ExtensionCommandContext } from "@mariozechner/pi-coding-agent";
 import { registerTaskCommands } from "./task-commands.ts";
 import { world } from "./task-fuzz.test-support.ts";
+import { notifyOutput } from "./ui/notify-output.test-support.ts";
 
 // Shared by the task command tests: the runtime world of task-fuzz.test-support.ts with the task commands
 // registered on a stand-in Pi, and every notice a command shows through the UI.
@@ -18,7 +19,7 @@ export async function commandWorld() {
   const pi = {
     registerCommand: (name: string, options: { handler: CommandHandler }) => handlers.set(name, options.handler),
   };
-  registerTaskCommands(pi as unknown as ExtensionAPI, () => w.runtime);
+  registerTaskCommands(pi as unknown as ExtensionAPI, () => w.runtime, notifyOutput);
   const notes: Note[] = [];
   const ctx = {
     hasUI: true,

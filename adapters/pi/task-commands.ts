@@ -1,25 +1,17 @@
 import type { AutocompleteItem } from "@mariozechner/pi-tui";
-import type { ExtensionAPI, ExtensionCommandContext } from "@mariozechner/pi-coding-agent";
+import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
 import type { TypedError } from "../../domain/shared/model/result.ts";
-import { parseBgCommandLine } from "../../domain/tasks/model/bg-command-line.ts";
+import { bgRunRequest } from "../../domain/tasks/model/bg-command-line.ts";
 import { LOG_READ_MAX_BYTES } from "../../domain/tasks/model/log-read.ts";
 import { renderLogText } from "../../domain/tasks/model/log-text.ts";
-import { normalizeRunArguments } from "../../domain/tasks/model/run-request.ts";
 import { formatTaskList } from "../../domain/tasks/model/task-list.ts";
 import type { TaskSnapshot } from "../../domain/tasks/model/task-snapshot.ts";
 import type { RuntimeAccess } from "../../domain/tasks/service/task-tool-specs.ts";
+import type { CommandOutput } from "./ui/command-output.ts";
 
 const MAX_COMPLETIONS = 20;
 const LOGS_USAGE = "/logs <id> [maxBytes]";
 const KILL_USAGE = "/kill <id>";
-
-type Notify = (ctx: ExtensionCommandContext, message: string, level: "info" | "warning" | "error") => void;
-
-/** Commands answer through the UI when there is one, else on stderr (stdout may carry JSON events). */
-const show: Notify = (ctx, message, level) => {
-  if (ctx.hasUI) ctx.ui.notify(message, level);
-  else process.stderr.write(`${message}\n`); // stdout may be a JSON event stream
-};
 
 /**
  * A task runtime error as the user of a slash command reads it. The runtime words its next steps for the
@@ -45,14 +37,12 @@ function completions(tasks: TaskSnapshot[], prefix: string): AutocompleteItem[] 
   return items.length > 0 ? items : null;
 }
 
-export function registerTaskCommands(pi: ExtensionAPI, runtime: RuntimeAccess): void {
+export function registerTaskCommands(pi: ExtensionAPI, runtime: RuntimeAccess, show: CommandOutput): void {
   pi.registerCommand("bg", {
     description:
       "Run a shell command as a background task: /bg [--agent|--no-agent] [--name NAME] [--survive-reload] [--] <command>",
     handler: async (args, ctx) => {
-      const line = parseBgCommandLine(args);
-      if (!line.ok) return show(ctx, line.error.message, "error");
-      const request = normalizeRunArguments({ ...line.value, notifyOnCompletion: true, triggerOnCompletion: false });
+      const request = bgRunRequest(args);
       if (!request.ok) return show(ctx, request.error.message, "error");
       const started = await runtime().start(request.value);
       if (!started.ok) return show(ctx, started.error.message, "error");

@@ -3,6 +3,7 @@ import { toolCatalogue } from "../../domain/tools/service/tool-catalogue.ts";
 import { registerEventBusApi } from "../../adapters/pi/event-bus-api.ts";
 import { piToolFromSpec } from "../../adapters/pi/pi-tool.ts";
 import { registerTaskCommands } from "../../adapters/pi/task-commands.ts";
+import { registerCommandOutput, type CommandOutput } from "../../adapters/pi/ui/command-output.ts";
 import { registerTaskUi } from "../../adapters/pi/ui/register-task-ui.ts";
 import { LazySession } from "./lazy-session.ts";
 import { PiApplication } from "./pi-application.ts";
@@ -23,7 +24,8 @@ export default function piBackgroundTasks(pi: ExtensionAPI): void {
   for (const spec of toolCatalogue(app, { delivery: "agent_turn", sessions: true }))
     pi.registerTool(piToolFromSpec(pi, spec));
   const gated = runtimeGated(pi, session);
-  registerTaskCommands(gated, session.current);
+  const output = registerCommandOutput(pi);
+  registerTaskCommands(gated, session.current, output);
   pi.on("session_start", async (_event, ctx) => session.open(ctx));
   pi.on("session_start", async () => {
     const active = pi.getActiveTools();
@@ -32,10 +34,10 @@ export default function piBackgroundTasks(pi: ExtensionAPI): void {
   });
   pi.on("session_shutdown", async () => session.close());
   // After the session's hooks: their session_start handlers see the new session, their shutdown ones run once its tasks stopped.
-  registerTaskUi(gated, session.current, process.env, session);
+  registerTaskUi(gated, session.current, output, process.env, session);
   registerEventBusApi(pi, session.current, session);
-  registerFusionCommands(pi, app.launchFusion);
-  registerUpdateCheck(pi);
+  registerFusionCommands(pi, app.launchFusion, output);
+  registerUpdateCheck(pi, output);
 }
 
 type UpdateNotice = import("../../adapters/pi/pi-update-notice.ts").PiUpdateNotice;
@@ -45,7 +47,7 @@ type UpdateNotice = import("../../adapters/pi/pi-update-notice.ts").PiUpdateNoti
  * update-check.ts is imported at session_start of a session with a UI (nothing awaits it), or by the first
  * /bg-update of a session without one. At most one lookup per session.
  */
-function registerUpdateCheck(pi: ExtensionAPI): void {
+function registerUpdateCheck(pi: ExtensionAPI, output: CommandOutput): void {
   let notice: Promise<UpdateNotice> | undefined;
   const start = (ctx: ExtensionContext) => import("./update-check.ts").then((m) => m.startUpdateCheck(ctx));
   const stop = () =>
@@ -66,7 +68,7 @@ function registerUpdateCheck(pi: ExtensionAPI): void {
     description: "Show whether a newer pi-background-tasks release exists, and how to install it (installs nothing)",
     handler: async (_args, ctx) => {
       notice ??= start(ctx);
-      await (await notice).report(ctx);
+      await (await notice).report(ctx, output);
     },
   });
 }

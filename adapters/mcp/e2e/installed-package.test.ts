@@ -1,42 +1,29 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { INSTALL_MS, type InstalledTarball, installPackedTarball } from "../../../contract-tests/installed-tarball.ts";
 import { call, connect, taskOf, textOf, type Connection } from "./mcp-client.test-support.ts";
 
 // The packed tarball installed into an empty project with npm, as a user installs it (issue 19): its bin
 // serves MCP with no dev tools and no Pi anywhere (PATH holds only Node and the system).
 
-const ROOT = resolve(import.meta.dirname, "../../..");
-const INSTALL_MS = 240_000;
-
 describe("the packed package, installed with npm into an empty project", { timeout: 60_000 }, () => {
-  let work: string;
+  let tarball: InstalledTarball;
   let mcp: Connection;
   let installed: string;
 
   beforeAll(async () => {
-    work = mkdtempSync(join(tmpdir(), "pi-bg-installed-"));
-    execFileSync("npm", ["pack", "--ignore-scripts", "--pack-destination", work], { cwd: ROOT, stdio: "ignore" });
-    const tarball = readdirSync(work).find((f) => f.endsWith(".tgz"));
-    if (tarball === undefined) throw new Error("npm pack wrote no tarball");
-    const project = join(work, "project");
-    execFileSync("mkdir", [project]);
-    writeFileSync(join(project, "package.json"), JSON.stringify({ name: "empty-project", private: true }));
-    execFileSync("npm", ["install", "--no-audit", "--no-fund", "--omit=dev", join(work, tarball)], {
-      cwd: project,
-      stdio: "ignore",
-    });
-    installed = join(project, "node_modules");
-    const bin = join(installed, "pi-background-tasks", "bin", "pi-background-tasks.mjs");
+    tarball = installPackedTarball();
+    installed = join(tarball.project, "node_modules");
+    const bin = join(tarball.packageDir, "bin", "pi-background-tasks.mjs");
     const env = { PATH: `${dirname(process.execPath)}:/usr/bin:/bin`, PI_BG_PI_CLI: "" };
-    mcp = await connect(project, env, bin);
+    mcp = await connect(tarball.project, env, bin);
   }, INSTALL_MS);
 
   afterAll(async () => {
     await mcp?.client.close();
-    rmSync(work, { recursive: true, force: true });
+    tarball?.remove();
   });
 
   it("has no dev tools and no Pi beside it, and says so", () => {
@@ -60,5 +47,22 @@ describe("the packed package, installed with npm into an empty project", { timeo
     const waited = await call(mcp, "bg_wait", { taskId, timeoutSeconds: 30 });
     expect(taskOf(waited).status).toBe("completed");
     expect(textOf(await call(mcp, "bg_logs", { taskId }))).toContain("from-the-tarball");
+  });
+
+  it("npm install -g of the tarball: the bin npm links into the prefix serves MCP as well", async () => {
+    const prefix = join(tarball.work, "global");
+    execFileSync("npm", ["install", "-g", "--prefix", prefix, "--no-audit", "--no-fund", tarball.tarball], {
+      stdio: "ignore",
+    });
+    const env = { PATH: `${join(prefix, "bin")}:${dirname(process.execPath)}:/usr/bin:/bin`, PI_BG_PI_CLI: "" };
+    const global = await connect(tarball.project, env, join(prefix, "bin", "pi-background-tasks"));
+    try {
+      const run = await call(global, "bg_run", { command: "echo from-global", isAgent: false });
+      expect(run.isError, textOf(run)).toBeFalsy();
+      const waited = await call(global, "bg_wait", { taskId: taskOf(run).id, timeoutSeconds: 30 });
+      expect(taskOf(waited).status).toBe("completed");
+    } finally {
+      await global.client.close();
+    }
   });
 });

@@ -134,4 +134,22 @@ describe("interactive Pi under tmux: footer, dock and notification", () => {
     const cleared = screen.capture();
     expect(cleared).not.toMatch(/^bg \d/m);
   });
+
+  it("command answers stay on screen: the /jobs listing is still there after /bg started a task", async () => {
+    await prompt("/jobs");
+    await screen.waitFor(/■ b[0-9a-f]{8}  killed .* tmux long/);
+    await prompt("/bg --name tmux-echo -- echo hi");
+    const after = await screen.waitFor(/Started tmux-echo \(b[0-9a-f]{8}\)/);
+    expect(after).toMatch(/■ b[0-9a-f]{8}  killed .* tmux long/);
+    expect(after).toMatch(/✓ b[0-9a-f]{8}  completed .* tmux quick/);
+  });
+
+  it("Ctrl+Alt+C does what /bg-clear does", async () => {
+    await screen.waitFor(/\[bg completed\] tmux-echo/);
+    await screen.waitFor(/bg 1 done · Shift↓ · \/bg-clear/);
+    screen.keys("C-M-c");
+    await screen.waitFor(/Marked 1 finished background task as seen\./);
+    for (let i = 0; i < 50 && /^bg \d/m.test(screen.capture()); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(screen.capture()).not.toMatch(/^bg \d/m);
+  });
 });

@@ -9,8 +9,6 @@ import { startPiRpc } from "./rpc-client.ts";
 import { PACKAGE_ROOT } from "./sdk-session.ts";
 import { LEAN_PI_ARGS } from "./scripted-parent.test-support.ts";
 
-const strip = (text: unknown) => String(text).replace(/\x1b\[[0-9;]*m/g, "");
-
 let server: ScriptedModelServer;
 let agent: IsolatedAgentDir;
 let cwd: string;
@@ -43,9 +41,10 @@ describe("the task UI outside the interactive terminal", () => {
         { text: "ok" },
       );
       await pi.promptAndWait("start it", 30_000);
-      const running = await pi.waitFor((e) => isStatus(e) && /bg 1 running/.test(strip(e.statusText)), 10_000);
-      expect(strip(running.statusText)).toMatch(/^bg 1 running \d+s · Shift↓$/);
-      await pi.waitFor((e) => isStatus(e) && strip(e.statusText) === "bg 1 done · Shift↓ · /bg-clear", 10_000);
+      // Plain text: an RPC client shows statusText as it is, so no colour codes.
+      const running = await pi.waitFor((e) => isStatus(e) && /bg 1 running/.test(String(e.statusText)), 10_000);
+      expect(running.statusText).toMatch(/^bg 1 running \d+s · Shift↓$/);
+      await pi.waitFor((e) => isStatus(e) && e.statusText === "bg 1 done · Shift↓ · /bg-clear", 10_000);
       const mark = pi.events.length;
       await pi.request({ type: "prompt", message: "/tasks" });
       const notice = await pi.waitFor((e) => e.type === "extension_ui_request" && e.method === "notify", 10_000, mark);

@@ -3,16 +3,16 @@ import type { FusionRunOutcome } from "../../../domain/fusion/service/index.ts";
 import type { Result, TypedError } from "../../../domain/shared/model/result.ts";
 import type { FusionLauncher } from "../../../domain/fusion/service/fusion-launch.ts";
 import { piHostSession } from "../pi-host-session.ts";
+import type { CommandOutput } from "../ui/command-output.ts";
 
 const STATUS_KEY = "fusion";
 const USAGE = "Usage: /fusion <prompt> (in the interactive TUI, /fusion alone opens an editor)";
 
-function report(ctx: ExtensionCommandContext, message: string, level: "info" | "warning" | "error"): void {
-  if (ctx.hasUI) ctx.ui.notify(message, level);
-  else process.stderr.write(`${message}\n`); // stdout may be a JSON event stream
-}
-
-async function promptFrom(args: string, ctx: ExtensionCommandContext): Promise<string | undefined> {
+async function promptFrom(
+  args: string,
+  ctx: ExtensionCommandContext,
+  report: CommandOutput,
+): Promise<string | undefined> {
   const given = args.trim();
   if (given.length > 0) return given;
   if (!ctx.hasUI) {
@@ -42,45 +42,46 @@ async function withLoader(
 }
 
 /** `/fusion [prompt]`: runs the workflow over the visible conversation and shows the merged answer as is. */
-export function registerFusionCommand(pi: ExtensionAPI, launch: FusionLauncher): void {
-  pi.registerCommand("fusion", {
-    description: "Ask three models independently, evaluate blind, and show the merged answer: /fusion <prompt>",
-    handler: async (args, ctx) => {
-      const prompt = await promptFrom(args, ctx);
-      if (prompt === undefined) return;
-      await ctx.waitForIdle();
-      const controller = new AbortController();
-      const run = launch({
-        prompt,
-        capability: "reason",
-        source: "command",
-        session: piHostSession(pi, ctx),
-        signal: controller.signal,
-        onProgress: (p) => ctx.ui.setStatus(STATUS_KEY, p.status),
-      });
-      await withLoader(ctx, controller, run);
-      const outcome = await run;
-      ctx.ui.setStatus(STATUS_KEY, undefined);
-      if (!outcome.ok) return report(ctx, outcome.error.message, "error");
-      const { text, details } = outcome.value;
-      pi.sendMessage(
-        {
-          customType: "fusion-request",
-          content: prompt,
-          display: false,
-          details: { schema_version: "pi-background-tasks.fusion-request.v1", run_id: details.run_id, prompt },
-        },
-        { triggerTurn: false },
-      );
-      pi.sendMessage(
-        {
-          customType: "fusion-result",
-          content: text,
-          display: true,
-          details: { ...details, usage: outcome.value.usage },
-        },
-        { triggerTurn: false },
-      );
-    },
+export async function runFusionCommand(
+  pi: ExtensionAPI,
+  launch: FusionLauncher,
+  report: CommandOutput,
+  args: string,
+  ctx: ExtensionCommandContext,
+): Promise<void> {
+  const prompt = await promptFrom(args, ctx, report);
+  if (prompt === undefined) return;
+  await ctx.waitForIdle();
+  const controller = new AbortController();
+  const run = launch({
+    prompt,
+    capability: "reason",
+    source: "command",
+    session: piHostSession(pi, ctx),
+    signal: controller.signal,
+    onProgress: (p) => ctx.ui.setStatus(STATUS_KEY, p.status),
   });
+  await withLoader(ctx, controller, run);
+  const outcome = await run;
+  ctx.ui.setStatus(STATUS_KEY, undefined);
+  if (!outcome.ok) return report(ctx, outcome.error.message, "error");
+  const { text, details } = outcome.value;
+  pi.sendMessage(
+    {
+      customType: "fusion-request",
+      content: prompt,
+      display: false,
+      details: { schema_version: "pi-background-tasks.fusion-request.v1", run_id: details.run_id, prompt },
+    },
+    { triggerTurn: false },
+  );
+  pi.sendMessage(
+    {
+      customType: "fusion-result",
+      content: text,
+      display: true,
+      details: { ...details, usage: outcome.value.usage },
+    },
+    { triggerTurn: false },
+  );
 }

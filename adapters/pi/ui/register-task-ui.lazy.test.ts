@@ -1,5 +1,6 @@
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
 import { describe, expect, it } from "vitest";
+import { notifyOutput } from "./notify-output.test-support.ts";
 import { ok } from "../../../domain/shared/model/result.ts";
 import { TaskRuntime } from "../../../domain/tasks/service/task-runtime.ts";
 import { FakeClock } from "../../fake/fake-clock.ts";
@@ -25,6 +26,7 @@ function world(hasUI: boolean) {
   const statuses: Array<string | undefined> = [];
   const ctx = {
     hasUI,
+    mode: hasUI ? "tui" : "print",
     ui: {
       setStatus: (key: string, text: string | undefined) => key === FOOTER_STATUS_KEY && statuses.push(text),
       theme: PLAIN_THEME,
@@ -61,7 +63,7 @@ function world(hasUI: boolean) {
     if (built === undefined) throw new Error("the runtime was needed before it was built");
     return built;
   };
-  registerTaskUi(pi, access, {}, lifecycle);
+  registerTaskUi(pi, access, notifyOutput, {}, lifecycle);
   const fire = (event: string) => handlers.get(event)?.({}, ctx);
   return { fire, lifecycle, runtime, launcher, statuses, accessed: () => accessed };
 }

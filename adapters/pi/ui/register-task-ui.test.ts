@@ -1,5 +1,6 @@
 import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
 import { describe, expect, it } from "vitest";
+import { notifyOutput } from "./notify-output.test-support.ts";
 import { ok } from "../../../domain/shared/model/result.ts";
 import { TaskRuntime } from "../../../domain/tasks/service/task-runtime.ts";
 import { FakeClock } from "../../fake/fake-clock.ts";
@@ -30,28 +31,30 @@ const noRuntime = () => {
 };
 
 describe("registerTaskUi", () => {
-  it("registers the dock commands, /bg-clear, the renderer, the default shift+down shortcut and session hooks", () => {
+  it("registers the dock commands, /bg-clear, the renderer, the default shortcuts and session hooks", () => {
     const { pi, calls } = fakePi();
-    registerTaskUi(pi, noRuntime, {});
+    registerTaskUi(pi, noRuntime, notifyOutput, {});
     expect(calls.commands.sort()).toEqual(["bg-clear", "bg-tasks", "tasks"]);
-    expect(calls.shortcuts).toEqual(["shift+down"]);
+    expect(calls.shortcuts).toEqual(["shift+down", "ctrl+alt+c"]);
     expect(calls.renderers).toEqual(["background-task-notification"]);
     expect(calls.events).toEqual(["session_start", "session_shutdown"]);
   });
 
   it("PI_BG_DOCK_SHORTCUT picks another key or none", () => {
     const other = fakePi();
-    registerTaskUi(other.pi, noRuntime, { PI_BG_DOCK_SHORTCUT: "ctrl+alt+b" });
-    expect(other.calls.shortcuts).toEqual(["ctrl+alt+b"]);
+    registerTaskUi(other.pi, noRuntime, notifyOutput, { PI_BG_DOCK_SHORTCUT: "ctrl+alt+b" });
+    expect(other.calls.shortcuts).toEqual(["ctrl+alt+b", "ctrl+alt+c"]);
     const off = fakePi();
-    registerTaskUi(off.pi, noRuntime, { PI_BG_DOCK_SHORTCUT: "off" });
+    registerTaskUi(off.pi, noRuntime, notifyOutput, { PI_BG_DOCK_SHORTCUT: "off", PI_BG_CLEAR_SHORTCUT: "off" });
     expect(off.calls.shortcuts).toEqual([]);
     expect(off.calls.commands).toContain("tasks");
   });
 
   it("an invalid PI_BG_DOCK_SHORTCUT fails the load loudly with pi_bg_config_invalid", () => {
     const { pi, calls } = fakePi();
-    expect(() => registerTaskUi(pi, noRuntime, { PI_BG_DOCK_SHORTCUT: "shift+dwon" })).toThrow(/pi_bg_config_invalid/);
+    expect(() => registerTaskUi(pi, noRuntime, notifyOutput, { PI_BG_DOCK_SHORTCUT: "shift+dwon" })).toThrow(
+      /pi_bg_config_invalid/,
+    );
     expect(calls.commands).toEqual([]);
   });
 });

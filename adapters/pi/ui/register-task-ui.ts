@@ -5,11 +5,13 @@ import type { TaskRuntime } from "../../../domain/tasks/service/task-runtime.ts"
 import type { RuntimeLifecycle } from "../runtime-lifecycle.ts";
 import type { RuntimeAccess } from "../../../domain/tasks/service/task-tool-specs.ts";
 import { TypedFailure } from "../typed-error.ts";
-import { dockShortcutFromEnv, type DockShortcut } from "./dock-shortcut.ts";
+import { taskShortcutsFromEnv, type Shortcut } from "./shortcut-config.ts";
 import { FOOTER_STATUS_KEY, FooterStatus } from "./footer-status.ts";
 import { notificationRenderer } from "./notification-renderer.ts";
 import { SeenTasks } from "./seen-tasks.ts";
 import type { DockHost } from "./dock-host.ts";
+import { type CommandOutput, hostMode } from "./command-output.ts";
+import { PLAIN_THEME } from "./ui-theme.ts";
 
 const NO_TUI =
   "The task dock needs Pi's interactive terminal UI. Use /jobs to list tasks, /logs <id> to read output and /kill <id> to stop one.";
@@ -21,14 +23,6 @@ export const DOCK_OVERLAY_OPTIONS = {
   maxHeight: "60%",
   margin: { bottom: 1, left: 1, right: 1 },
 } as const;
-
-type Level = "info" | "warning" | "error";
-
-/** Commands answer through the UI when there is one, else on stderr (stdout may carry JSON events). */
-function say(ctx: ExtensionContext, message: string, level: Level): void {
-  if (ctx.hasUI) ctx.ui.notify(message, level);
-  else process.stderr.write(`${message}\n`);
-}
 
 function every(ms: number, tick: () => void): () => void {
   const timer = setInterval(tick, ms);
@@ -45,13 +39,16 @@ class UiSession {
   constructor(
     private readonly runtime: RuntimeAccess,
     private readonly ctx: ExtensionContext,
-    private readonly shortcut: DockShortcut | undefined,
+    private readonly shortcut: Shortcut | undefined,
+    private readonly say: CommandOutput,
   ) {}
 
   /** Starts the footer (when there is a UI) on the session's runtime; until it exists there is no task to show. */
   attach(runtime: TaskRuntime): void {
     const { ctx, shortcut } = this;
     if (!ctx.hasUI) return;
+    // RPC clients show the status as text: colour codes would arrive as escape sequences in statusText.
+    const styled = hostMode(ctx) === "tui";
     this.footer?.dispose();
     this.footer = new FooterStatus({
       list: () => runtime.list(),
@@ -61,7 +58,7 @@ class UiSession {
       every,
       setStatus: (text) => ctx.ui.setStatus(FOOTER_STATUS_KEY, text),
       get theme() {
-        return ctx.ui.theme;
+        return styled ? ctx.ui.theme : PLAIN_THEME;
       },
       shortcutLabel: shortcut?.label,
     });
@@ -69,14 +66,14 @@ class UiSession {
   }
 
   async openDock(ctx: ExtensionContext, taskId: string | undefined): Promise<void> {
-    if (!ctx.hasUI) return say(ctx, NO_TUI, "error");
+    if (!ctx.hasUI) return this.say(ctx, NO_TUI, "error");
     // The dock's views load with the first dock, not with the extension.
     const [{ TaskDock }, { tailReader }, { rerunTask }] = await Promise.all([
       import("./task-dock.ts"),
       import("./output-tail.ts"),
       import("./shell-rerun.ts"),
     ]);
-    if (this.dockOpen) return ctx.ui.notify("The task dock is already open.", "info");
+    if (this.dockOpen) return this.say(ctx, "The task dock is already open.", "info");
     const runtime = this.runtime();
     const host: DockHost = {
       list: () => runtime.list(),
@@ -108,7 +105,7 @@ class UiSession {
       this.setDockOpen(false);
     }
     // RPC hosts have no component UI: custom() returns at once without building the dock.
-    if (!shown) ctx.ui.notify(NO_TUI, "error");
+    if (!shown) this.say(ctx, NO_TUI, "error");
   }
 
   dispose(): void {
@@ -125,16 +122,18 @@ class UiSession {
  * The task UI: footer status, the dock (/tasks, /bg-tasks and a shortcut), /bg-clear and the
  * completion-notice renderer. Call after the runtime's own session hooks so the runtime exists first, or pass
  * the lifecycle that builds it on first need (the footer then starts with the runtime).
- * An invalid PI_BG_DOCK_SHORTCUT fails the extension load with pi_bg_config_invalid.
+ * An invalid PI_BG_DOCK_SHORTCUT or PI_BG_CLEAR_SHORTCUT fails the extension load with pi_bg_config_invalid.
  */
 export function registerTaskUi(
   pi: ExtensionAPI,
   runtime: RuntimeAccess,
+  say: CommandOutput,
   env: Readonly<Record<string, string | undefined>> = process.env,
   lifecycle?: RuntimeLifecycle,
 ): void {
-  const shortcut = dockShortcutFromEnv(env);
-  if (!shortcut.ok) throw new TypedFailure(shortcut.error);
+  const shortcuts = taskShortcutsFromEnv(env);
+  if (!shortcuts.ok) throw new TypedFailure(shortcuts.error);
+  const { dock, clear } = shortcuts.value;
   let session: UiSession | undefined;
   const current = (): UiSession => {
     if (session === undefined)
@@ -169,24 +168,31 @@ export function registerTaskUi(
   pi.registerCommand("tasks", dockCommand);
   pi.registerCommand("bg-tasks", dockCommand);
 
+  const clearFinished = (ctx: ExtensionContext): void => {
+    const cleared = current().seen.markFinished(runtime().list());
+    say(
+      ctx,
+      cleared === 0
+        ? "No unseen finished background tasks."
+        : `Marked ${cleared} finished background ${cleared === 1 ? "task" : "tasks"} as seen.`,
+      "info",
+    );
+  };
   pi.registerCommand("bg-clear", {
     description: "Mark all finished background tasks as seen (clears them from the footer)",
-    handler: async (_args, ctx) => {
-      const cleared = current().seen.markFinished(runtime().list());
-      say(
-        ctx,
-        cleared === 0
-          ? "No unseen finished background tasks."
-          : `Marked ${cleared} finished background ${cleared === 1 ? "task" : "tasks"} as seen.`,
-        "info",
-      );
-    },
+    handler: async (_args, ctx) => clearFinished(ctx),
   });
 
-  if (shortcut.value !== undefined) {
-    pi.registerShortcut(shortcut.value.key, {
+  if (dock !== undefined) {
+    pi.registerShortcut(dock.key, {
       description: "Open the background task dock",
       handler: async (ctx) => current().openDock(ctx, undefined),
+    });
+  }
+  if (clear !== undefined) {
+    pi.registerShortcut(clear.key, {
+      description: "Mark all finished background tasks as seen (/bg-clear)",
+      handler: async (ctx) => clearFinished(ctx),
     });
   }
 
@@ -194,7 +200,7 @@ export function registerTaskUi(
   pi.on("session_start", async (_event, ctx) => {
     session?.dispose();
     const built = lifecycle === undefined ? runtime() : lifecycle.built();
-    session = new UiSession(runtime, ctx, shortcut.value);
+    session = new UiSession(runtime, ctx, dock, say);
     if (built !== undefined) session.attach(built);
   });
   pi.on("session_shutdown", async () => {

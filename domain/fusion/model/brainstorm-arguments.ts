@@ -34,6 +34,7 @@ const HINTS = {
   capability: `one of ${FUSION_CAPABILITIES.join(", ")}`,
 };
 
+/** The prompt is kept byte for byte (the seeds call the request text authoritative); only a blank one is refused. */
 export function normalizeBrainstormArguments(raw: unknown): Result<BrainstormRequest, InvalidArguments> {
   const checked = checkArguments<Static<typeof BrainstormArgumentsSchema>>(
     "fusion_brainstorm",
@@ -42,5 +43,5 @@ export function normalizeBrainstormArguments(raw: unknown): Result<BrainstormReq
     HINTS,
   );
   if (!checked.ok) return checked;
-  return ok({ prompt: checked.value.prompt.trim(), capability: checked.value.capability ?? "reason" });
+  return ok({ prompt: checked.value.prompt, capability: checked.value.capability ?? "reason" });
 }

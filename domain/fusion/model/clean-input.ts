@@ -81,7 +81,7 @@ export function buildCleanInput<Workflow extends CleanTaskWorkflow, Request>(
   return { input, json, sha256: sha256Hex(json), bytes: utf8Bytes(json) };
 }
 
-/** `prompt` as `normalizeBrainstormArguments` returns it (trimmed, non-blank). */
+/** `prompt` as `normalizeBrainstormArguments` returns it (as given, non-blank). */
 export function buildBrainstormInput(prompt: string, cwd: string): BuiltCleanInput<CleanBrainstormInput> {
   return buildCleanInput("brainstorm", { text: prompt }, cwd);
 }

@@ -1,7 +1,7 @@
 import { err, ok, type Result, type TypedError } from "../../shared/model/result.ts";
 import {
+  contextWindowShortfall,
   CURRENT_MODEL,
-  FUSION_MIN_CONTEXT_WINDOW,
   FUSION_SLOTS,
   selectionOf,
   type FusionModelsConfig,
@@ -129,17 +129,8 @@ function checkCapacity(
       ),
     );
   }
-  if (contextWindow < FUSION_MIN_CONTEXT_WINDOW) {
-    return err(
-      failure(
-        "model_unavailable",
-        slot,
-        selection,
-        found,
-        `${modelKey(found)} has a ${contextWindow}-token context window; Fusion stages need at least ${FUSION_MIN_CONTEXT_WINDOW} tokens (32,768 reserved output + 4,096 safety + 8,192 minimum input).`,
-      ),
-    );
-  }
+  const shortfall = contextWindowShortfall(modelKey(found), contextWindow);
+  if (shortfall !== undefined) return err(failure("model_unavailable", slot, selection, found, shortfall));
   return ok({ slot, selection, provider: found.provider, model: found.id, contextWindow, maxTokens });
 }
 

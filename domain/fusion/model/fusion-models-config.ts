@@ -18,6 +18,13 @@ export const CURRENT_MODEL = "$current";
  */
 export const FUSION_MIN_CONTEXT_WINDOW = 45_056;
 
+/** Why a route with this context window cannot run a Fusion stage, or undefined when it can. */
+export function contextWindowShortfall(model: string, contextWindow: number): string | undefined {
+  return contextWindow >= FUSION_MIN_CONTEXT_WINDOW
+    ? undefined
+    : `${model} has a ${contextWindow}-token context window; Fusion stages need at least ${FUSION_MIN_CONTEXT_WINDOW} tokens (32,768 reserved output + 4,096 safety + 8,192 minimum input).`;
+}
+
 /** `$current`, or `provider/model` with a non-blank provider and model and no surrounding whitespace. */
 const SELECTION_PATTERN = "^(?:\\$current|[^/\\s][^/]*/(?:\\S|\\S[\\s\\S]*\\S))$";
 const Selection = Type.String({ pattern: SELECTION_PATTERN });

@@ -27,7 +27,7 @@ describe("fusion_brainstorm, one definition for both hosts", () => {
     const notes: unknown[] = [];
     const progress = { status: "candidates 1/3" } as FusionProgress;
     const spec = fusionBrainstormToolSpec("clean_task", async (request, run) => {
-      expect(request).toEqual({ prompt: "How?", capability: "reason" });
+      expect(request).toEqual({ prompt: "  How?  ", capability: "reason" }); // byte for byte
       run.onProgress(progress);
       return ok(OUTCOME);
     });

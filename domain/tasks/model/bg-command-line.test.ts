@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseBgCommandLine } from "./bg-command-line.ts";
+import { bgRunRequest, parseBgCommandLine } from "./bg-command-line.ts";
 
 describe("parseBgCommandLine", () => {
   it.each([
@@ -19,5 +19,32 @@ describe("parseBgCommandLine", () => {
     const r = parseBgCommandLine(input);
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.error.message).toMatch(/Usage: \/bg|unknown option/);
+  });
+});
+
+describe("bgRunRequest", () => {
+  it("turns a /bg line into a notified task request that starts no agent turn", () => {
+    const request = bgRunRequest("--name build make -j2");
+    expect(request.ok && request.value).toMatchObject({
+      name: "build",
+      command: "make -j2",
+      isAgent: false,
+      notifyOnCompletion: true,
+      triggerOnCompletion: false,
+    });
+  });
+
+  it.each([
+    [`--name ${"x".repeat(81)} ls`, /^\/bg: invalid arguments[\s\S]*- --name must not have more than 80 characters/],
+    ["ls \u0000 -la", /- the command contains a NUL byte/],
+    [`echo ${"y".repeat(100_001)}`, /- the command must not have more than 100000 characters/],
+    ["--agent --survive-reload pi -p hi", /- --survive-reload is only for shell tasks/],
+  ])("words the problems of %# in /bg's flags, not bg_run's fields", (line, expected) => {
+    const request = bgRunRequest(line);
+    expect(request.ok).toBe(false);
+    if (request.ok) return;
+    expect(request.error.message).toMatch(expected);
+    expect(request.error.message).toContain("Usage: /bg");
+    expect(request.error.message).not.toMatch(/bg_run|'name'|'command'|isAgent|surviveReload/);
   });
 });

@@ -1,6 +1,7 @@
 import { err, ok, type Result } from "../../shared/model/result.ts";
 import type { InvalidArguments } from "../../shared/model/tool-arguments.ts";
 import { invalidArguments } from "../../shared/model/tool-arguments.ts";
+import { normalizeRunArguments, type RunRequest } from "./run-request.ts";
 
 export interface BgCommandLine {
   readonly command: string;
@@ -43,12 +44,36 @@ export function parseBgCommandLine(input: string): Result<BgCommandLine, Invalid
   }
   const command = rest.trim();
   if (command.length === 0) return err(invalidArguments("/bg", [`no command given. ${BG_USAGE}`]));
+  if (surviveReload && isAgent)
+    return err(
+      invalidArguments("/bg", [
+        `--survive-reload is only for shell tasks: an agent run cannot be reattached with its telemetry; drop --agent or --survive-reload. ${BG_USAGE}`,
+      ]),
+    );
   return ok({
     command,
     isAgent,
     ...(name === undefined || name.trim() === "" ? {} : { name: name.trim() }),
     ...(surviveReload ? { surviveReload: true as const } : {}),
   });
+}
+
+/** How bg_run's fields read on a /bg line. */
+const WORDING: Readonly<Record<string, string>> = { name: "--name", command: "the command" };
+
+/**
+ * The task request a `/bg` line stands for, with every problem worded in /bg's own terms (its flags and the
+ * command), never in bg_run's field names, since the user typed /bg.
+ */
+export function bgRunRequest(input: string): Result<RunRequest, InvalidArguments> {
+  const line = parseBgCommandLine(input);
+  if (!line.ok) return line;
+  const request = normalizeRunArguments({ ...line.value, notifyOnCompletion: true, triggerOnCompletion: false });
+  if (request.ok) return request;
+  const reworded = request.error.problems.map(
+    (problem) => `${problem.replace(/'(\w+)'/g, (quoted, field: string) => WORDING[field] ?? quoted)}. ${BG_USAGE}`,
+  );
+  return err(invalidArguments("/bg", reworded));
 }
 
 function takeValue(text: string): { value: string; rest: string } | undefined {

@@ -33,8 +33,8 @@ const rebuilt = (change: (input: Record<string, unknown> & { request: Record<str
 };
 
 describe("clean brainstorm canonical input", () => {
-  it("is the canonical JSON of the normalised prompt and cwd, byte for byte", () => {
-    const built = buildBrainstormInput(prompt("  How should the task store cache its metadata?\n"), "/work/project");
+  it("is the canonical JSON of the prompt and cwd, byte for byte", () => {
+    const built = buildBrainstormInput(prompt("How should the task store cache its metadata?"), "/work/project");
     expect(built.json).toBe(GOLDEN_JSON);
     expect(built.sha256).toBe(GOLDEN_SHA256);
     expect(built.bytes).toBe(Buffer.byteLength(GOLDEN_JSON));
@@ -62,9 +62,17 @@ describe("clean brainstorm canonical input", () => {
     });
   });
 
+  it("keeps a prompt's surrounding whitespace: the request text is authoritative", () => {
+    expect(
+      checkBrainstormInput(
+        rebuilt((i) => (i.request.text = " x \n")),
+        undefined,
+      ).ok,
+    ).toBe(true);
+  });
+
   it.each([
     ["a ledger", GOLDEN_JSON, "{}", "no omission ledger"],
-    ["an untrimmed prompt", rebuilt((i) => (i.request.text = " x ")), undefined, "not in normalised form"],
     ["a blank prompt", rebuilt((i) => (i.request.text = "   ")), undefined, "not a valid fusion_brainstorm prompt"],
     ["an extra request key", rebuilt((i) => (i.request.capability = "reason")), undefined, "exactly one string, text"],
     ["a system prompt", rebuilt((i) => (i.system_prompt = "You are the parent agent.")), undefined, "does not match"],

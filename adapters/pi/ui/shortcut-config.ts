@@ -1,10 +1,17 @@
 import type { KeyId } from "@mariozechner/pi-tui";
 import { err, ok, type Result, type TypedError } from "../../../domain/shared/model/result.ts";
 
-export const DEFAULT_DOCK_SHORTCUT = "shift+down";
-export const DOCK_SHORTCUT_ENV = "PI_BG_DOCK_SHORTCUT";
+/** A shortcut of the task UI: the variable that sets it and the key it has when the variable is unset. */
+export interface ShortcutSetting {
+  readonly variable: string;
+  readonly fallback: string;
+}
 
-export interface DockShortcut {
+export const DOCK_SHORTCUT: ShortcutSetting = { variable: "PI_BG_DOCK_SHORTCUT", fallback: "shift+down" };
+/** The reference's `/bg-clear` key. */
+export const CLEAR_SHORTCUT: ShortcutSetting = { variable: "PI_BG_CLEAR_SHORTCUT", fallback: "ctrl+alt+c" };
+
+export interface Shortcut {
   readonly key: KeyId;
   /** How the footer and help text name it, e.g. "Shift↓". */
   readonly label: string;
@@ -50,14 +57,15 @@ export function shortcutLabel(modifiers: readonly string[], base: string): strin
 }
 
 /**
- * Reads PI_BG_DOCK_SHORTCUT: unset means shift+down, `off` registers no shortcut, anything else must be
+ * Reads a shortcut's variable: unset means its fallback, `off` registers no shortcut, anything else must be
  * a Pi key id with at least one modifier (a bare function key is also fine), so typing is never taken over.
  */
-export function dockShortcutFromEnv(
+export function shortcutFromEnv(
   env: Readonly<Record<string, string | undefined>>,
-): Result<DockShortcut | undefined, TypedError<"pi_bg_config_invalid">> {
-  const raw = env[DOCK_SHORTCUT_ENV];
-  const value = raw === undefined || raw.trim() === "" ? DEFAULT_DOCK_SHORTCUT : raw.trim();
+  setting: ShortcutSetting,
+): Result<Shortcut | undefined, TypedError<"pi_bg_config_invalid">> {
+  const raw = env[setting.variable];
+  const value = raw === undefined || raw.trim() === "" ? setting.fallback : raw.trim();
   if (value === "off") return ok(undefined);
   const parts = value.split("+");
   // "+" is itself a key: "ctrl++" splits into ["ctrl", "", ""].
@@ -76,8 +84,27 @@ export function dockShortcutFromEnv(
   if (problem !== undefined) {
     return err({
       code: "pi_bg_config_invalid",
-      message: `${DOCK_SHORTCUT_ENV}='${raw ?? ""}' is invalid: ${problem}. Use a Pi key id such as shift+down or ctrl+alt+b, or 'off' to register no shortcut (pi_bg_config_invalid)`,
+      message: `${setting.variable}='${raw ?? ""}' is invalid: ${problem}. Use a Pi key id such as shift+down or ctrl+alt+b, or 'off' to register no shortcut (pi_bg_config_invalid)`,
     });
   }
   return ok({ key: [...lower, base].join("+") as KeyId, label: shortcutLabel(lower, base) });
+}
+
+/** The dock's and /bg-clear's shortcuts; one key cannot be both. */
+export function taskShortcutsFromEnv(
+  env: Readonly<Record<string, string | undefined>>,
+): Result<{ dock?: Shortcut; clear?: Shortcut }, TypedError<"pi_bg_config_invalid">> {
+  const dock = shortcutFromEnv(env, DOCK_SHORTCUT);
+  if (!dock.ok) return dock;
+  const clear = shortcutFromEnv(env, CLEAR_SHORTCUT);
+  if (!clear.ok) return clear;
+  if (dock.value !== undefined && dock.value.key === clear.value?.key)
+    return err({
+      code: "pi_bg_config_invalid",
+      message: `${DOCK_SHORTCUT.variable} and ${CLEAR_SHORTCUT.variable} are both '${dock.value.key}': give one another key, or 'off' (pi_bg_config_invalid)`,
+    });
+  return ok({
+    ...(dock.value === undefined ? {} : { dock: dock.value }),
+    ...(clear.value === undefined ? {} : { clear: clear.value }),
+  });
 }
