@@ -1,9 +1,9 @@
-import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
+import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
 import { toolCatalogue } from "../../domain/tools/service/tool-catalogue.ts";
 import { registerEventBusApi } from "../../adapters/pi/event-bus-api.ts";
 import { piToolFromSpec, recordUsageCounting } from "../../adapters/pi/pi-tool.ts";
 import { registerTaskCommands } from "../../adapters/pi/task-commands.ts";
-import { registerCommandOutput } from "../../adapters/pi/ui/command-output.ts";
+import { registerCommandOutput, type CommandOutput } from "../../adapters/pi/ui/command-output.ts";
 import { registerTaskUi } from "../../adapters/pi/ui/register-task-ui.ts";
 import { LazySession } from "./lazy-session.ts";
 import { PiApplication } from "./pi-application.ts";
@@ -38,4 +38,38 @@ export default function piBackgroundTasks(pi: ExtensionAPI): void {
   registerTaskUi(gated, session.current, output, process.env, session);
   registerEventBusApi(pi, session.current, session);
   registerFusionCommands(pi, app.launchFusion, output);
+  registerUpdateCheck(pi, output);
+}
+
+type UpdateNotice = import("../../adapters/pi/pi-update-notice.ts").PiUpdateNotice;
+
+/**
+ * The update check and `/bg-update`, inline so that loading the extension evaluates none of its modules:
+ * update-check.ts is imported at session_start of a session with a UI (nothing awaits it), or by the first
+ * /bg-update of a session without one. At most one lookup per session.
+ */
+function registerUpdateCheck(pi: ExtensionAPI, output: CommandOutput): void {
+  let notice: Promise<UpdateNotice> | undefined;
+  const start = (ctx: ExtensionContext) => import("./update-check.ts").then((m) => m.startUpdateCheck(ctx));
+  const stop = () =>
+    void notice?.then(
+      (n) => n.stop(),
+      () => undefined,
+    );
+  pi.on("session_start", async (_event, ctx) => {
+    stop();
+    notice = ctx.hasUI ? start(ctx) : undefined;
+    notice?.catch(() => undefined);
+  });
+  pi.on("session_shutdown", async () => {
+    stop();
+    notice = undefined;
+  });
+  pi.registerCommand("bg-update", {
+    description: "Show whether a newer pi-background-tasks release exists, and how to install it (installs nothing)",
+    handler: async (_args, ctx) => {
+      notice ??= start(ctx);
+      await (await notice).report(ctx, output);
+    },
+  });
 }
