@@ -48,3 +48,20 @@ export function adoptOrphans(runtime: Pick<TaskRuntime, "adopt">, recovered: rea
   dirs.forEach(claimTaskDir);
   return () => dirs.forEach(releaseTaskDir);
 }
+
+/**
+ * Once the takeover is done, prunes old run directories of ended sessions (artifact-pruning.ts) without
+ * anyone waiting for it; its modules load on that first use only.
+ */
+export function pruneInBackground(
+  cwd: string,
+  settings: Pick<TaskSettings, "pruneAfterMs">,
+  recovered: Promise<readonly RecoveredTask[]>,
+  warn: (message: string) => void,
+): void {
+  void recovered
+    .then(async (tasks) => (await import("./artifact-pruning.ts")).pruneArtifacts(cwd, settings, tasks, warn))
+    .catch((cause: unknown) =>
+      warn(`Pruning old run directories under .pi/ failed: ${cause instanceof Error ? cause.message : String(cause)}`),
+    );
+}

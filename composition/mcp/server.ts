@@ -13,7 +13,7 @@ import { SystemClock } from "../../adapters/node/system-clock.ts";
 import { McpTaskNotifier } from "../../adapters/mcp/mcp-task-notifier.ts";
 import { serveToolSpecs } from "../../adapters/mcp/mcp-tool-server.ts";
 import { mcpHostModule } from "./mcp-host-module.ts";
-import { takeOverOrphans } from "../orphan-takeover.ts";
+import { pruneInBackground, takeOverOrphans } from "../orphan-takeover.ts";
 import { createServices, type Services } from "../services.ts";
 import { piAgentDir } from "../../adapters/pi/pi-agent-dir.ts";
 import { piInstallHint } from "../pi-install-hint.ts";
@@ -90,6 +90,8 @@ export async function serveMcp(options: McpServeOptions): Promise<Result<McpSess
     );
     return [];
   });
+  // In the background: start-up never waits for it (artifact-pruning.ts).
+  pruneInBackground(options.cwd, settings.value, recovered, warn);
   const services = await createServices({
     adapters: mcpHostModule({
       config,

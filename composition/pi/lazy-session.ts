@@ -8,7 +8,7 @@ import type { RecoveredTask } from "../../domain/tasks/service/recovered-task.ts
 import type { TaskRuntime, TaskRuntimeConfig } from "../../domain/tasks/service/task-runtime.ts";
 import type { RuntimeLifecycle } from "../../adapters/pi/runtime-lifecycle.ts";
 import { TypedFailure } from "../../adapters/pi/typed-error.ts";
-import { takeOverOrphans } from "../orphan-takeover.ts";
+import { pruneInBackground, takeOverOrphans } from "../orphan-takeover.ts";
 import type { Services } from "../services.ts";
 
 interface OpenSession {
@@ -70,6 +70,8 @@ export class LazySession implements RuntimeLifecycle {
       );
       return [];
     });
+    // Then, in the background, the finished run directories of ended sessions go (artifact-pruning.ts).
+    pruneInBackground(ctx.cwd, settings.value, session.recovering, warn);
     // Recovered tasks belong in this session's runtime (the dock, /jobs, bg_status), so it is built for them.
     void session.recovering.then((tasks) =>
       tasks.length > 0 && this.session === session

@@ -17,6 +17,8 @@ export const DELEGATE_ARTIFACT = {
   outcome: "outcome.json",
   /** The verified answer bytes, written by the parent for artifact delivery. */
   answer: "answer.md",
+  /** Written by the parent the first time bg_result served the accepted answer; pruning waits for it. */
+  fetched: "result-fetched.json",
   stdoutTail: "child-stdout.tail.txt",
   stderrTail: "child-stderr.tail.txt",
 } as const;

@@ -92,6 +92,24 @@ describe("bg_result in a fresh parent (a reload: new runtime and delegate runs o
     }
   });
 
+  it("the first answer served leaves a receipt (pruning waits for it); a refused read leaves none", async () => {
+    const w = await world();
+    const handle = await accepted(w, "The parser is fine.");
+    const receipt = `${handle.artifactDir}/result-fetched.json`;
+    expect((await w.files.size(receipt)).ok).toBe(false);
+    await commitAnswer(w, handle, "forged");
+    expect((await retrieveDelegateResult(w.files, handle.taskId, handle)).ok).toBe(false);
+    expect((await w.files.size(receipt)).ok).toBe(false);
+    const v = await world();
+    const other = await accepted(v, "Fine.");
+    expect((await freshRead(v, other.taskId)).ok).toBe(true);
+    expect(JSON.parse(decode(v.files.contents(`${other.artifactDir}/result-fetched.json`)))).toEqual({
+      task_id: other.taskId,
+      v: 1,
+    });
+    expect((await freshRead(v, other.taskId)).ok).toBe(true); // served again: the receipt stays as it was
+  });
+
   it("refuses a launch pointer that names anything but a run directory of the project's .pi/delegate", async () => {
     const w = await world();
     const handle = await accepted(w, "The parser is fine.");

@@ -154,5 +154,18 @@ async function serveAccepted(
       );
     }
   }
+  await recordFetched(files, dir, taskId);
   return answerView(taskId, outcome, verified.value, answerPath, delivery, source);
+}
+
+/**
+ * The first time an accepted answer is served, a receipt in its run directory says so: until then pruning keeps
+ * the directory of an ended session whatever its age (domain/hygiene). A receipt that cannot be written
+ * costs nothing but that: the directory is kept, the safe side.
+ */
+async function recordFetched(files: FileCommitter, dir: string, taskId: string): Promise<void> {
+  const opened = await files.createExclusive(artifactPath(dir, DELEGATE_ARTIFACT.fetched));
+  if (!opened.ok) return;
+  await opened.value.write(0, new TextEncoder().encode(`{"task_id":${JSON.stringify(taskId)},"v":1}`));
+  await opened.value.close();
 }

@@ -8,6 +8,10 @@ export const KILL_GRACE_MS = 3000;
 export const SHELL_EXIT_GRACE_MS = 5000;
 export const MAX_SHELL_EXIT_GRACE_MS = 3_600_000;
 export const RETAINED_TASKS = 100;
+/** Finished run directories of ended sessions are pruned once they are this old (`PI_BG_PRUNE_AFTER_DAYS`). */
+export const PRUNE_AFTER_DAYS = 7;
+export const MAX_PRUNE_AFTER_DAYS = 36_500;
+const DAY_MS = 86_400_000;
 
 /** What a new session does with tasks an ended host left running: take them over, or stop them. */
 export type OrphanPolicy = "reattach" | "kill";
@@ -21,6 +25,8 @@ export interface TaskSettings {
   readonly telemetryDisabled: boolean;
   /** `PI_BG_ORPHANS`, default reattach. */
   readonly orphanPolicy: OrphanPolicy;
+  /** `PI_BG_PRUNE_AFTER_DAYS` in milliseconds, default 7 days; "off" when set to 0 or off. */
+  readonly pruneAfterMs: number | "off";
 }
 
 export type SettingsError = TypedError<"pi_bg_config_invalid">;
@@ -57,6 +63,8 @@ export function taskSettingsFromEnv(
       message: `PI_BG_SHELL_EXIT_GRACE_MS must be a whole number of milliseconds from 0 to ${MAX_SHELL_EXIT_GRACE_MS}; got '${rawGrace}' (pi_bg_config_invalid)`,
     });
   }
+  const pruneAfterMs = pruneAgeFromEnv(env.PI_BG_PRUNE_AFTER_DAYS);
+  if (!pruneAfterMs.ok) return pruneAfterMs;
   return ok({
     outputCapBytes,
     killGraceMs: KILL_GRACE_MS,
@@ -64,7 +72,22 @@ export function taskSettingsFromEnv(
     retainTasks: RETAINED_TASKS,
     telemetryDisabled: env.PI_BG_DISABLE_PI_TELEMETRY === "1",
     orphanPolicy,
+    pruneAfterMs: pruneAfterMs.value,
   });
+}
+
+/** Days, fractions allowed (0.5 is twelve hours); `0` or `off` turns pruning off. */
+function pruneAgeFromEnv(value: string | undefined): Result<number | "off", SettingsError> {
+  const raw = value?.trim() ?? "";
+  if (raw === "") return ok(PRUNE_AFTER_DAYS * DAY_MS);
+  if (raw.toLowerCase() === "off") return ok("off");
+  const days = /^\d+(\.\d+)?$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!(days >= 0 && days <= MAX_PRUNE_AFTER_DAYS))
+    return err({
+      code: "pi_bg_config_invalid",
+      message: `PI_BG_PRUNE_AFTER_DAYS must be a number of days from 0 to ${MAX_PRUNE_AFTER_DAYS} (0 or "off" turns pruning off); got '${raw}' (pi_bg_config_invalid)`,
+    });
+  return ok(days === 0 ? "off" : Math.round(days * DAY_MS));
 }
 
 /** Session ids become directory names: keep `[A-Za-z0-9_.-]`, replace the rest. */

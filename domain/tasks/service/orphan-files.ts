@@ -84,7 +84,11 @@ async function sizeOrZero(files: FileCommitter, path: string): Promise<number> {
 }
 
 /** Reads a whole file that must stay small; a larger one is refused before it is read. */
-async function readSmallFile(files: FileCommitter, path: string, max: number): Promise<Result<Uint8Array, FileError>> {
+export async function readSmallFile(
+  files: FileCommitter,
+  path: string,
+  max: number,
+): Promise<Result<Uint8Array, FileError>> {
   const size = await files.size(path);
   if (!size.ok) return size;
   if (size.value > max)
