@@ -16,6 +16,7 @@ import {
 import { estimateInputTokens } from "../domain/budget/model/input-token-estimator.ts";
 import { buildCorpus, SIZE_BANDS } from "./corpus/build-corpus.ts";
 import { o200kTokens } from "./corpus/calibration-rows.ts";
+import { distribution, type Distribution } from "./corpus/ratio-stats.ts";
 
 export const BENCH_CORPUS_SEED = "pi-background-tasks.bench-corpus.v1";
 
@@ -25,34 +26,6 @@ interface Row {
   readonly bytes: number;
   readonly real: number;
   readonly shipped: number;
-}
-
-interface Distribution {
-  readonly under: number;
-  readonly p5: number;
-  readonly median: number;
-  readonly p95: number;
-  readonly max: number;
-}
-
-function quantile(sorted: readonly number[], q: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  const pos = (sorted.length - 1) * q;
-  const lo = Math.floor(pos);
-  const hi = Math.ceil(pos);
-  return (sorted[lo] ?? 0) + ((sorted[hi] ?? 0) - (sorted[lo] ?? 0)) * (pos - lo);
-}
-
-export function distribution(estimates: readonly number[], reals: readonly number[]): Distribution {
-  const ratios = estimates.map((e, i) => e / (reals[i] ?? 1)).sort((a, b) => a - b);
-  const r3 = (n: number) => Math.round(n * 1000) / 1000;
-  return {
-    under: estimates.filter((e, i) => e < (reals[i] ?? 0)).length,
-    p5: r3(quantile(ratios, 0.05)),
-    median: r3(quantile(ratios, 0.5)),
-    p95: r3(quantile(ratios, 0.95)),
-    max: r3(ratios[ratios.length - 1] ?? Number.NaN),
-  };
 }
 
 function argValue(name: string): string | undefined {
