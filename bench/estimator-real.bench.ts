@@ -15,7 +15,7 @@ import {
 } from "../domain/budget/model/estimator-calibration.ts";
 import { estimateInputTokens } from "../domain/budget/model/input-token-estimator.ts";
 import { o200kTokens } from "./corpus/calibration-rows.ts";
-import { distribution, markdownLine as line, type Distribution } from "./corpus/ratio-stats.ts";
+import { distribution, markdownLine as line, round1, type Distribution } from "./corpus/ratio-stats.ts";
 import { sampleRealFiles } from "./corpus/real-files.ts";
 
 interface Row {
@@ -117,8 +117,6 @@ function main(): void {
   if (process.argv.includes("--json")) console.log(JSON.stringify(result, null, 2));
   else console.log(markdown(result));
 }
-
-const round1 = (n: number) => Math.round(n * 10) / 10;
 
 function markdown(r: {
   set: string;

@@ -16,7 +16,7 @@ import {
 import { estimateInputTokens } from "../domain/budget/model/input-token-estimator.ts";
 import { buildCorpus, SIZE_BANDS } from "./corpus/build-corpus.ts";
 import { o200kTokens } from "./corpus/calibration-rows.ts";
-import { distribution, type Distribution } from "./corpus/ratio-stats.ts";
+import { distribution, round1, type Distribution } from "./corpus/ratio-stats.ts";
 
 export const BENCH_CORPUS_SEED = "pi-background-tasks.bench-corpus.v1";
 
@@ -117,8 +117,6 @@ function main(): void {
   if (process.argv.includes("--json")) console.log(JSON.stringify(result, null, 2));
   else console.log(markdown(result));
 }
-
-const round1 = (n: number) => Math.round(n * 10) / 10;
 
 function markdown(r: {
   seed: string;

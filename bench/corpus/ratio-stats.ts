@@ -27,4 +27,7 @@ export function distribution(estimates: readonly number[], reals: readonly numbe
   };
 }
 
+/** One decimal place, for the MB/s figures. */
+export const round1 = (n: number) => Math.round(n * 10) / 10;
+
 export const markdownLine = (cells: readonly (string | number)[]) => `| ${cells.join(" | ")} |`;
