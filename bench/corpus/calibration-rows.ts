@@ -68,3 +68,29 @@ export function fileRows(root: string, files: readonly string[]): CalibrationRow
 export function installedSourceRows(root: string): CalibrationRow[] {
   return fileRows(root, installedSourceFiles(root, SOURCE_FILE, 2048, 400 * 1024));
 }
+
+/** One row per real file (bench/corpus/real-files.ts). */
+export function realFileRows(files: readonly { id: string; kind: string; text: string }[]): CalibrationRow[] {
+  return files.map((f) => textRow(f.id, f.kind, f.text));
+}
+
+export const WINDOW_CHARS = 16 * 1024;
+
+/** Windows of WINDOW_CHARS characters cut at line breaks: a prompt may hold any stretch of a file. */
+export function realWindowRows(files: readonly { id: string; kind: string; text: string }[]): CalibrationRow[] {
+  return files.flatMap((f) => {
+    if (f.text.length < 2 * WINDOW_CHARS) return [];
+    const rows: CalibrationRow[] = [];
+    for (let at = 0; at + WINDOW_CHARS <= f.text.length; ) {
+      const cut = f.text.indexOf("\n", at + WINDOW_CHARS);
+      const end = cut < 0 || cut - at > 2 * WINDOW_CHARS ? at + WINDOW_CHARS : cut + 1;
+      rows.push(textRow(`${f.id}@${at}`, f.kind, f.text.slice(at, end)));
+      at = end;
+    }
+    return rows;
+  });
+}
+
+function textRow(id: string, kind: string, text: string): CalibrationRow {
+  return { id, kind, bytes: Buffer.byteLength(text, "utf8"), realTokens: o200kTokens(text), profile: profileText(text) };
+}

@@ -60,12 +60,12 @@ export const ANTHROPIC_CALIBRATION: FamilyCalibration = {
 
 export const OPENAI_CODEX_CALIBRATION: FamilyCalibration = {
   family: "openai-codex",
-  estimatorSource: "o200k-piece-classes-v1",
+  estimatorSource: "o200k-piece-classes-v2",
   textBytesPerToken: null,
   unknownOutputBytesPerToken: CONSERVATIVE_BYTES_PER_TOKEN,
   calibratedMinBytes: 1024,
   basis:
-    "o200k_base counts of a seeded 1 KiB-300 KiB prompt corpus and of installed package sources; see bench/estimator.bench.ts",
+    "o200k_base counts of a seeded 1 KiB-300 KiB prompt corpus and of real files installed here (held-out part excluded); provable ceilings for digits and punctuation; see bench/estimator-real.bench.ts",
   backedModelIds: [
     "gpt-5.1",
     "gpt-5.1-codex-max",

@@ -80,9 +80,9 @@ describe("estimateInputTokens: openai-codex", () => {
   it("records the estimator, rates, byte classes and the effective bytes per token", () => {
     const e = estimate([text(prose)]);
     expect(e.schema).toBe(INPUT_TOKEN_CALIBRATION_SCHEMA);
-    expect(e.estimator_source).toBe("o200k-piece-classes-v1");
+    expect(e.estimator_source).toBe("o200k-piece-classes-v2");
     expect(e.rate_source).toBe("calibrated");
-    expect(e.rates.known_text).toBe("o200k-piece-classes-v1");
+    expect(e.rates.known_text).toBe("o200k-piece-classes-v2");
     expect(e.byte_classes.total).toBe(utf8(prose));
     expect(e.byte_classes.dense + e.byte_classes.ascii_whitespace + e.byte_classes.multibyte).toBe(
       e.byte_classes.total,

@@ -5,6 +5,7 @@
  */
 import { charTokenCost, isCommonAsciiPair, repeatRunTokens, trigramRarity } from "./o200k-lookup.ts";
 import type { FeatureCounts, ProfileFeature } from "./profile-features.ts";
+import { symbolIndex, symbolPieceBound } from "./symbol-piece-bound.ts";
 
 const LETTER_OR_MARK = /[\p{L}\p{M}]/u;
 const ALL_NUMBER = /^\p{N}+$/u;
@@ -181,7 +182,23 @@ function uncommonPairs(ascii: string): number {
 const isControl = (c: string) =>
   (c.charCodeAt(0) < 32 && !(c.charCodeAt(0) >= 9 && c.charCodeAt(0) <= 13)) || c.charCodeAt(0) === 127;
 
+/** A piece of ASCII punctuation, spaces and line breaks without a run of one character: its provable ceiling. */
+function boundedSymbols(piece: string): boolean {
+  let same = 1;
+  for (let i = 0; i < piece.length; i++) {
+    const c = piece.charCodeAt(i);
+    if (symbolIndex(c) < 0) return false;
+    same = i > 0 && c === piece.charCodeAt(i - 1) ? same + 1 : 1;
+    if (same >= MIN_RUN) return false;
+  }
+  return true;
+}
+
 function countSymbols(piece: string, f: FeatureCounts): void {
+  if (boundedSymbols(piece)) {
+    f.symbol_bound_tokens += symbolPieceBound(piece);
+    return;
+  }
   const all = withoutRepeatRuns([...piece], f);
   const chars = all.filter((c) => !isControl(c)); // control characters hardly ever merge: one token each
   f.symbol_control_chars += all.length - chars.length;

@@ -22,6 +22,7 @@ export const PROFILE_FEATURES = [
   "word_ascii_fragments",
   "word_multibyte_letter_cost",
   "digit_groups",
+  "symbol_bound_tokens",
   "symbol_n1",
   "symbol_n2",
   "symbol_n3",
