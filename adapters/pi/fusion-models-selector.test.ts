@@ -94,6 +94,11 @@ describe("FusionModelsSelector", () => {
     expect(refused).toContain(
       "Not chosen: tiny/small-window has a 45055-token context window; Fusion stages need at least 45056 tokens",
     );
+    const narrow = selector.lines(40, plain);
+    expect(narrow.every((l) => visibleWidth(l) <= 40)).toBe(true);
+    expect(narrow.join(" ").replace(/\s+/g, " ")).toContain(
+      "Fusion stages need at least 45056 tokens (32,768 reserved output + 4,096 safety + 8,192 minimum input).",
+    );
     expect(selector.draft).toEqual(DEFAULT_FUSION_MODELS_CONFIG);
     press(selector, "backspace", "backspace", "backspace", "backspace", { text: "scripted/a" }, "enter");
     expect(selector.draft).toEqual(withSelection(DEFAULT_FUSION_MODELS_CONFIG, "candidate-1", "scripted/a"));

@@ -1,4 +1,4 @@
-import { truncateToWidth } from "@mariozechner/pi-tui";
+import { truncateToWidth, wrapTextWithAnsi } from "@mariozechner/pi-tui";
 import {
   contextWindowShortfall,
   CURRENT_MODEL,
@@ -80,7 +80,7 @@ export class FusionModelsSelector {
       "",
     ];
     if (this.#editing === undefined) out.push(...this.#slotLines(fit, paint));
-    else out.push(...this.#choiceLines(this.#editing, fit, paint));
+    else out.push(...this.#choiceLines(this.#editing, width, fit, paint));
     return [...out, border];
   }
 
@@ -156,7 +156,7 @@ export class FusionModelsSelector {
     return [...lines, "", ...actions, "", paint("dim", fit("↑↓ move • Enter choose • Esc cancel"))];
   }
 
-  #choiceLines(slot: FusionSlot, fit: (t: string) => string, paint: Paint): string[] {
+  #choiceLines(slot: FusionSlot, width: number, fit: (t: string) => string, paint: Paint): string[] {
     const choices = this.#choices(slot);
     const start = Math.min(
       Math.max(0, this.#choice - Math.floor(VISIBLE_CHOICES / 2)),
@@ -175,7 +175,10 @@ export class FusionModelsSelector {
       lines.push(selected ? paint("accent", text) : choice.unavailable ? paint("warning", text) : paint("text", text));
     }
     if (shown.length === 0) lines.push(paint("warning", fit("  no model matches")));
-    if (this.#refusal !== undefined) lines.push(paint("warning", fit(`  Not chosen: ${this.#refusal}`)));
+    // Wrapped, never cut: the refusal names the requirement the user has to meet.
+    if (this.#refusal !== undefined)
+      for (const line of wrapTextWithAnsi(`Not chosen: ${this.#refusal}`, Math.max(1, width - 2)))
+        lines.push(paint("warning", `  ${line}`));
     const below = choices.length - start - shown.length;
     if (below > 0) lines.push(paint("dim", fit(`  ↓ ${below} more`)));
     lines.push("", paint("dim", fit("↑↓ PgUp PgDn move • type to filter • Enter pick • Esc back")));

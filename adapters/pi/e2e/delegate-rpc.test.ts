@@ -10,11 +10,17 @@ import {
   type ScriptedReply,
 } from "../../fake/scripted-model-server.ts";
 import { startPiRpc, type PiRpcClient } from "./rpc-client.ts";
-import { callTool as callToolVia, LEAN_PI_ARGS, scriptedParent } from "./scripted-parent.test-support.ts";
+import {
+  callTool as callToolVia,
+  LEAN_PI_ARGS,
+  PI_COUNTS_TOOL_USAGE,
+  scriptedParent,
+} from "./scripted-parent.test-support.ts";
 import { PACKAGE_ROOT } from "./sdk-session.ts";
 
 const CANARY = "CANARY-7f3a9c-only-in-tool-output";
 const VISIBLE = "VISIBLE-user-fact-42";
+const CHILD_USAGE = { input: 900, output: 40 };
 
 let server: ScriptedModelServer;
 let pi: PiRpcClient;
@@ -24,7 +30,7 @@ let startPi: () => PiRpcClient;
 const isChild = (input: ResponderInput) => JSON.stringify(input.body.tools ?? []).includes("delegate_read_artifact");
 
 function respond(input: ResponderInput): ScriptedReply {
-  if (isChild(input)) return { text: "DELEGATE ANSWER: the store needs an fsync." };
+  if (isChild(input)) return { text: "DELEGATE ANSWER: the store needs an fsync.", usage: CHILD_USAGE };
   return scriptedParent(input);
 }
 
@@ -77,6 +83,13 @@ describe("bg_delegate through `pi --mode rpc` with a real child pi", () => {
     const result = await callTool("bg_result", { taskId });
     expect(result.isError, result.text).toBe(false);
     expect(result.text).toContain("DELEGATE ANSWER: the store needs an fsync.");
+    // The child's usage rides on the first serve only, where this Pi reads it (0.73.1 drops it before its events).
+    expect(result.details).toMatchObject({
+      usage: CHILD_USAGE,
+      usage_attached: true,
+      usage_counted_by_host: PI_COUNTS_TOOL_USAGE,
+    });
+    expect(result.usage).toEqual(PI_COUNTS_TOOL_USAGE ? result.details.usage : undefined);
     // A new Pi process (another pid, another session) serves it from the adjudication record.
     const first = pi;
     expect((await first.close()).groupSurvivors).toBe(false);
@@ -85,7 +98,8 @@ describe("bg_delegate through `pi --mode rpc` with a real child pi", () => {
     const restarted = await callTool("bg_result", { taskId });
     expect(restarted.isError, restarted.text).toBe(false);
     expect(restarted.text).toContain("DELEGATE ANSWER: the store needs an fsync.");
-    expect(restarted.details).toMatchObject({ verified_against: "adjudication_record" });
+    expect(restarted.details).toMatchObject({ verified_against: "adjudication_record", usage_attached: false });
+    expect(restarted.usage).toBeUndefined();
     // A corrupted byte in the committed package is caught before anything is returned.
     const pkg = join(String(launched.details.artifact_dir), "result.json");
     const bytes = readFileSync(pkg, "utf8");

@@ -143,4 +143,25 @@ describe("fusion_brainstorm through `pi --mode rpc` with real pi children", () =
     expect(JSON.stringify(end?.result)).toContain("invalid_arguments");
     expect(server.requests.length - before).toBe(2); // the parent's tool call and its reply to the error, no child
   });
+
+  it("a request too large for a route is refused before any child, and budget-plan.json says why", async () => {
+    const before = server.requests.length;
+    const dirsBefore = new Set(fusionRunDirs(cwd));
+    const events = await brainstorm({ prompt: "word ".repeat(14_000) }); // 70,000 bytes; scripted-b holds 64,000
+    const end = events.find((e) => e.type === "tool_execution_end");
+    expect(end?.isError).toBe(true);
+    expect(JSON.stringify(end?.result)).toContain("prompt_budget_exceeded_forecast");
+    expect(server.requests.length - before).toBe(2);
+    const [runDir] = fusionRunDirs(cwd).filter((d) => !dirsBefore.has(d));
+    const plan = JSON.parse(readFileSync(join(runDir ?? "", "budget-plan.json"), "utf8"));
+    expect(plan.verdict).toBe("blocked");
+    const blocking = plan.forecasts.find((f: { stage: string }) => f.stage === "candidate-2");
+    expect(blocking.whitespace_gate.whitespace_per_10000).toBeGreaterThan(1000); // one byte in five is a space
+    expect(blocking.advisory_provable_tokens).toBe(blocking.prompt_bytes + 512);
+    const composition = plan.blocking_stage_composition;
+    expect(composition.stage).toBe("candidate-2");
+    expect(composition.canonical_input_parts.request).toBeGreaterThan(70_000);
+    expect(composition.byte_classes.ascii_whitespace).toBeGreaterThanOrEqual(14_000);
+    expect(plan.warnings.map((w: { code: string }) => w.code)).toContain("budget_unknown_provider");
+  });
 });

@@ -10,9 +10,13 @@ import {
   type ScriptedModelServer,
   type ScriptedReply,
 } from "../../fake/scripted-model-server.ts";
-import { locatePiCli } from "./pi-process.ts";
 import { startPiRpc, type PiRpcClient } from "./rpc-client.ts";
-import { callTool as callToolVia, LEAN_PI_ARGS, scriptedParent } from "./scripted-parent.test-support.ts";
+import {
+  callTool as callToolVia,
+  LEAN_PI_ARGS,
+  PI_COUNTS_TOOL_USAGE,
+  scriptedParent,
+} from "./scripted-parent.test-support.ts";
 import { PACKAGE_ROOT } from "./sdk-session.ts";
 
 let server: ScriptedModelServer;
@@ -23,9 +27,6 @@ const roles = fusionRoleResponder();
 const respond = (input: ResponderInput): ScriptedReply => roles(input) ?? scriptedParent(input);
 
 const callTool = (name: string, args: unknown) => callToolVia(pi, name, args);
-/** Pi's CHANGELOG: 0.81.0 added tool usage to session totals; 0.73.1's notes say it does not count it. */
-const [major = 0, minor = 0] = locatePiCli().version.split(".").map(Number);
-const PI_COUNTS_TOOL_USAGE = major > 0 || minor >= 81;
 
 beforeAll(async () => {
   server = await startScriptedModelServer();

@@ -1,8 +1,13 @@
 import type { ResponderInput, ScriptedReply } from "../../fake/scripted-model-server.ts";
 import type { PiRecord } from "./pi-cli.ts";
 import type { PiRpcClient } from "./rpc-client.ts";
+import { locatePiCli } from "./pi-process.ts";
 
 /** Lean `pi` flags for end-to-end tests: every pi start costs ~1 s on 2 cores, so nothing optional loads. */
+/** Pi's CHANGELOG: 0.81.0 added tool usage to session totals; 0.73.1's notes say it does not count it. */
+const [major = 0, minor = 0] = locatePiCli().version.split(".").map(Number);
+export const PI_COUNTS_TOOL_USAGE = major > 0 || minor >= 81;
+
 export const LEAN_PI_ARGS = [
   "--no-session",
   "--no-extensions",

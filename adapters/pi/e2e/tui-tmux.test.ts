@@ -152,4 +152,28 @@ describe("interactive Pi under tmux: footer, dock and notification", () => {
     for (let i = 0; i < 50 && /^bg \d/m.test(screen.capture()); i++) await new Promise((r) => setTimeout(r, 100));
     expect(screen.capture()).not.toMatch(/^bg \d/m);
   });
+
+  it("/fusion-models refuses a route below Fusion's minimum window, naming the requirement, and saves one that fits", async () => {
+    await prompt("/fusion-models");
+    await screen.waitFor(/Fusion models[\s\S]*Save/);
+    screen.keys("Enter"); // the first candidate slot
+    await screen.waitFor(/filter: \(type to filter\)/);
+    screen.type("scripted-a");
+    await screen.waitFor(/> scripted\/scripted-a/);
+    screen.keys("Enter");
+    // The footer's scripted-a has a 32,000-token window; the refusal is wrapped, never cut.
+    await screen.waitFor(
+      /Not chosen: scripted\/scripted-a has a 32000-token context window;[\s\S]*need[\s\S]*at[\s\S]*least[\s\S]*45056/,
+    );
+    for (let i = 0; i < "scripted-a".length; i++) screen.keys("BSpace");
+    screen.type("scripted-c");
+    await screen.waitFor(/> scripted\/scripted-c/);
+    screen.keys("Enter");
+    await screen.waitFor(/Candidate 1[^\n]*scripted\/scripted-c/);
+    for (let i = 0; i < 5; i++) screen.keys("Down"); // past the five slots to Save
+    screen.keys("Enter");
+    await screen.waitFor(/Fusion models saved: candidates scripted\/scripted-c/);
+    const saved = JSON.parse(readFileSync(join(cwd, ".agent", "fusion-models.json"), "utf8"));
+    expect(saved.candidates[0]).toBe("scripted/scripted-c");
+  });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { canonicalJsonOf } from "../../shared/model/canonical-json.ts";
+import { ZERO_USAGE } from "../../shared/model/usage.ts";
 import { childTerminal } from "./child-terminal.ts";
 import { attestation } from "./delegate-fixtures.test-support.ts";
 import { adjudicate, type ChildEnd } from "./delegate-outcome.ts";
@@ -104,18 +105,28 @@ describe("bg_result view", () => {
   };
 
   it("is inline up to 48 KiB and an explicit artifact reference above, never truncated", () => {
-    const small = answerView("dt", outcome, verified(49_152), "/a/answer.md", undefined, "memory");
+    const small = answerView("dt", outcome, verified(49_152), "/a/answer.md", undefined, "memory", false);
     expect(small.ok && small.value.delivery).toBe("inline");
-    const large = answerView("dt", outcome, verified(49_153), "/a/answer.md", undefined, "memory");
+    const large = answerView("dt", outcome, verified(49_153), "/a/answer.md", undefined, "memory", false);
     expect(large.ok && large.value.delivery === "artifact" && large.value.answer).toMatchObject({
       artifact: "/a/answer.md",
       utf8_bytes: 49_153,
     });
-    const demanded = answerView("dt", outcome, verified(49_153), "/a/answer.md", "inline", "memory");
+    const demanded = answerView("dt", outcome, verified(49_153), "/a/answer.md", "inline", "memory", false);
     expect(demanded.ok ? demanded.value : demanded.error).toMatchObject({ code: "result_too_large_for_inline" });
     expect(demanded.ok ? "" : demanded.error.preserved).toContain("/a/answer.md");
-    const asked = answerView("dt", outcome, verified(10), "/a/answer.md", "artifact", "memory");
+    const asked = answerView("dt", outcome, verified(10), "/a/answer.md", "artifact", "memory", false);
     expect(asked.ok && asked.value.delivery).toBe("artifact");
+  });
+
+  it("attaches usage only on the first serve, and never an unavailable one", () => {
+    const counted = { ...verified(10), usage: { ...ZERO_USAGE, input: 5, output: 7 } };
+    const first = answerView("dt", outcome, counted, "/a/answer.md", undefined, "memory", true);
+    expect(first.ok && first.value).toMatchObject({ usage: { input: 5, output: 7 }, usage_attached: true });
+    const later = answerView("dt", outcome, counted, "/a/answer.md", undefined, "memory", false);
+    expect(later.ok && later.value).toMatchObject({ usage_attached: false });
+    const none = answerView("dt", outcome, verified(10), "/a/answer.md", undefined, "memory", true);
+    expect(none.ok && none.value).toMatchObject({ usage: "unavailable", usage_attached: false });
   });
 
   it("says not ready, unavailable or unknown in typed terms", () => {

@@ -41,6 +41,8 @@ export type DelegateResultView =
         readonly delivery: "inline";
         readonly route: { readonly provider: string; readonly model: string };
         readonly usage: Usage | "unavailable";
+        /** True only for the first serve of the answer, which attaches the run's usage to the parent. */
+        readonly usage_attached: boolean;
         readonly answer: { readonly text: string; readonly utf8_bytes: number; readonly sha256: string };
       })
   | (ViewBase &
@@ -49,6 +51,7 @@ export type DelegateResultView =
         readonly delivery: "artifact";
         readonly route: { readonly provider: string; readonly model: string };
         readonly usage: Usage | "unavailable";
+        readonly usage_attached: boolean;
         readonly answer: {
           readonly artifact: string;
           readonly utf8_bytes: number;
@@ -104,6 +107,7 @@ export function answerView(
   answerPath: string,
   delivery: ResultDelivery | undefined,
   source: PinSource,
+  firstServed: boolean,
 ): Result<DelegateResultView, RetrievalError> {
   const size = answer.bytes.length;
   const fitsInline = size <= INLINE_ANSWER_CAP_BYTES;
@@ -113,6 +117,7 @@ export function answerView(
     state: "completed" as const,
     route: outcome.route,
     usage: answer.usage,
+    usage_attached: firstServed && answer.usage !== "unavailable",
     verified_against: source,
     verification: VERIFICATION_COVERS[source],
   };

@@ -154,18 +154,20 @@ async function serveAccepted(
       );
     }
   }
-  await recordFetched(files, dir, taskId);
-  return answerView(taskId, outcome, verified.value, answerPath, delivery, source);
+  const firstServed = await recordFetched(files, dir, taskId);
+  return answerView(taskId, outcome, verified.value, answerPath, delivery, source, firstServed);
 }
 
 /**
  * The first time an accepted answer is served, a receipt in its run directory says so: until then pruning keeps
- * the directory of an ended session whatever its age (domain/hygiene). A receipt that cannot be written
- * costs nothing but that: the directory is kept, the safe side.
+ * the directory of an ended session whatever its age (domain/hygiene), and the serve that writes it is the one
+ * that attaches the run's usage. A receipt that cannot be written costs the directory nothing (it is kept, the
+ * safe side) and attaches no usage, so usage is never counted twice.
  */
-async function recordFetched(files: FileCommitter, dir: string, taskId: string): Promise<void> {
+async function recordFetched(files: FileCommitter, dir: string, taskId: string): Promise<boolean> {
   const opened = await files.createExclusive(artifactPath(dir, DELEGATE_ARTIFACT.fetched));
-  if (!opened.ok) return;
-  await opened.value.write(0, new TextEncoder().encode(`{"task_id":${JSON.stringify(taskId)},"v":1}`));
-  await opened.value.close();
+  if (!opened.ok) return false;
+  const written = await opened.value.write(0, new TextEncoder().encode(`{"task_id":${JSON.stringify(taskId)},"v":1}`));
+  const closed = await opened.value.close();
+  return written.ok && closed.ok;
 }

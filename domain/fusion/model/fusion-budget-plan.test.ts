@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { canonicalJsonOf, utf8Bytes } from "../../shared/model/canonical-json.ts";
 import type { StagePromptSkeleton } from "./fusion-budget-gate.ts";
-import { allowedInput, calibratedEstimator, fusionBudgetGate, type TokenEstimator } from "./fusion-budget-plan.ts";
+import { allowedInput, calibratedEstimator, fusionBudgetGate } from "./fusion-budget-plan.ts";
+import type { TokenEstimator } from "./token-forecast.ts";
 
 // One token per byte makes the arithmetic visible; the real estimator is checked separately below.
 const perByte: TokenEstimator = (text) => ({ tokens: utf8Bytes(text), source: "test-1-byte-per-token" });
@@ -76,5 +77,69 @@ describe("fusionBudgetGate", () => {
     const forecast = calibratedEstimator(text, { provider: "scripted", model: "scripted-c" });
     expect(forecast.tokens).toBeGreaterThanOrEqual(utf8Bytes(text));
     expect(forecast.source).toMatch(/unbacked/);
+  });
+
+  it("a refused plan records the whitespace gate, the provable ceiling and where the blocking stage's bytes come from", () => {
+    const anthropic = { provider: "anthropic", model: "claude-sonnet-4-5", thinking: "off" };
+    const real = fusionBudgetGate(
+      () => ({ provider: "anthropic", model: "claude-sonnet-4-5", contextWindow: WINDOW }),
+      calibratedEstimator,
+      "test",
+    );
+    const dense = "Zm9vYmFy".repeat(16 * 1024); // 128 KiB of base64-like text: no whitespace at all
+    const skeletons = (json: string): StagePromptSkeleton[] => [
+      { ...render(json)[0], route: anthropic, systemPrompt: "You review." } as StagePromptSkeleton,
+    ];
+    const json = canonicalJsonOf({ conversation_projection: { entries: [] }, cwd: "/w", request: { text: dense } });
+    const result = real.preflight(json, skeletons);
+    expect(result.blocker?.code).toBe("prompt_budget_exceeded_forecast");
+    const plan = JSON.parse(result.planJson);
+    const [stage] = plan.forecasts;
+    expect(stage.whitespace_gate).toMatchObject({ whitespace_per_10000: 0, passed: false, failed: ["low_whitespace"] });
+    expect(stage.rate_source).toBe("conservative_fallback");
+    expect(stage.advisory_provable_tokens).toBe(stage.prompt_bytes + 512);
+    const composition = plan.blocking_stage_composition;
+    expect(composition).toMatchObject({
+      stage: "candidate-1",
+      system_prompt_bytes: 11,
+      canonical_input_bytes: utf8Bytes(json),
+      stage_instruction_bytes: 0,
+    });
+    expect(composition.total_bytes).toBe(composition.system_prompt_bytes + 1 + composition.prompt_bytes);
+    expect(composition.canonical_input_parts.request).toBe(utf8Bytes(canonicalJsonOf({ text: dense })));
+    expect(composition.byte_classes.total).toBe(composition.total_bytes);
+    expect(composition.fatal_rates.known_text).toBeTypeOf("string");
+    expect(result.summary.calibration_warnings).toEqual([
+      expect.stringMatching(/^anthropic\/claude-sonnet-4-5: the candidate-1 prompt is 0% whitespace, below the 0.1%/),
+    ]);
+    expect(result.summary.unknown_provider_warnings).toEqual([]);
+    expect(result.warnings.map((w) => w.code)).toContain("budget_low_whitespace_fallback");
+  });
+
+  it("names every route the calibration does not cover, once each, in the plan, the summary and the warnings", () => {
+    const routes = [
+      { provider: "scripted", model: "scripted-a", thinking: "off" },
+      { provider: "scripted", model: "scripted-a", thinking: "off" },
+      { provider: "openai-codex", model: "gpt-9-unheard-of", thinking: "off" },
+    ];
+    const real = fusionBudgetGate(
+      (r) => ({ provider: r.provider, model: r.model, contextWindow: 400_000 }),
+      calibratedEstimator,
+      "test",
+    );
+    const skeletons = (json: string): StagePromptSkeleton[] =>
+      routes.map((r, i) => ({ ...render(json)[0], route: r, stage: `candidate-${i + 1}` }) as StagePromptSkeleton);
+    const result = real.preflight(inputWith("hello"), skeletons);
+    expect(result.blocker).toBeUndefined();
+    expect(result.summary.unknown_provider_warnings).toEqual([
+      expect.stringMatching(/^scripted\/scripted-a: provider scripted has no token calibration/),
+    ]);
+    expect(result.summary.calibration_warnings).toEqual([
+      expect.stringMatching(/^openai-codex\/gpt-9-unheard-of: model gpt-9-unheard-of is not backed/),
+    ]);
+    expect(JSON.parse(result.planJson).warnings.map((w: { code: string }) => w.code)).toEqual([
+      "budget_unknown_provider",
+      "budget_unbacked_model",
+    ]);
   });
 });

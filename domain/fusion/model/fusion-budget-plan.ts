@@ -12,6 +12,7 @@ import type {
 import type { FusionRoute } from "./fusion-workflow.ts";
 import { familyOfProvider } from "../../budget/model/estimator-calibration.ts";
 import { estimateInputTokens } from "../../budget/model/input-token-estimator.ts";
+import type { TokenEstimator } from "./token-forecast.ts";
 import {
   FUSION_BUDGET_PLAN_SCHEMA,
   FUSION_BUDGET_POLICY,
@@ -21,17 +22,12 @@ import {
   utilisationBp,
 } from "../../budget/model/budget-policy.ts";
 import { CONSERVATIVE_BYTES_PER_TOKEN } from "../../budget/model/estimator-calibration.ts";
-
-/** Input-token forecast for a text sent to one provider; must never under-count. */
-export interface TokenForecast {
-  readonly tokens: number;
-  /** Which rate was used and why, recorded in the plan. */
-  readonly source: string;
-}
-export type TokenEstimator = (
-  text: string,
-  route: { readonly provider: string; readonly model: string },
-) => TokenForecast;
+import {
+  blockingStageComposition,
+  routeRateWarnings,
+  UNKNOWN_PROVIDER,
+  type StageForecast,
+} from "./stage-forecast-notes.ts";
 
 export interface RouteWindow {
   readonly provider: string;
@@ -42,22 +38,6 @@ export interface RouteWindow {
 /** Bytes per token assumed for outputs not yet written (JSON-rendered bytes of the output contracts). */
 export const OUTPUT_CONTRACT_BYTES_PER_TOKEN = CONSERVATIVE_BYTES_PER_TOKEN;
 const SEARCH_STEPS = 40;
-
-interface StageForecast {
-  readonly stage: BudgetStageId;
-  readonly mandatory: boolean;
-  readonly provider: string;
-  readonly model: string;
-  readonly context_window: number;
-  readonly allowed_input_tokens: number;
-  readonly prompt_bytes: number;
-  readonly input_tokens: number;
-  readonly estimator_source: string;
-  readonly embedded_output_bytes: number;
-  readonly worst_case_input_tokens: number;
-  readonly headroom_tokens: number;
-  readonly utilisation_bp: number;
-}
 
 /**
  * The Fusion budget: every stage forecast against its own route before any child exists. The
@@ -73,9 +53,11 @@ export function fusionBudgetGate(
     skeletons.map((s) => stageForecast(s, windows(s.route), estimate));
   return {
     preflight(canonicalInputJson, render) {
-      const forecasts = forecast(render(canonicalInputJson));
+      const skeletons = render(canonicalInputJson);
+      const forecasts = forecast(skeletons);
       const blockerStage = forecasts.find((f) => f.mandatory && f.input_tokens > f.allowed_input_tokens);
-      const warnings = forecasts.flatMap(warningsOf);
+      const rateWarnings = routeRateWarnings(forecasts);
+      const warnings = [...forecasts.flatMap(warningsOf), ...rateWarnings];
       const remediation =
         blockerStage === undefined ? undefined : remediate(canonicalInputJson, (json) => forecast(render(json)));
       const plan = {
@@ -89,6 +71,16 @@ export function fusionBudgetGate(
         forecasts,
         warnings,
         blockers: forecasts.filter((f) => f.input_tokens > f.allowed_input_tokens).map((f) => f.stage),
+        ...(blockerStage === undefined
+          ? {}
+          : {
+              blocking_stage_composition: blockingStageComposition(
+                skeletons,
+                blockerStage,
+                canonicalInputJson,
+                estimate,
+              ),
+            }),
         ...(remediation === undefined ? {} : { remediation }),
       };
       const summary: FusionBudgetSummary = {
@@ -102,8 +94,8 @@ export function fusionBudgetGate(
           allowed_input_tokens: f.allowed_input_tokens,
         })),
         rate_sources: [...new Set(forecasts.map((f) => f.estimator_source))],
-        unknown_provider_warnings: [],
-        calibration_warnings: [],
+        unknown_provider_warnings: rateWarnings.filter((w) => w.code === UNKNOWN_PROVIDER).map((w) => w.message),
+        calibration_warnings: rateWarnings.filter((w) => w.code !== UNKNOWN_PROVIDER).map((w) => w.message),
       };
       const preflight: BudgetPreflight = { planJson: `${canonicalJsonOf(plan)}\n`, warnings, summary };
       return blockerStage === undefined
@@ -151,7 +143,7 @@ function stageForecast(
   const contextWindow = window?.contextWindow ?? 0;
   const allowed = allowedInput(contextWindow);
   const text = `${s.systemPrompt}\n${s.prompt}`;
-  const { tokens, source } = estimate(text, s.route);
+  const { tokens, source, record } = estimate(text, s.route);
   const worst = tokens + Math.ceil(s.embeddedOutputBytes / OUTPUT_CONTRACT_BYTES_PER_TOKEN);
   return {
     stage: s.stage,
@@ -163,6 +155,13 @@ function stageForecast(
     prompt_bytes: utf8Bytes(text),
     input_tokens: tokens,
     estimator_source: source,
+    ...(record === undefined
+      ? {}
+      : {
+          rate_source: record.rate_source,
+          advisory_provable_tokens: record.advisory_provable_tokens,
+          whitespace_gate: record.gate,
+        }),
     embedded_output_bytes: s.embeddedOutputBytes,
     worst_case_input_tokens: worst,
     headroom_tokens: allowed - tokens,
@@ -261,5 +260,17 @@ export const calibratedEstimator: TokenEstimator = (text, route) => {
     modelId: route.model,
     segments: [{ kind: "known_text", label: "prompt", text }],
   });
-  return { tokens: estimate.tokens, source: `${estimate.estimator_source}:${estimate.rate_source}` };
+  return {
+    tokens: estimate.tokens,
+    source: `${estimate.estimator_source}:${estimate.rate_source}`,
+    record: {
+      rate_source: estimate.rate_source,
+      backed: estimate.backed,
+      fatal_rates: { known_text: estimate.rates.known_text, multibyte: estimate.rates.multibyte },
+      advisory_provable_tokens: estimate.advisory_provable_tokens,
+      gate: estimate.gate,
+      byte_classes: estimate.byte_classes,
+      class_tokens: estimate.class_tokens,
+    },
+  };
 };

@@ -1,4 +1,5 @@
-import { fusionBudgetGate, type TokenEstimator } from "./fusion-budget-plan.ts";
+import { fusionBudgetGate } from "./fusion-budget-plan.ts";
+import type { TokenEstimator } from "./token-forecast.ts";
 import type { FusionBudgetGate } from "./fusion-budget-gate.ts";
 import type { ResolvedFusionModels, ResolvedFusionRoute } from "./fusion-model-resolution.ts";
 import type { FusionModelRoutes } from "./fusion-workflow.ts";
