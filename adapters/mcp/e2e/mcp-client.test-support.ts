@@ -31,15 +31,21 @@ export async function connect(cwd: string, env: Record<string, string> = {}, bin
   let stderr = "";
   transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
   const client = new Client({ name: "e2e-client", version: "1.0.0" });
+  const notices = collectNotices(client);
+  await client.connect(transport);
+  const serverPid = transport.pid;
+  if (serverPid === null) throw new Error("the server process has no pid");
+  return { client, serverPid, stderr: () => stderr, notices };
+}
+
+/** Every completion notice the client receives, in order. */
+export function collectNotices(client: Client): TaskNotification[] {
   const notices: TaskNotification[] = [];
   client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
     const notice = taskNotificationFromLog(n.params);
     if (notice !== undefined) notices.push(notice);
   });
-  await client.connect(transport);
-  const serverPid = transport.pid;
-  if (serverPid === null) throw new Error("the server process has no pid");
-  return { client, serverPid, stderr: () => stderr, notices };
+  return notices;
 }
 
 export const call = (c: Connection, name: string, args: Record<string, unknown>) =>
