@@ -4,7 +4,7 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { Type } from "typebox";
 import { afterEach, describe, expect, it } from "vitest";
-import type { AnyHostToolSpec, HostToolSpec } from "../../domain/shared/service/host-tool-spec.ts";
+import { READS_PROJECT, type AnyHostToolSpec, type HostToolSpec } from "../../domain/shared/service/host-tool-spec.ts";
 import { checkArguments } from "../../domain/shared/model/tool-arguments.ts";
 import { err, ok } from "../../domain/shared/model/result.ts";
 import { serveToolSpecs } from "./mcp-tool-server.ts";
@@ -18,6 +18,7 @@ function echoSpec(runs: unknown[]): HostToolSpec<{ word: string; fail?: boolean 
   return {
     name: "echo",
     label: "Echo",
+    effects: READS_PROJECT,
     description: "Echoes a word.",
     promptSnippet: "echo",
     promptGuidelines: ["Use it for words."],
@@ -52,7 +53,7 @@ async function serve(specs: readonly AnyHostToolSpec[]) {
 }
 
 describe("serveToolSpecs", () => {
-  it("lists each spec with its label as title, guidance in the description and the schema as plain JSON Schema", async () => {
+  it("lists each spec with its label as title, guidance in the description, its effects as annotations and the schema as plain JSON Schema", async () => {
     const { client } = await serve([echoSpec([])]);
     const { tools } = await client.listTools();
     expect(tools).toEqual([
@@ -65,6 +66,13 @@ describe("serveToolSpecs", () => {
           required: ["word"],
           properties: { word: { type: "string", minLength: 1 }, fail: { type: "boolean" } },
           additionalProperties: false,
+        },
+        annotations: {
+          title: "Echo",
+          readOnlyHint: true,
+          destructiveHint: false,
+          idempotentHint: true,
+          openWorldHint: false,
         },
       },
     ]);

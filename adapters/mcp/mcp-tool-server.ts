@@ -22,6 +22,7 @@ export function mcpToolFromSpec(spec: AnyHostToolSpec): Tool {
     name: spec.name,
     title: spec.label,
     description: `${spec.description}${guidance}`,
+    annotations: { title: spec.label, ...spec.effects },
     // TypeBox keeps its bookkeeping in non-enumerable keys: the JSON form is the plain schema.
     inputSchema: plainJson(spec.parameters) as Tool["inputSchema"],
   };

@@ -5,7 +5,7 @@ import { err, ok } from "../../domain/shared/model/result.ts";
 import { call, FINISHED, footprint, RUNNING, RUNS, settle, withIds, world } from "./task-fuzz.test-support.ts";
 import { taskToolSpecs, type RuntimeAccess } from "../../domain/tasks/service/task-tool-specs.ts";
 import { piToolFromSpec } from "./pi-tool.ts";
-import type { AnyHostToolSpec } from "../../domain/shared/service/host-tool-spec.ts";
+import { RUNS_ANYTHING, type AnyHostToolSpec } from "../../domain/shared/service/host-tool-spec.ts";
 
 /** The Pi API the spec mapping reads (the thinking level of a call's session). */
 const PI = { getThinkingLevel: () => "off" as const };
@@ -98,6 +98,7 @@ describe("the fuzz harness itself", () => {
     const careless = piToolFromSpec(PI, {
       name: "careless",
       label: "Careless",
+      effects: RUNS_ANYTHING,
       description: "launches, then rejects",
       promptSnippet: "",
       parameters: {} as never,
@@ -117,6 +118,7 @@ describe("the fuzz harness itself", () => {
     const broken = piToolFromSpec(PI, {
       name: "broken",
       label: "Broken",
+      effects: RUNS_ANYTHING,
       description: "throws a plain error",
       promptSnippet: "",
       parameters: {} as never,

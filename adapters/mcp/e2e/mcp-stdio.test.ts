@@ -65,6 +65,26 @@ describe("pi-background-tasks mcp over stdio, driven by the SDK client", { timeo
       "fusion_brainstorm",
       "fusion_validate",
     ]);
+    // Every tool says what it does to the world.
+    const hints = Object.fromEntries(
+      tools.map((t) => [
+        t.name,
+        [t.annotations?.readOnlyHint, t.annotations?.destructiveHint, t.annotations?.openWorldHint]
+          .map(Number)
+          .join(""),
+      ]),
+    );
+    expect(hints).toEqual({
+      bg_kill: "010",
+      bg_logs: "100",
+      bg_result: "100",
+      bg_run: "011",
+      bg_status: "100",
+      bg_wait: "100",
+      fusion_brainstorm: "101",
+      fusion_validate: "101",
+    });
+    expect(tools.every((t) => typeof t.title === "string" && t.annotations?.idempotentHint !== undefined)).toBe(true);
     const run = tools.find((t) => t.name === "bg_run");
     expect(run?.inputSchema).toMatchObject({
       type: "object",

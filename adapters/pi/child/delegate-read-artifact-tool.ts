@@ -4,7 +4,7 @@ import { decodeUtf8 } from "../../../domain/delegate/model/delegate-result-verif
 import { sha256Hex } from "../../../domain/shared/model/canonical-json.ts";
 import { err, ok, type Result, type TypedError } from "../../../domain/shared/model/result.ts";
 import { checkArguments } from "../../../domain/shared/model/tool-arguments.ts";
-import type { HostToolSpec } from "../../../domain/shared/service/host-tool-spec.ts";
+import { type HostToolSpec, READS_PROJECT } from "../../../domain/shared/service/host-tool-spec.ts";
 import { readRangeSync } from "./delegate-guard-files.ts";
 
 export const READ_ARTIFACT_TOOL = "delegate_read_artifact";
@@ -46,6 +46,7 @@ export function readArtifactTool(
   return {
     name: READ_ARTIFACT_TOOL,
     label: "read artifact",
+    effects: READS_PROJECT,
     description: `Read an exact byte range of a spilled tool result (its receipt names the artifact and size). A range past the end fails instead of being shortened. At most ${maxLength} bytes per call.`,
     promptSnippet: "Read an exact byte range of a spilled tool result",
     parameters: schema,

@@ -13,7 +13,7 @@ import {
   type WebFetchDetails,
   type WebFetchResult,
 } from "../../../domain/web/service/web-fetch.ts";
-import type { HostToolSpec } from "../../../domain/shared/service/host-tool-spec.ts";
+import { ASKS_MODELS, type HostToolSpec } from "../../../domain/shared/service/host-tool-spec.ts";
 
 /** Result details: everything in the result text except the page, plus sizes, digest and timings. */
 export type FusionWebFetchDetails = Omit<WebFetchResult, "content" | "details"> & WebFetchDetails;
@@ -25,6 +25,7 @@ export function fusionWebFetchTool(deps: WebFetchDeps): HostToolSpec<NormalisedF
   return {
     name: FUSION_WEB_FETCH_TOOL,
     label: "Web Fetch",
+    effects: ASKS_MODELS,
     description:
       `Fetch one public web page (http/https GET) and return it as Markdown (default) or plain text. ` +
       `Private, loopback, link-local and metadata addresses are refused; at most ${limits.maxRedirects} redirects, ` +

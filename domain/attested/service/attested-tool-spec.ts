@@ -1,5 +1,5 @@
 import { err, ok } from "../../shared/model/result.ts";
-import { sessionRequired, type HostToolSpec } from "../../shared/service/host-tool-spec.ts";
+import { type HostToolSpec, RUNS_ANYTHING, sessionRequired } from "../../shared/service/host-tool-spec.ts";
 import type { TaskSnapshot } from "../../tasks/model/task-snapshot.ts";
 import {
   ATTESTED_TOOL_NAME,
@@ -21,6 +21,7 @@ export function attestedToolSpec(
   return {
     name: ATTESTED_TOOL_NAME,
     label: "Attested Pi Run",
+    effects: RUNS_ANYTHING,
     description:
       "Run one Pi agent directly (no shell; `pi --mode json` with the prompt on stdin) in the background in a clean Git worktree, and write an attestation sidecar with hashes of the prompt, transcript, raw events, stderr and report when it succeeds. Refuses credentials or mode flags in extraPiArgs, a report path outside the working tree or under .git/ or .pi/, and a dirty worktree.",
     promptSnippet: "Run a hash-attested background Pi agent that must write a report file",

@@ -1,4 +1,4 @@
-import { sessionRequired, type HostToolSpec, type ToolCall } from "../../shared/service/host-tool-spec.ts";
+import { ASKS_MODELS, type HostToolSpec, sessionRequired, type ToolCall } from "../../shared/service/host-tool-spec.ts";
 import { err, ok, type Result, type TypedError } from "../../shared/model/result.ts";
 import { DELEGATE_TOOL, DelegateArgumentsSchema, parseDelegateArguments } from "../model/delegate-arguments.ts";
 import type { DelegateLaunchReceipt } from "../model/launch-receipt.ts";
@@ -14,6 +14,7 @@ export function delegateToolSpec(launch: DelegateLauncher): HostToolSpec<unknown
   return {
     name: DELEGATE_TOOL,
     label: "Background Delegate",
+    effects: ASKS_MODELS,
     description:
       "Start one background Pi agent that sees the visible conversation (not tool outputs or thinking) and works with read-only tools (read, grep, find, ls). Returns at once; the completion notification wakes you, then fetch the answer with bg_result. Restate in the prompt any fact that exists only in tool output.",
     promptSnippet: "Delegate a read-only investigation to a background agent that inherits the conversation",

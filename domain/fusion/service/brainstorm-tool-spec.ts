@@ -1,4 +1,9 @@
-import type { HostToolSpec, ToolCall, ToolRunContext } from "../../shared/service/host-tool-spec.ts";
+import {
+  ASKS_MODELS,
+  type HostToolSpec,
+  type ToolCall,
+  type ToolRunContext,
+} from "../../shared/service/host-tool-spec.ts";
 import { ok, type Result, type TypedError } from "../../shared/model/result.ts";
 import {
   BrainstormArgumentsSchema,
@@ -57,6 +62,7 @@ export function fusionBrainstormToolSpec(
   return {
     name: FUSION_BRAINSTORM_TOOL,
     label: "Fusion Brainstorm",
+    effects: ASKS_MODELS,
     description: WORDING[kind].description,
     promptSnippet: "Get a merged answer from three independent models (blind-evaluated)",
     promptGuidelines: [WORDING[kind].guideline],

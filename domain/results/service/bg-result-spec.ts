@@ -1,6 +1,6 @@
 import type { DelegateResultView } from "../../delegate/service/index.ts";
 import type { HostSession } from "../../../ports/host-session.ts";
-import type { HostToolSpec } from "../../shared/service/host-tool-spec.ts";
+import { type HostToolSpec, READS_PROJECT } from "../../shared/service/host-tool-spec.ts";
 import { ok, type Result, type TypedError } from "../../shared/model/result.ts";
 import type { CompletionDelivery } from "../../tasks/model/launch-receipt.ts";
 import {
@@ -70,6 +70,7 @@ export function bgResultToolSpec(
   return {
     name: BG_RESULT_TOOL,
     label: "Background Result",
+    effects: READS_PROJECT,
     description: WORDING[delivery].description,
     promptSnippet: WORDING[delivery].snippet,
     parameters: BgResultParameters,

@@ -32,9 +32,51 @@ export interface ToolRunContext {
  * adapter onto an MCP tool. The schema is plain JSON Schema (TypeBox); `normalize` is the package's own
  * check, run before anything happens on every host.
  */
+/** What a tool does to the world, for clients that ask before they call (MCP tool annotations). */
+export interface ToolEffects {
+  /** Changes nothing outside the package's own records (task files, receipts). */
+  readonly readOnlyHint: boolean;
+  /** May destroy or overwrite what exists (meaningful only when not read-only). */
+  readonly destructiveHint: boolean;
+  /** Calling it again with the same arguments changes nothing more (meaningful only when not read-only). */
+  readonly idempotentHint: boolean;
+  /** Reaches beyond this machine's project: model providers, the web, arbitrary commands. */
+  readonly openWorldHint: boolean;
+}
+
+/** Looks at tasks and runs of this project only. */
+export const READS_PROJECT: ToolEffects = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+};
+/** Read-only children that call model providers (and, for research, the web). */
+export const ASKS_MODELS: ToolEffects = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: false,
+  openWorldHint: true,
+};
+/** Stops this project's tasks (their processes end; stopping twice is stopping once). */
+export const STOPS_TASKS: ToolEffects = {
+  readOnlyHint: false,
+  destructiveHint: true,
+  idempotentHint: true,
+  openWorldHint: false,
+};
+/** Starts whatever command or agent it is given. */
+export const RUNS_ANYTHING: ToolEffects = {
+  readOnlyHint: false,
+  destructiveHint: true,
+  idempotentHint: false,
+  openWorldHint: true,
+};
+
 export interface HostToolSpec<Args, Details> {
   readonly name: string;
   readonly label: string;
+  readonly effects: ToolEffects;
   readonly description: string;
   readonly promptSnippet: string;
   readonly promptGuidelines?: readonly string[];

@@ -1,4 +1,10 @@
-import type { AnyHostToolSpec, HostToolSpec } from "../../shared/service/host-tool-spec.ts";
+import {
+  type AnyHostToolSpec,
+  type HostToolSpec,
+  READS_PROJECT,
+  RUNS_ANYTHING,
+  STOPS_TASKS,
+} from "../../shared/service/host-tool-spec.ts";
 import { ok } from "../../shared/model/result.ts";
 import { launchReceipt, type CompletionDelivery } from "../model/launch-receipt.ts";
 import type { LogReadPlan } from "../model/log-read.ts";
@@ -60,6 +66,7 @@ export function runToolSpec({ runtime, delivery }: TaskToolDeps): HostToolSpec<R
   return {
     name: "bg_run",
     label: "Background Run",
+    effects: RUNS_ANYTHING,
     description: WORDING[delivery].run,
     promptSnippet: "Start a long-running shell command in the background (tests, builds, servers, agents)",
     promptGuidelines: [
@@ -86,6 +93,7 @@ export function statusToolSpec({
   return {
     name: "bg_status",
     label: "Background Status",
+    effects: READS_PROJECT,
     description: WORDING[delivery].status,
     promptSnippet: WORDING[delivery].statusSnippet,
     parameters: StatusArgumentsSchema,
@@ -108,6 +116,7 @@ export function logsToolSpec({
   return {
     name: "bg_logs",
     label: "Background Logs",
+    effects: READS_PROJECT,
     description:
       "Read a bounded slice of a background task's output: the tail by default, the head with tail:false, or from a byte offset for delta reads (returns the next offset).",
     promptSnippet: "Read a bounded slice of a background task's output",
@@ -147,6 +156,7 @@ export function killToolSpec({
   return {
     name: "bg_kill",
     label: "Background Kill",
+    effects: STOPS_TASKS,
     description:
       "Stop a running background task and its whole process group (SIGTERM, then SIGKILL after a grace period).",
     promptSnippet: "Stop a running background task",

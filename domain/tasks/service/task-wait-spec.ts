@@ -1,5 +1,5 @@
 import type { Clock, TimerHandle } from "../../../ports/clock.ts";
-import type { HostToolSpec, ToolRunContext } from "../../shared/service/host-tool-spec.ts";
+import { type HostToolSpec, READS_PROJECT, type ToolRunContext } from "../../shared/service/host-tool-spec.ts";
 import { err, ok, type TypedError } from "../../shared/model/result.ts";
 import { renderNotification, shortTail } from "../model/notification.ts";
 import {
@@ -36,6 +36,7 @@ export function waitToolSpec(deps: WaitToolDeps): HostToolSpec<WaitRequest, Wait
   return {
     name: "bg_wait",
     label: "Background Wait",
+    effects: READS_PROJECT,
     description: `Block until a background task ends, for at most timeoutSeconds (default ${DEFAULT_WAIT_SECONDS}, at most ${MAX_WAIT_SECONDS}), and return its final state with its last output lines. If it is still running when the time is up, the answer says so (outcome still_running) and the task keeps running. Use this instead of polling bg_status.`,
     promptSnippet: "Wait (bounded) for a background task to end, instead of polling",
     promptGuidelines: [

@@ -1,4 +1,4 @@
-import type { HostToolSpec, ToolCall } from "../../shared/service/host-tool-spec.ts";
+import { ASKS_MODELS, type HostToolSpec, type ToolCall } from "../../shared/service/host-tool-spec.ts";
 import { ok, type Result, type TypedError } from "../../shared/model/result.ts";
 import type { CompletionDelivery } from "../../tasks/model/launch-receipt.ts";
 import {
@@ -25,6 +25,7 @@ export function fusionValidateToolSpec(
   return {
     name: FUSION_VALIDATE_TOOL,
     label: FUSION_VALIDATE_LABEL,
+    effects: ASKS_MODELS,
     description: wording.description,
     promptSnippet: "Start a blind three-model review of completed work (background; fetch with bg_result)",
     promptGuidelines: wording.guidelines,
