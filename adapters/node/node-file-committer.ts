@@ -25,6 +25,7 @@ export class NodeFileCommitter implements FileCommitter {
 
   async replaceAtomic(path: string, bytes: Uint8Array): Promise<Result<void, FileError>> {
     const dir = dirname(path);
+    // The name pruning recognises as a crash's leftover (CRASHED_WRITE_TEMP in domain/hygiene/model/prune-policy.ts).
     const temp = join(dir, `.${basename(path)}.${randomBytes(6).toString("hex")}.tmp`);
     const written = await attempt(path, async () => {
       const handle = await open(temp, "wx", FILE_MODE);

@@ -155,6 +155,24 @@ describe("pruning run directories of ended sessions", () => {
     expect(existsSync(recent) && existsSync(recorded)).toBe(true);
   });
 
+  it("a crash's half-written temp files go from a dead session's directory; a fresh one, or a live session's, stays", async () => {
+    const dead = taskDir(`s10-${deadPid}`, {}, NOW - DAY);
+    const alive = taskDir(`s11-${live.pid}`, {}, NOW - DAY);
+    const hourAgo = (NOW - 3_600_000) / 1000;
+    for (const dir of [dead, alive]) {
+      writeFileSync(join(dir, ".t1.json.0123456789ab.tmp"), "{half");
+      utimesSync(join(dir, ".t1.json.0123456789ab.tmp"), hourAgo, hourAgo);
+      writeFileSync(join(dir, ".t1.json.ba9876543210.tmp"), "{in progress"); // now: may still be written
+      writeFileSync(join(dir, ".notes.tmp"), "the user's"); // not the committer's pattern
+    }
+    const records = await prune();
+    expect(records).toEqual([
+      { kind: "temp_removed", area: "tasks", dir: `s10-${deadPid}`, files: [".t1.json.0123456789ab.tmp"] },
+    ]);
+    expect(readdirSync(dead).sort()).toEqual([".notes.tmp", ".t1.json.ba9876543210.tmp", "t1.json", "t1.output"]);
+    expect(readdirSync(alive)).toHaveLength(5);
+  });
+
   it("a directory this start took tasks over from, or with unreadable state, stays", async () => {
     const adopted = taskDir(`sa-${deadPid}`);
     const broken = taskDir(`sb-${deadPid}`);

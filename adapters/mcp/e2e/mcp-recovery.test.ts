@@ -58,4 +58,30 @@ describe("an MCP server that dies while its tasks run", { timeout: 60_000 }, () 
     const killed = await call(second, "bg_kill", { taskId: running.id });
     expect(textOf(killed)).toContain("Status: killed");
   }, 60_000);
+
+  it("two servers starting at the same moment: exactly one takes the orphan over", async () => {
+    const host = await connect(cwd);
+    servers.push(host);
+    const started = await call(host, "bg_run", {
+      name: "contested",
+      command: "echo up; while true; do sleep 0.2; done",
+      isAgent: false,
+    });
+    const task = taskOf(started);
+    await expect.poll(() => readFileSync(join(cwd, task.outputPath), "utf8"), { timeout: 10_000 }).toContain("up");
+    process.kill(host.serverPid, "SIGKILL");
+    const [a, b] = await Promise.all([connect(cwd), connect(cwd)]);
+    servers.push(a, b);
+    const owners = [];
+    for (const server of [a, b]) {
+      const reply = await call(server, "bg_status", { taskId: task.id });
+      if (reply.isError !== true) owners.push(server);
+      else expect(textOf(reply)).toContain("task_unknown");
+    }
+    expect(owners).toHaveLength(1);
+    const [owner] = owners;
+    if (owner === undefined) throw new Error("no owner");
+    expect(await statusOf(owner, task.id)).toMatchObject({ status: "running", recovery: { hostEnded: "died" } });
+    expect(textOf(await call(owner, "bg_kill", { taskId: task.id }))).toContain("Status: killed");
+  }, 60_000);
 });

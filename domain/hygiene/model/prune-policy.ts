@@ -64,6 +64,8 @@ export type PruneRecord =
       readonly reason: KeepReason;
       readonly detail: string;
     }
+  /** Temp files of writes that a crash cut short (never renamed into place), removed from a kept directory. */
+  | { readonly kind: "temp_removed"; readonly area: PruneArea; readonly dir: string; readonly files: readonly string[] }
   /** More candidates than one start prunes: the rest wait for the next start. */
   | { readonly kind: "deferred"; readonly area: PruneArea; readonly count: number };
 
@@ -90,3 +92,8 @@ export function taskKeeps(
     return { reason: "recent_task", detail: `task ${task.id} records ${new Date(newest).toISOString()}` };
   return undefined;
 }
+
+/** A durable replace's temp file (adapters/node/node-file-committer.ts names them so) that never became its target. */
+export const CRASHED_WRITE_TEMP = /^\.[^/]+\.[0-9a-f]{12}\.tmp$/;
+/** A temp file younger than this may still be a write in progress (a host that reattached a task writes there). */
+export const CRASHED_WRITE_AGE_MS = 10 * 60_000;

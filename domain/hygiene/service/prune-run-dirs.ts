@@ -6,6 +6,8 @@ import { DELEGATE_ARTIFACT } from "../../delegate/model/delegate-artifacts.ts";
 import { MAX_TASK_METADATA_BYTES, parseTaskMetadata } from "../../tasks/model/task-metadata.ts";
 import { readSmallFile } from "../../tasks/service/orphan-files.ts";
 import {
+  CRASHED_WRITE_AGE_MS,
+  CRASHED_WRITE_TEMP,
   newestRecordedTime,
   ownerPidOf,
   PRUNE_AREAS,
@@ -82,6 +84,19 @@ async function ownerGone(deps: PruneDeps, root: string, entry: AreaEntry): Promi
   return !(await deps.probe.hostAlive({ pid }, `${root}/${entry.name}`));
 }
 
+async function removeCrashedWrites(
+  deps: PruneDeps,
+  at: { readonly area: PruneArea; readonly root: string; readonly entry: AreaEntry },
+  scan: TreeScan,
+): Promise<PruneRecord | undefined> {
+  const before = deps.clock.now() - CRASHED_WRITE_AGE_MS;
+  const temps = scan.entries.filter((e) => e.kind === "file" && CRASHED_WRITE_TEMP.test(e.path) && e.mtimeMs < before);
+  const removed: string[] = [];
+  for (const temp of temps)
+    if ((await deps.tree.removeFile(at.root, at.entry.name, temp.path)).ok) removed.push(temp.path);
+  return removed.length === 0 ? undefined : { kind: "temp_removed", area: at.area, dir: at.entry.name, files: removed };
+}
+
 async function pruneOne(
   deps: PruneDeps,
   config: PruneConfig,
@@ -95,7 +110,8 @@ async function pruneOne(
       reason: scan.error.code === "unreadable" ? "unreadable_state" : "unsafe_entry",
       detail: scan.error.message,
     });
-  if (scan.value.newestMtimeMs >= at.cutoff) return undefined; // recent: not a candidate yet
+  // Recent: not a candidate yet, but what a crash left half-written goes.
+  if (scan.value.newestMtimeMs >= at.cutoff) return removeCrashedWrites(deps, at, scan.value);
   const dir = `${root}/${entry.name}`;
   let newest = scan.value.newestMtimeMs;
   if (area === "tasks") {

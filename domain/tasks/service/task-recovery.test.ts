@@ -104,6 +104,32 @@ const flush = async () => {
 };
 
 describe("recoverOrphans", () => {
+  it("two hosts starting at the same moment: exactly one takes an orphan over; the next takes it once that one is gone", async () => {
+    const w = await world([snapshot("b00000001")]);
+    w.probe.tagged.set(TAG, [78]);
+    const recoverAs = (pid: number) => {
+      const probe = new FakeSurvivorProbe({ pid, startedAt: `boot/${pid}` });
+      probe.dirs = w.probe.dirs;
+      for (const [tag, pids] of w.probe.tagged) probe.tagged.set(tag, pids);
+      for (const host of [1000, 2000, 3000].filter((h) => h !== pid && live.has(h)))
+        probe.liveHosts.add(`${host}@boot/${host}`);
+      return recoverOrphans(
+        { files: w.files, probe, clock: w.clock, warn: (m) => w.warnings.push(m) },
+        { root: ROOT, policy: "reattach", killGraceMs: 3_000, pollMs: 1_000, conversation: "conv-b" },
+      );
+    };
+    const live = new Set([1000, 2000]);
+    const [first, second] = await Promise.all([recoverAs(1000), recoverAs(2000)]);
+    expect(first.length + second.length).toBe(1);
+    const owner = first.length === 1 ? 1000 : 2000;
+    expect(w.meta("b00000001")).toMatchObject({ status: "running", hostPid: owner });
+    live.delete(owner);
+    live.add(3000);
+    const [third] = await recoverAs(3000);
+    expect(third?.snapshot).toMatchObject({ id: "b00000001", status: "running" });
+    expect(w.meta("b00000001").hostPid).toBe(3000);
+  });
+
   it("finalizes a task whose supervisor recorded the exit, durably, and the new runtime shows it with a quiet notice", async () => {
     const w = await world([snapshot("ba")]);
     await w.write("ba.output", "before\n");

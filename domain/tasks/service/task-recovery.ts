@@ -19,6 +19,7 @@ import {
   type ExitFinding,
   type OrphanPaths,
 } from "./orphan-files.ts";
+import { claimOrphan } from "./orphan-claim.ts";
 import { RecoveredTask, type RecoveredTaskDeps } from "./recovered-task.ts";
 import { TaskMetadataWriter } from "./task-metadata-writer.ts";
 
@@ -86,6 +87,7 @@ async function recoverOne(
     deps.warn(`Task ${task.id} (${file}) was left as it is: ${untrusted} (untrusted_file)`);
     return undefined;
   }
+  if (!(await claimOrphan(deps.files, deps.probe, dir, task.id))) return undefined;
   const found = await readExitRecord(deps.files, paths.exit);
   const live = task.processTag === undefined ? [] : await deps.probe.taggedProcesses(task.processTag);
   const action = planOrphan(
