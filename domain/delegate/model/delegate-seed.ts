@@ -3,7 +3,7 @@ import type { OmissionLedger } from "../../projection/model/omission-ledger.ts";
 import { DELEGATE_POLICY } from "../../projection/model/projection-policy.ts";
 import { buildRequestBlock, type RequestBlock } from "../../projection/model/request-block.ts";
 import type { SourceMessage } from "../../projection/model/source-message.ts";
-import { canonicalJson, sha256Hex, utf8Bytes } from "../../shared/model/canonical-json.ts";
+import { canonicalDigest } from "../../shared/model/canonical-digest.ts";
 import { err, ok, type Result } from "../../shared/model/result.ts";
 import { admissionError, type DelegateError } from "./delegate-error.ts";
 import type { DelegateCapability } from "./delegate-arguments.ts";
@@ -96,14 +96,14 @@ export function buildDelegateSeed(source: SeedSource): Result<BuiltSeed, Delegat
     },
     conversation_projection: projected.value.projection,
   };
-  const json = canonicalJson(seed);
-  if (!json.ok) return refuse(`the seed has no canonical JSON form: ${json.error.message}`);
+  const digest = canonicalDigest(seed);
+  if (!digest.ok) return refuse(`the seed has no canonical JSON form: ${digest.error.message}`);
   const { ledger, ledgerJson, ledgerSha256 } = projected.value;
   return ok({
     seed,
-    seedJson: json.value,
-    seedSha256: sha256Hex(json.value),
-    seedBytes: utf8Bytes(json.value),
+    seedJson: digest.value.json,
+    seedSha256: digest.value.sha256,
+    seedBytes: digest.value.bytes,
     ledger,
     ledgerJson,
     ledgerSha256,

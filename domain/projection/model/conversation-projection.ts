@@ -1,4 +1,3 @@
-import { canonicalJsonOf, sha256Hex } from "../../shared/model/canonical-json.ts";
 import { err, ok, type Result } from "../../shared/model/result.ts";
 import { buildOmissionLedger, type BranchFilter, type OmissionLedger } from "./omission-ledger.ts";
 import type { ProjectionError } from "./projection-error.ts";
@@ -57,8 +56,12 @@ export function projectConversation(input: ProjectConversationInput): Result<Pro
     id: policy.profile.branchFilter,
     active_tool_call_leaf_excluded: scoped.activeCallMessageExcluded,
   };
-  const ledger = buildOmissionLedger(output.value, policy.profile, policy.id, branchFilter);
-  const ledgerJson = canonicalJsonOf(ledger);
+  const { ledger, ledgerJson, ledgerSha256 } = buildOmissionLedger(
+    output.value,
+    policy.profile,
+    policy.id,
+    branchFilter,
+  );
   return ok({
     projection: {
       transform: TRANSFORM_ID,
@@ -74,6 +77,6 @@ export function projectConversation(input: ProjectConversationInput): Result<Pro
     },
     ledger,
     ledgerJson,
-    ledgerSha256: sha256Hex(ledgerJson),
+    ledgerSha256,
   });
 }

@@ -1,4 +1,4 @@
-import { canonicalJson, sha256Hex } from "../../shared/model/canonical-json.ts";
+import { canonicalDigest } from "../../shared/model/canonical-digest.ts";
 import { err, ok, type Result } from "../../shared/model/result.ts";
 import { projectConversation, type ConversationProjection } from "./conversation-projection.ts";
 import type { OmissionLedger } from "./omission-ledger.ts";
@@ -53,8 +53,15 @@ export function buildFusionInput(source: FusionInputSource): Result<FusionInputA
     request: request.value,
     conversation_projection: projected.value.projection,
   };
-  const json = canonicalJson(input);
-  if (!json.ok) return err(json.error);
+  const digest = canonicalDigest(input);
+  if (!digest.ok) return err(digest.error);
   const { ledger, ledgerJson, ledgerSha256 } = projected.value;
-  return ok({ input, inputJson: json.value, inputSha256: sha256Hex(json.value), ledger, ledgerJson, ledgerSha256 });
+  return ok({
+    input,
+    inputJson: digest.value.json,
+    inputSha256: digest.value.sha256,
+    ledger,
+    ledgerJson,
+    ledgerSha256,
+  });
 }

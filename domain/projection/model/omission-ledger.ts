@@ -1,5 +1,6 @@
+import { canonicalDigest } from "../../shared/model/canonical-digest.ts";
 import { canonicalJsonOf, utf8Bytes } from "../../shared/model/canonical-json.ts";
-import { ledgerRoot } from "./ledger-hash.ts";
+import { hashLedgerRows } from "./ledger-hash.ts";
 import { TOOL_PAYLOAD_PREVIEW_BYTES, TRANSFORM_ID, type ProjectionProfile } from "./projection-policy.ts";
 import type { LedgerRow, ProjectionMapEntry, TransformCounts, TransformOutput } from "./projection-types.ts";
 
@@ -29,13 +30,34 @@ export interface OmissionLedger {
   readonly root_sha256: string;
 }
 
+/** The ledger with its canonical bytes (`context-omission-ledger.json`) and their SHA-256. */
+export interface CanonicalLedger {
+  readonly ledger: OmissionLedger;
+  readonly ledgerJson: string;
+  readonly ledgerSha256: string;
+}
+
 export function buildOmissionLedger(
   output: TransformOutput,
   profile: ProjectionProfile,
   policyId: string,
   branchFilter: BranchFilter,
+): CanonicalLedger {
+  const hashed = hashLedgerRows(profile.leafDomain, profile.rootDomain, output.rows);
+  const ledger = ledgerDocument(output, profile, policyId, branchFilter, hashed.root);
+  // Every row was canonicalised for its leaf hash; the document reuses those bytes.
+  const digest = canonicalDigest(ledger, { known: hashed.rowJson });
+  if (!digest.ok) throw new Error(digest.error.message);
+  return { ledger, ledgerJson: digest.value.json, ledgerSha256: digest.value.sha256 };
+}
+
+function ledgerDocument(
+  output: TransformOutput,
+  profile: ProjectionProfile,
+  policyId: string,
+  branchFilter: BranchFilter,
+  root: string,
 ): OmissionLedger {
-  const root = ledgerRoot(profile.leafDomain, profile.rootDomain, output.rows);
   return {
     schema_version: profile.ledgerSchema,
     transform: TRANSFORM_ID,

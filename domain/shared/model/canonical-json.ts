@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { isPlainObject, streamCanonicalJson } from "./canonical-json-stream.ts";
 import { err, ok, type Result, type TypedError } from "./result.ts";
 
 export type CanonicalJsonError = TypedError<"canonical_json_invalid">;
@@ -9,9 +10,12 @@ export type CanonicalJsonError = TypedError<"canonical_json_invalid">;
  * silently replaced.
  */
 export function canonicalJson(value: unknown): Result<string, CanonicalJsonError> {
-  const parts: string[] = [];
-  if (write(value, parts)) return ok(parts.join(""));
-  // The fast pass only knows that something is wrong; a second pass names where.
+  const chunks: string[] = [];
+  return streamCanonicalJson(value, (chunk) => chunks.push(chunk)) ? ok(chunks.join("")) : notCanonical(value);
+}
+
+/** The error for a value the fast pass refused: the fast pass only knows that something is wrong, this names where. */
+export function notCanonical(value: unknown): Result<never, CanonicalJsonError> {
   return err({ code: "canonical_json_invalid", message: locateProblem(value, "$") ?? "$: not canonical JSON" });
 }
 
@@ -31,57 +35,6 @@ export function utf8Bytes(text: string): number {
 }
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-const wellFormed = (text: string): boolean => text.isWellFormed();
-
-/** Appends the canonical form of `value`; false when it has no canonical form. Hot path: no allocation beyond output. */
-function write(value: unknown, out: string[]): boolean {
-  if (value === null) return out.push("null") > 0;
-  switch (typeof value) {
-    case "boolean":
-      return out.push(value ? "true" : "false") > 0;
-    case "number":
-      return Number.isFinite(value) && out.push(String(value)) > 0;
-    case "string":
-      return wellFormed(value) && out.push(JSON.stringify(value)) > 0;
-    case "object":
-      return Array.isArray(value) ? writeArray(value, out) : writeObject(value, out);
-    default:
-      return false;
-  }
-}
-
-function writeArray(items: readonly unknown[], out: string[]): boolean {
-  out.push("[");
-  for (let i = 0; i < items.length; i++) {
-    if (i > 0) out.push(",");
-    if (!write(items[i], out)) return false;
-  }
-  out.push("]");
-  return true;
-}
-
-function writeObject(value: object, out: string[]): boolean {
-  if (!isPlainObject(value)) return false;
-  const record = value as Record<string, unknown>;
-  const keys = Object.keys(record)
-    .filter((k) => record[k] !== undefined)
-    .sort();
-  out.push("{");
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i] as string;
-    if (!wellFormed(key)) return false;
-    if (i > 0) out.push(",");
-    out.push(JSON.stringify(key), ":");
-    if (!write(record[key], out)) return false;
-  }
-  out.push("}");
-  return true;
-}
-
-function isPlainObject(value: object): boolean {
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-}
 
 /** The path and reason of the first value without a canonical form (slow path, failures only). */
 function locateProblem(value: unknown, path: string): string | undefined {
