@@ -1,6 +1,11 @@
 import { createHash } from "node:crypto";
-import { notCanonical, utf8Bytes, type CanonicalJsonError } from "./canonical-json.ts";
-import { streamCanonicalJson, type StreamOptions } from "./canonical-json-stream.ts";
+import {
+  notCanonical,
+  streamCanonicalJson,
+  utf8Bytes,
+  type CanonicalJsonError,
+  type StreamOptions,
+} from "./canonical-json.ts";
 import { ok, type Result } from "./result.ts";
 
 /** Canonical JSON of a value with the SHA-256 (hex) and UTF-8 byte count of exactly those bytes. */

@@ -1,9 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { canonicalDigest } from "./canonical-digest.ts";
-import { canonicalJson, canonicalJsonOf } from "./canonical-json.ts";
+import { canonicalJson, canonicalJsonOf, streamCanonicalJson } from "./canonical-json.ts";
 import { referenceCanonicalJson, referenceSha256 } from "./canonical-json-reference.test-support.ts";
-import { streamCanonicalJson } from "./canonical-json-stream.ts";
 
 const json = fc.jsonValue();
 const chunkChars = fc.integer({ min: 1, max: 64 });
