@@ -55,3 +55,14 @@ export async function connectHttp(url: string, token?: string, options?: ClientO
   await client.connect(transport);
   return { client, notices };
 }
+
+/** Whether a process (a task's, the server's) still exists. */
+export function alive(pid: number | undefined): boolean {
+  try {
+    if (pid === undefined) return false;
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

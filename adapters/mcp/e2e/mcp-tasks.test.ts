@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TaskSnapshot } from "../../../domain/tasks/model/task-snapshot.ts";
 import { textOf } from "./mcp-client.test-support.ts";
 import {
+  alive,
   connectHttp,
   startHttpServer,
   type HttpClient,
@@ -21,16 +22,6 @@ import {
 const TASK_TOOLS = ["bg_run", "fusion_brainstorm", "fusion_validate"];
 /** What a client that implements MCP Tasks (2025-11-25) declares at initialize. */
 const DECLARES_TASKS = { capabilities: { tasks: { list: {}, cancel: {} } } };
-
-function alive(pid: number | undefined): boolean {
-  try {
-    if (pid === undefined) return false;
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** A task-augmented tools/call, as the SDK sends it: the answer is a CreateTaskResult, not the tool's result. */
 const startTask = (c: HttpClient, name: string, args: Record<string, unknown>) =>
