@@ -1,8 +1,11 @@
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
   CallToolRequestSchema,
+  ErrorCode,
   ListToolsRequestSchema,
+  McpError,
   type CallToolResult,
+  type CreateTaskResult,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import { callToolSpec, type AnyHostToolSpec, type ToolRunContext } from "../../domain/shared/service/host-tool-spec.ts";
@@ -48,14 +51,24 @@ export function callToolResult(result: Result<ToolReply<unknown>, TypedError>): 
   return { content: [{ type: "text", text: result.value.text }], structuredContent: structured };
 }
 
+/** Task-augmented calls (MCP Tasks, 2025-11-25), for the tools named in `tools`. */
+export interface TaskCalls {
+  readonly tools: ReadonlySet<string>;
+  start(spec: AnyHostToolSpec, args: unknown, context: ToolRunContext): Promise<CreateTaskResult>;
+}
+
 /**
  * Serves `specs` as the server's tools. Arguments go through each spec's own normaliser before anything
  * runs; an unknown tool name is a typed tool error. `warn` reports what nobody awaits (a lost progress note).
+ * With `tasks`, a client that declared the tasks capability at initialize sees those tools with
+ * `execution.taskSupport: "optional"` and may call them task-augmented; any other client sees no task field
+ * at all (a client was seen to drop every tool of a server whose listing carried them).
  */
 export function serveToolSpecs(
   server: Server,
   specs: readonly AnyHostToolSpec[],
   warn: (message: string) => void,
+  tasks?: TaskCalls,
 ): void {
   const byName = new Map<string, AnyHostToolSpec>();
   for (const spec of specs) {
@@ -63,9 +76,18 @@ export function serveToolSpecs(
     byName.set(spec.name, spec);
   }
   const tools = specs.map(mcpToolFromSpec);
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
+  const taskTools = tools.map((tool) =>
+    tasks?.tools.has(tool.name) === true ? { ...tool, execution: { taskSupport: "optional" as const } } : tool,
+  );
+  const declaresTasks = () => tasks !== undefined && server.getClientCapabilities()?.tasks !== undefined;
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: declaresTasks() ? taskTools : tools }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const spec = byName.get(request.params.name);
+    if (request.params.task !== undefined && (spec === undefined || !declaresTasks() || !tasks?.tools.has(spec.name)))
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `${request.params.name} cannot be called as a task here: task-augmented calls take ${[...(tasks?.tools ?? [])].join(", ")}, from a client that declared the tasks capability at initialize`,
+      );
     if (spec === undefined) {
       const known = [...byName.keys()].join(", ");
       return callToolResult({
@@ -81,7 +103,9 @@ export function serveToolSpecs(
       signal: extra.signal,
       ...(token === undefined ? {} : { progress: progressReporter(token, extra.sendNotification, warn) }),
     };
-    return callToolResult(await callToolSpec(spec, request.params.arguments ?? {}, context));
+    const args = request.params.arguments ?? {};
+    if (request.params.task !== undefined && tasks !== undefined) return tasks.start(spec, args, context);
+    return callToolResult(await callToolSpec(spec, args, context));
   });
 }
 

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import type { Task } from "@modelcontextprotocol/sdk/types.js";
 import type { Result } from "../../domain/shared/model/result.ts";
 import { taskSettingsFromEnv, type SettingsError } from "../../domain/tasks/model/runtime-settings.ts";
 import type { TaskRuntime, TaskRuntimeConfig } from "../../domain/tasks/service/task-runtime.ts";
@@ -9,7 +10,10 @@ import { agentLaunchPlanner } from "../../adapters/node/agent-launch-planner.ts"
 import { locatePiCli } from "../../adapters/node/pi-cli-locator.ts";
 import { SystemClock } from "../../adapters/node/system-clock.ts";
 import { McpTaskNotifier } from "../../adapters/mcp/mcp-task-notifier.ts";
-import { serveToolSpecs } from "../../adapters/mcp/mcp-tool-server.ts";
+import { serveToolSpecs, type TaskCalls } from "../../adapters/mcp/mcp-tool-server.ts";
+import { InProcessTaskRuns } from "../../adapters/mcp/in-process-task-runs.ts";
+import { startTaskCall, TASK_TOOLS } from "../../adapters/mcp/mcp-task-calls.ts";
+import { RuntimeTaskStore } from "../../adapters/mcp/mcp-task-store.ts";
 import { mcpHostModule } from "./mcp-host-module.ts";
 import { pruneInBackground, takeOverOrphans } from "../orphan-takeover.ts";
 import { createServices } from "../services.ts";
@@ -51,6 +55,9 @@ const INSTRUCTIONS =
   "Background tasks: start long shell commands with bg_run and keep working; inspect them with bg_status and bg_logs, stop them with bg_kill. " +
   "When you need a task's result, call bg_wait (it blocks, bounded) instead of polling. Each task's end is also sent as a notifications/message with logger 'pi-background-tasks'. " +
   "Fusion (when the server offers it): fusion_brainstorm returns one answer merged from three independent models; fusion_validate starts a background review whose verified report bg_result returns after bg_wait.";
+
+/** tasks/list, tasks/cancel and task-augmented tools/call (of the tools in TASK_TOOLS only). */
+const TASKS_CAPABILITY = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
 
 /**
  * The MCP host without sessions: settings, the task runtime and Fusion, with the tasks that ended hosts left
@@ -118,6 +125,19 @@ export async function startMcpCore(options: McpCoreOptions): Promise<Result<McpC
     { ready: async () => services.application, built: () => services.application },
     { delivery: "notification_and_wait", sessions: false },
   );
+  // MCP Tasks: served to the clients that declare the capability; the runtime's tasks are the MCP tasks.
+  const announce = (task: Task) => void announceTaskStatus(connections, task, warn);
+  const runs = new InProcessTaskRuns(announce);
+  const taskStore = new RuntimeTaskStore({
+    runtime: services.runtime,
+    specs: new Map(specs.map((spec) => [spec.name, spec])),
+    runs,
+  });
+  taskStore.onEnd(announce);
+  const taskCalls: TaskCalls = {
+    tools: TASK_TOOLS,
+    start: (spec, args, context) => startTaskCall({ store: taskStore, runs }, spec, args, context),
+  };
   let stopping: Promise<void> | undefined;
   return {
     ok: true,
@@ -127,9 +147,9 @@ export async function startMcpCore(options: McpCoreOptions): Promise<Result<McpC
       connection(onClose) {
         const server = new Server(
           { name: PACKAGE.name, version: PACKAGE.version },
-          { capabilities: { tools: {}, logging: {} }, instructions: INSTRUCTIONS },
+          { capabilities: { tools: {}, logging: {}, tasks: TASKS_CAPABILITY }, instructions: INSTRUCTIONS, taskStore },
         );
-        serveToolSpecs(server, specs, warn);
+        serveToolSpecs(server, specs, warn, taskCalls);
         connections.add(server);
         server.onclose = () => {
           connections.delete(server);
@@ -166,6 +186,16 @@ async function broadcast(connections: ReadonlySet<Server>, notification: Paramet
   const sent = await Promise.allSettled([...connections].map((server) => server.notification(notification)));
   const failed = sent.filter((s): s is PromiseRejectedResult => s.status === "rejected");
   if (sent.length > 0 && failed.length === sent.length) throw failed[0]?.reason;
+}
+
+/** notifications/tasks/status to every open connection whose client declared the tasks capability. */
+async function announceTaskStatus(connections: ReadonlySet<Server>, task: Task, warn: (message: string) => void) {
+  const declared = [...connections].filter((server) => server.getClientCapabilities()?.tasks !== undefined);
+  const sent = await Promise.allSettled(
+    declared.map((server) => server.notification({ method: "notifications/tasks/status", params: task })),
+  );
+  for (const failed of sent.filter((s): s is PromiseRejectedResult => s.status === "rejected"))
+    warn(`a task status notification for ${task.taskId} was not sent: ${String(failed.reason)}`);
 }
 
 function definedEnv(env: Readonly<Record<string, string | undefined>>): Record<string, string> {

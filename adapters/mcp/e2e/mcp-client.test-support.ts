@@ -1,4 +1,4 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { Client, type ClientOptions } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { LoggingMessageNotificationSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { resolve } from "node:path";
@@ -16,8 +16,16 @@ export interface Connection {
   readonly notices: TaskNotification[];
 }
 
-/** The SDK's own client, spawning the package bin (this checkout's, or an installed one) as an MCP host would. */
-export async function connect(cwd: string, env: Record<string, string> = {}, bin = BIN): Promise<Connection> {
+/**
+ * The SDK's own client, spawning the package bin (this checkout's, or an installed one) as an MCP host would;
+ * `options` declare its capabilities (tasks).
+ */
+export async function connect(
+  cwd: string,
+  env: Record<string, string> = {},
+  bin = BIN,
+  options?: ClientOptions,
+): Promise<Connection> {
   const baseEnv = Object.fromEntries(
     Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined),
   );
@@ -30,7 +38,7 @@ export async function connect(cwd: string, env: Record<string, string> = {}, bin
   });
   let stderr = "";
   transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
-  const client = new Client({ name: "e2e-client", version: "1.0.0" });
+  const client = new Client({ name: "e2e-client", version: "1.0.0" }, options);
   const notices = collectNotices(client);
   await client.connect(transport);
   const serverPid = transport.pid;

@@ -1,4 +1,4 @@
-import { CallToolResultSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolResultSchema, CreateTaskResultSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,7 +12,7 @@ import {
   type ScriptedReply,
 } from "../../fake/scripted-model-server.ts";
 import { fusionRoleResponder, systemOf, STORE_REVIEW_ARGUMENTS, STORE_TS } from "../../fake/scripted-fusion-roles.ts";
-import { connect, textOf, type Connection } from "./mcp-client.test-support.ts";
+import { BIN, connect, textOf, type Connection } from "./mcp-client.test-support.ts";
 
 const MODEL = "scripted/scripted-c";
 const EXPLICIT = {
@@ -172,6 +172,40 @@ describe(
       expect(children).toHaveLength(5);
       for (const child of children)
         expect(JSON.stringify(child.body.messages)).toContain("It is a clean task: there is no conversation");
+    });
+
+    it("as MCP tasks: fusion_validate's task is its review task and tasks/result bg_result's report; fusion_brainstorm runs in the server's background", async () => {
+      const tasks = await connect(cwd, agent.env, BIN, { capabilities: { tasks: { list: {}, cancel: {} } } });
+      const asTask = (name: string, args: Record<string, unknown>) =>
+        tasks.client.request(
+          { method: "tools/call", params: { name, arguments: args, task: {} } },
+          CreateTaskResultSchema,
+        );
+      const resultOf = (taskId: string) =>
+        tasks.client.experimental.tasks.getTaskResult(taskId, CallToolResultSchema, RUN_TIMEOUT);
+      try {
+        const review = await asTask("fusion_validate", STORE_REVIEW_ARGUMENTS);
+        const report = await resultOf(review.task.taskId);
+        expect(report.isError, textOf(report)).toBeUndefined();
+        expect(report.structuredContent).toMatchObject({ state: "completed" });
+        expect(textOf(report)).toContain("save() is not durable");
+        const status = await tasks.client.callTool({ name: "bg_status", arguments: { taskId: review.task.taskId } });
+        expect(status.structuredContent).toMatchObject({
+          tasks: [{ status: "completed", fusion: { workflow: "validate" } }],
+        });
+
+        const brainstorm = await asTask("fusion_brainstorm", { prompt: "How should we speed up the build?" });
+        expect(brainstorm.task.status).toBe("working");
+        const answer = await resultOf(brainstorm.task.taskId);
+        expect(textOf(answer)).toBe("MERGED: use a cache, measure the hit rate.");
+        expect((await tasks.client.experimental.tasks.getTask(brainstorm.task.taskId)).status).toBe("completed");
+        const { tasks: listed } = await tasks.client.experimental.tasks.listTasks();
+        expect(listed.map((t) => t.taskId)).toEqual(
+          expect.arrayContaining([review.task.taskId, brainstorm.task.taskId]),
+        );
+      } finally {
+        await tasks.client.close();
+      }
     });
   },
 );

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { Client, type ClientOptions } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { TaskNotification } from "../../../domain/tasks/model/notification.ts";
 import { BIN, collectNotices, STARTUP_MS } from "./mcp-client.test-support.ts";
@@ -45,13 +45,24 @@ export interface HttpClient {
   readonly notices: TaskNotification[];
 }
 
-/** The SDK's own Streamable HTTP client. */
-export async function connectHttp(url: string, token?: string): Promise<HttpClient> {
+/** The SDK's own Streamable HTTP client; `options` declare its capabilities (tasks). */
+export async function connectHttp(url: string, token?: string, options?: ClientOptions): Promise<HttpClient> {
   const transport = new StreamableHTTPClientTransport(new URL(url), {
     requestInit: token === undefined ? {} : { headers: { Authorization: `Bearer ${token}` } },
   });
-  const client = new Client({ name: "e2e-http-client", version: "1.0.0" });
+  const client = new Client({ name: "e2e-http-client", version: "1.0.0" }, options);
   const notices = collectNotices(client);
   await client.connect(transport);
   return { client, notices };
+}
+
+/** Whether a process (a task's, the server's) still exists. */
+export function alive(pid: number | undefined): boolean {
+  try {
+    if (pid === undefined) return false;
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }

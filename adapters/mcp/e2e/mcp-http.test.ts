@@ -6,6 +6,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TaskSnapshot } from "../../../domain/tasks/model/task-snapshot.ts";
 import {
+  alive,
   connectHttp,
   startHttpServer,
   type HttpClient,
@@ -16,16 +17,6 @@ const call = async (c: HttpClient, name: string, args: Record<string, unknown>) 
   (await c.client.callTool({ name, arguments: args })) as CallToolResult;
 const text = (r: CallToolResult) => r.content.map((p) => (p.type === "text" ? p.text : "")).join("");
 const taskOf = (r: CallToolResult) => (r.structuredContent as { task: TaskSnapshot }).task;
-
-function alive(pid: number | undefined): boolean {
-  try {
-    if (pid === undefined) return false;
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** A raw initialize POST, so the status code and headers are what the server sent. */
 function rawInitialize(url: string, headers: Record<string, string>): Promise<number> {
