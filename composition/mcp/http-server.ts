@@ -1,10 +1,12 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import { BoundedEventStore } from "../../adapters/mcp/bounded-event-store.ts";
+import { NodeFileCommitter } from "../../adapters/node/node-file-committer.ts";
+import { ensureArtifactDir } from "../../domain/shared/service/artifact-dir.ts";
 import { guardPolicy, refusalOf } from "../../adapters/mcp/http-request-guard.ts";
 import { err, ok, type Result } from "../../domain/shared/model/result.ts";
 import type { TypedError } from "../../domain/shared/model/result.ts";
@@ -33,7 +35,7 @@ const SSE_RETRY_MS = 1_000;
  * Host and Origin are checked on every request (DNS rebinding), then the bearer token.
  */
 export async function serveMcpHttp(options: McpHttpOptions): Promise<Result<McpHttpServer, TypedError>> {
-  const token = resolveToken(options);
+  const token = await resolveToken(options);
   if (!token.ok) return token;
   const started = await startMcpCore(options);
   if (!started.ok) return started;
@@ -121,7 +123,7 @@ interface ResolvedToken {
   readonly cleanup: () => void;
 }
 
-function resolveToken(options: McpHttpOptions): Result<ResolvedToken, TypedError> {
+async function resolveToken(options: McpHttpOptions): Promise<Result<ResolvedToken, TypedError>> {
   const source = options.token;
   const none = () => undefined;
   if (source.kind === "none") return ok({ secret: undefined, describe: "", cleanup: none });
@@ -141,8 +143,14 @@ function resolveToken(options: McpHttpOptions): Result<ResolvedToken, TypedError
   const dir = `${options.cwd}/.pi/tasks/mcp-${options.pid}`;
   const path = `${dir}/http-token`;
   const secret = randomBytes(32).toString("base64url");
+  // The area's .gitignore comes with the directory: a token must never show up in `git status`.
+  const area = await ensureArtifactDir(new NodeFileCommitter(), dir);
+  if (!area.ok)
+    return err({
+      code: "token_unwritable",
+      message: `the token directory ${dir} cannot be made: ${area.error.message}`,
+    });
   try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
     writeFileSync(path, `${secret}\n`, { mode: 0o600, flag: "wx" });
   } catch (cause) {
     return err({ code: "token_unwritable", message: `the token file ${path} cannot be written: ${String(cause)}` });

@@ -49,6 +49,8 @@ describe("the MCP server over Streamable HTTP", { timeout: 90_000 }, () => {
     server = await startHttpServer(cwd);
     if (server.tokenFile === undefined) throw new Error(`no token file was printed:\n${server.stderr()}`);
     expect(statSync(server.tokenFile).mode & 0o777).toBe(0o600);
+    // The token sits in an ignored area: it never shows up in the project's `git status`.
+    expect(readFileSync(join(cwd, ".pi", "tasks", ".gitignore"), "utf8")).toContain("*");
     token = readFileSync(server.tokenFile, "utf8").trim();
   });
   afterAll(async () => {
