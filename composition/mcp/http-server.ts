@@ -8,6 +8,7 @@ import { BoundedEventStore } from "../../adapters/mcp/bounded-event-store.ts";
 import { NodeFileCommitter } from "../../adapters/node/node-file-committer.ts";
 import { ensureArtifactDir } from "../../domain/shared/service/artifact-dir.ts";
 import { guardPolicy, refusalOf } from "../../adapters/mcp/http-request-guard.ts";
+import { SessionActivity } from "../../adapters/mcp/session-activity.ts";
 import { err, ok, type Result } from "../../domain/shared/model/result.ts";
 import type { TypedError } from "../../domain/shared/model/result.ts";
 import { TOKEN_ENV, type TokenSource } from "./mcp-cli-args.ts";
@@ -26,6 +27,9 @@ export interface McpHttpServer extends McpSession {
 
 /** Events kept per session for clients that resume with Last-Event-ID. */
 const EVENTS_PER_SESSION = 1_000;
+/** A session with nothing open for this long is closed; its tasks are the server's and keep running. */
+const SESSION_IDLE_MS = 15 * 60_000;
+const SWEEP_MS = 60_000;
 /** What a client waits before it reconnects a closed SSE stream. */
 const SSE_RETRY_MS = 1_000;
 
@@ -42,6 +46,20 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<Result<McpH
   const core = started.value;
   const sessions = new Map<string, { transport: StreamableHTTPServerTransport; protocolVersion: string }>();
   let policy = guardPolicy(options.host, options.port, token.value.secret);
+  const activity = new SessionActivity(Date.now);
+  const forget = (sessionId: string) => {
+    sessions.delete(sessionId);
+    activity.forget(sessionId);
+  };
+  // Clients that never close their session (one-shot calls) would otherwise keep it, and its events, forever.
+  const sweeper = setInterval(() => {
+    for (const id of activity.idleFor(SESSION_IDLE_MS)) {
+      options.log(`closing MCP session ${id}: idle for ${SESSION_IDLE_MS / 60_000} min (its tasks keep running)`);
+      void sessions.get(id)?.transport.close();
+      forget(id);
+    }
+  }, SWEEP_MS);
+  sweeper.unref();
   const http = createServer((req, res) => {
     void handle(req, res).catch((cause: unknown) => {
       options.log(`HTTP request failed: ${cause instanceof Error ? cause.message : String(cause)}`);
@@ -63,6 +81,7 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<Result<McpH
     const session = typeof id === "string" ? sessions.get(id) : undefined;
     if (session !== undefined) {
       pinProtocolVersion(req, session.protocolVersion);
+      res.once("close", activity.begin(id as string));
       return session.transport.handleRequest(req, res, body.value);
     }
     if (id !== undefined) return reply(res, 404, "session not found: initialize a new one");
@@ -73,12 +92,14 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<Result<McpH
       sessionIdGenerator: randomUUID,
       eventStore: new BoundedEventStore(EVENTS_PER_SESSION),
       retryInterval: SSE_RETRY_MS,
-      onsessioninitialized: (sessionId) =>
-        void sessions.set(sessionId, { transport, protocolVersion: initialize.params.protocolVersion }),
-      onsessionclosed: (sessionId) => void sessions.delete(sessionId),
+      onsessioninitialized: (sessionId) => {
+        sessions.set(sessionId, { transport, protocolVersion: initialize.params.protocolVersion });
+        res.once("close", activity.begin(sessionId));
+      },
+      onsessionclosed: (sessionId) => forget(sessionId),
     });
     const server = core.connection(() => {
-      if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
+      if (transport.sessionId !== undefined) forget(transport.sessionId);
     });
     server.onerror = (error) => options.log(`MCP session error: ${error.message}`);
     await server.connect(transport);
@@ -105,6 +126,7 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<Result<McpH
   let closing: Promise<void> | undefined;
   const close = (reason: string): Promise<void> => {
     closing ??= (async () => {
+      clearInterval(sweeper);
       http.close();
       await Promise.all([...sessions.values()].map((s) => s.transport.close().catch(() => undefined)));
       http.closeAllConnections();
