@@ -132,9 +132,14 @@ function scanner(tag) {
       const stat = parseStat(readOrEmpty(`/proc/${pid}/stat`, "utf8"));
       if (stat === undefined || stat.state === "Z" || stat.state === "X" || stat.startTicks < SELF_START) continue;
       if (stat.pgrp !== process.pid && notOurs.get(pid) === stat.startTicks) continue;
-      if (stat.pgrp === process.pid || carriesTag(readOrEmpty(`/proc/${pid}/environ`), tag))
+      if (stat.pgrp === process.pid) {
         found.set(pid, stat.startTicks);
-      else notOurs.set(pid, stat.startTicks);
+        continue;
+      }
+      const environ = settledEnviron(pid);
+      if (environ !== undefined && carriesTag(environ, tag)) found.set(pid, stat.startTicks);
+      // An environ still empty after the retries is not remembered: the next scan looks again.
+      else if (environ === undefined || environ.length > 0) notOurs.set(pid, stat.startTicks);
     }
     return found;
   };
@@ -149,6 +154,26 @@ function stillRunning(known) {
       alive.set(pid, startTicks);
   }
   return alive;
+}
+
+const ENVIRON_ATTEMPTS = 4;
+
+/**
+ * A process in the middle of execve shows an empty environ for a moment (a `setsid sleep` forked just before
+ * the shell exited): read again, a millisecond or so apart, before believing it. Blocking is fine here, as
+ * for the relay's EAGAIN wait: the supervisor has nothing else to do during a scan.
+ */
+function settledEnviron(pid) {
+  for (let attempt = 1; ; attempt++) {
+    let environ;
+    try {
+      environ = readFileSync(`/proc/${pid}/environ`);
+    } catch {
+      return undefined; // ended, or another user's: not ours either way
+    }
+    if (environ.length > 0 || attempt === ENVIRON_ATTEMPTS) return environ;
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, attempt);
+  }
 }
 
 function carriesTag(environ, tag) {
