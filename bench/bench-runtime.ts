@@ -2,19 +2,19 @@ import { join } from "node:path";
 import type { TaskNotification } from "../domain/tasks/model/notification.ts";
 import { ok } from "../domain/shared/model/result.ts";
 import { TaskRuntime, type TaskRuntimeConfig } from "../domain/tasks/service/task-runtime.ts";
+import type { TaskSupervisor } from "../ports/task-survival.ts";
 import { CryptoRandomSource } from "../adapters/node/crypto-random-source.ts";
 import { NodeFileCommitter } from "../adapters/node/node-file-committer.ts";
 import { NodeProcessLauncher } from "../adapters/node/node-process-launcher.ts";
 import { processIdentity } from "../adapters/node/node-survivor-probe.ts";
-import { NodeTaskSupervisor } from "../adapters/node/node-task-supervisor.ts";
 import { SystemClock } from "../adapters/node/system-clock.ts";
 
-/** The real task runtime in `dir` (tasks under `dir/tasks`), optionally under the real task supervisor. */
+/** The real task runtime in `dir` (tasks under `dir/tasks`), optionally under a task supervisor (the real one: `new NodeTaskSupervisor()`). */
 export function benchRuntime(
   dir: string,
   options: {
     readonly onNotice: (notice: TaskNotification) => void;
-    readonly supervised?: boolean;
+    readonly supervisor?: TaskSupervisor;
     readonly config?: Partial<TaskRuntimeConfig>;
   },
 ): TaskRuntime {
@@ -31,9 +31,9 @@ export function benchRuntime(
         },
       },
       warn: (m) => console.error(`warn: ${m}`),
-      ...(options.supervised === true
-        ? { supervisor: new NodeTaskSupervisor(), host: processIdentity(process.pid) }
-        : {}),
+      ...(options.supervisor === undefined
+        ? {}
+        : { supervisor: options.supervisor, host: processIdentity(process.pid) }),
     },
     {
       cwd: dir,

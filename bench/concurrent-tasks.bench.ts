@@ -1,4 +1,5 @@
-// 200 concurrent tasks that print and exit, through the real runtime (issue #11 "Measure"):
+// 200 concurrent tasks that print and exit, through the real runtime (issues #11 and #21), launched directly and
+// under the host's task supervisor:
 // every notification delivered exactly once; latency from process exit (the task prints its own
 // exit time as its last line) to the durable terminal state (the runtime's listener); open file
 // descriptors back at baseline. Baseline in the same run: the same commands spawned bare, from
@@ -11,6 +12,7 @@ import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { normalizeRunArguments } from "../domain/tasks/model/run-request.ts";
+import { NodeTaskSupervisor } from "../adapters/node/node-task-supervisor.ts";
 import { benchRuntime } from "./bench-runtime.ts";
 import { median, percentile, report } from "./bench-util.ts";
 
@@ -33,6 +35,7 @@ const ms = (ns: bigint) => Number(ns) / 1e6;
 async function throughRuntime(
   dir: string,
   shape: Shape,
+  supervisor: NodeTaskSupervisor | undefined,
 ): Promise<{
   latencies: number[];
   notices: Map<string, number>;
@@ -44,6 +47,7 @@ async function throughRuntime(
   const notices = new Map<string, number>();
   const runtime = benchRuntime(dir, {
     onNotice: (n) => notices.set(n.snapshot.id, (notices.get(n.snapshot.id) ?? 0) + 1),
+    ...(supervisor === undefined ? {} : { supervisor }),
   });
 
   const request = normalizeRunArguments({ command: SHAPES[shape], isAgent: false });
@@ -76,6 +80,7 @@ async function throughRuntime(
     latencies.push(ms(at - exitStamp(log.value.text)));
   }
   await runtime.shutdown();
+  supervisor?.close();
   await new Promise((resolve) => setTimeout(resolve, 100));
   return { latencies, notices, fdBefore, fdAfter: openDescriptors(), statuses, seconds };
 }
@@ -97,11 +102,16 @@ async function bare(shape: Shape): Promise<number[]> {
   );
 }
 
-async function measure(shape: Shape, dir: string): Promise<Record<string, unknown>> {
+async function measure(shape: Shape, dir: string, supervised: boolean): Promise<Record<string, unknown>> {
   const baseline = await bare(shape);
-  const ours = await throughRuntime(join(dir, shape), shape);
+  const ours = await throughRuntime(
+    join(dir, `${shape}-${supervised}`),
+    shape,
+    supervised ? new NodeTaskSupervisor() : undefined,
+  );
   const delivered = [...ours.notices.values()];
-  report(`${TASKS} concurrent tasks through the real runtime, ${shape}: ${SHAPES[shape]}`, {
+  const how = supervised ? "under the host's task supervisor (as every task runs)" : "launched by the host directly";
+  report(`${TASKS} concurrent tasks through the real runtime, ${how}, ${shape}: ${SHAPES[shape]}`, {
     "tasks terminal": [...ours.statuses].map(([s, n]) => `${n} ${s}`).join(", "),
     "notifications delivered": delivered.reduce((a, b) => a + b, 0),
     "tasks notified exactly once": delivered.filter((n) => n === 1).length,
@@ -119,6 +129,7 @@ async function measure(shape: Shape, dir: string): Promise<Record<string, unknow
   });
   return {
     shape,
+    supervised,
     tasks: TASKS,
     notifiedExactlyOnce: delivered.filter((n) => n === 1).length,
     p50: median(ours.latencies),
@@ -132,7 +143,9 @@ async function measure(shape: Shape, dir: string): Promise<Record<string, unknow
 
 const dir = mkdtempSync(join(tmpdir(), "bench-concurrent-"));
 try {
-  const results = [await measure("immediate", dir), await measure("together", dir)];
+  const results = [];
+  for (const supervised of [false, true])
+    for (const shape of ["immediate", "together"] as const) results.push(await measure(shape, dir, supervised));
   console.log(JSON.stringify(results));
 } finally {
   clearInterval(keepAlive);

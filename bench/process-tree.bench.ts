@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { normalizeRunArguments } from "../domain/tasks/model/run-request.ts";
 import { TaskRuntime } from "../domain/tasks/service/task-runtime.ts";
+import { NodeTaskSupervisor } from "../adapters/node/node-task-supervisor.ts";
 import { benchRuntime } from "./bench-runtime.ts";
 import { median, percentile, report } from "./bench-util.ts";
 
@@ -19,11 +20,12 @@ const TASKS = Number(process.argv[2] ?? 200);
 const TREES = Number(process.argv[3] ?? 1000);
 const BATCH = 50;
 const keepAlive = setInterval(() => undefined, 1_000);
+const supervisor = new NodeTaskSupervisor();
 const wallMs = () => performance.timeOrigin + performance.now();
 
 function runtimeIn(dir: string, shellExitGraceMs: number, onNotice: (id: string, at: number) => void): TaskRuntime {
   return benchRuntime(dir, {
-    supervised: true,
+    supervisor,
     onNotice: (n) => onNotice(n.snapshot.id, wallMs()),
     config: { killGraceMs: 1_000, shellExitGraceMs, retainTasks: 100_000 },
   });

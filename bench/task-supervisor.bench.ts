@@ -1,7 +1,8 @@
-// What the task supervisor costs, and what recovery at session start costs (issue #11 item 1).
+// What the task supervisor costs (issues #11 and #21), and what recovery at session start costs (issue #11 item 1).
 // Baselines in the same run: the same tasks through the same runtime without the supervisor; for the
 // recovery scan, reading every metadata file once with fs.readFile.
 // Run: node --import tsx bench/task-supervisor.bench.ts [tasks]   (default 15)
+import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -77,19 +78,30 @@ async function floodMiBps(supervised: boolean): Promise<number> {
   return FLOOD_BYTES / MiB / (ms / 1000);
 }
 
-/** Private memory of one supervisor while its command sleeps. */
-async function supervisorPssKiB(): Promise<number> {
+const pssKiB = (pid: number) =>
+  Number(/^Pss:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, "utf8"))?.[1] ?? Number.NaN);
+const parentOf = (pid: number) => {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+};
+
+/** The shared supervisor's private memory with one task running, and what each further running task adds. */
+async function supervisorMemory(more: number): Promise<{ oneTaskKiB: number; perTaskKiB: number }> {
   const dir = mkdtempSync(join(tmpdir(), "bench-sup-"));
   const rt = runtime(dir, true);
-  const request = normalizeRunArguments({ command: "sleep 1", isAgent: false, notifyOnCompletion: false });
+  const request = normalizeRunArguments({ command: "sleep 30", isAgent: false, notifyOnCompletion: false });
   if (!request.ok) throw new Error(request.error.message);
-  const started = await rt.start(request.value);
-  if (!started.ok || started.value.pid === undefined) throw new Error("no pid");
-  await new Promise((r) => setTimeout(r, 600));
-  const rollup = readFileSync(`/proc/${started.value.pid}/smaps_rollup`, "utf8");
+  const first = await rt.start(request.value);
+  if (!first.ok || first.value.pid === undefined) throw new Error("no pid");
+  const supervisor = parentOf(first.value.pid);
+  await new Promise((r) => setTimeout(r, 1_000));
+  const oneTaskKiB = pssKiB(supervisor);
+  for (let i = 0; i < more; i++) if (!(await rt.start(request.value)).ok) throw new Error("start failed");
+  await new Promise((r) => setTimeout(r, 2_000));
+  const perTaskKiB = (pssKiB(supervisor) - oneTaskKiB) / more;
   await rt.shutdown();
   rmSync(dir, { recursive: true, force: true });
-  return Number(/^Pss:\s+(\d+)/m.exec(rollup)?.[1] ?? Number.NaN);
+  return { oneTaskKiB, perTaskKiB };
 }
 
 /** A project with `finished` finished tasks and `orphans` running ones whose host is gone. */
@@ -161,11 +173,25 @@ async function recoveryMs(
   return { baseline, recovery, recovered: recovered.length };
 }
 
+/** The floor: `sh -c true` spawned and reaped by this process, nothing recorded. */
+async function bareSpawnMs(): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < TASKS; i++) {
+    const start = performance.now();
+    await new Promise((resolve) => spawn("/bin/sh", ["-c", "true"], { stdio: "ignore" }).on("close", resolve));
+    times.push(performance.now() - start);
+  }
+  return median(times);
+}
+
+const spawnOnly = await bareSpawnMs();
 const bare = await startToTerminal(false);
 const supervised = await startToTerminal(true);
 report(`start → durable terminal state of \`true\`, median of ${TASKS} sequential tasks`, {
+  "bare spawn, nothing recorded (ms)": spawnOnly,
   "without supervisor (ms)": bare,
   "with supervisor (ms)": supervised,
+  "with supervisor − bare spawn (ms)": supervised - spawnOnly,
   ratio: supervised / bare,
 });
 const floodBare = await floodMiBps(false);
@@ -175,7 +201,11 @@ report("64 MiB of output through the output file", {
   "with supervisor (MiB/s)": floodSup,
   ratio: floodSup / floodBare,
 });
-report("one supervisor's memory while its command runs", { "PSS (KiB)": await supervisorPssKiB() });
+const memory = await supervisorMemory(100);
+report("the host's one supervisor: memory while its tasks run (`sleep 30`)", {
+  "PSS with 1 task (KiB)": memory.oneTaskKiB,
+  "PSS added per further running task, 100 more (KiB)": memory.perTaskKiB,
+});
 const scan = await recoveryMs(500, 5);
 report("session-start recovery over 500 finished tasks + 5 orphans in 10 session directories", {
   "baseline: read every metadata file (ms)": scan.baseline,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseExitRecord, type ExitRecord } from "../domain/tasks/model/exit-record.ts";
-import type { LaunchCommand, ProcessLauncher } from "../ports/process-launcher.ts";
+import type { LaunchCommand } from "../ports/process-launcher.ts";
 import type { ShellExitPolicy, SupervisionFiles, TaskSupervisor } from "../ports/task-survival.ts";
 import { drain } from "./process-output.ts";
 
@@ -18,8 +18,6 @@ export type SupervisedScenario =
 
 export interface TaskSupervisorSubject {
   readonly supervisor: TaskSupervisor;
-  /** Runs the supervised launches, as the host's launcher does. */
-  readonly launcher: ProcessLauncher;
   /** A fresh directory for the supervision files. */
   readonly dir: string;
   command(scenario: SupervisedScenario): LaunchCommand;
@@ -44,7 +42,7 @@ export function describeTaskSupervisorContract(name: string, makeSubject: () => 
       spillPath: `${subject.dir}/t.after-host.output`,
       spillCapBytes: 1 << 20,
     });
-    const launch = (
+    const launch = async (
       subject: TaskSupervisorSubject,
       scenario: SupervisedScenario,
       env = {},
@@ -56,24 +54,18 @@ export function describeTaskSupervisorContract(name: string, makeSubject: () => 
         files(subject),
         policy,
       );
-      const launched = subject.launcher.launch({
-        command: wrapped.command,
-        cwd: subject.dir,
-        env: wrapped.env,
-        afterLeaderExit: policy.afterShellExit,
-        ...(wrapped.reports ? { reports: true } : {}),
-      });
+      const launched = await subject.supervisor.launch(wrapped, subject.dir);
       if (!launched.ok) throw new Error(`launch failed: ${launched.error.message}`);
-      return subject.supervisor.observe(launched.value);
+      return launched.value;
     };
     const run = async (subject: TaskSupervisorSubject, scenario: SupervisedScenario, env = {}) => {
-      const proc = launch(subject, scenario, env);
+      const proc = await launch(subject, scenario, env);
       const [stdout, stderr, exit] = await Promise.all([drain(proc.stdout), drain(proc.stderr), proc.exited]);
       return { stdout: text(stdout), stderr: text(stderr), exit };
     };
     /** Runs a detached child under `policy`: its pid, the reported end of the command, and the task's end. */
     const detached = async (subject: TaskSupervisorSubject, runMs: number, policy: ShellExitPolicy) => {
-      const proc = launch(subject, { kind: "detached-child", runMs }, {}, policy);
+      const proc = await launch(subject, { kind: "detached-child", runMs }, {}, policy);
       // The supervisor keeps relaying until the task ends, so the child's pid in the output is read at the end.
       const outputs = Promise.all([drain(proc.stdout), drain(proc.stderr)]);
       const leader = await proc.leaderExit;

@@ -29,11 +29,6 @@ export interface LaunchSpec {
   readonly stdin?: Uint8Array | "deferred";
   /** Default: `stop`, with the launcher's own grace. */
   readonly afterLeaderExit?: AfterLeaderExit;
-  /**
-   * Opens a pipe on the child's fd 3 for the child's own reports (`RunningProcess.reports`), which the
-   * child's own children never inherit. Optional: launchers without it refuse the launch.
-   */
-  readonly reports?: boolean;
 }
 
 export interface ProcessExit {
@@ -45,6 +40,11 @@ export interface ProcessExit {
    * and so were stopped (SIGTERM, then SIGKILL). Absent when there were none.
    */
   readonly strays?: readonly number[];
+  /**
+   * Why the exit status is not known (the supervisor that watched the process ended first); `code` and
+   * `signal` are then both null.
+   */
+  readonly lost?: string;
 }
 
 /** A process of a launch that still ran when its leader exited. */
@@ -84,8 +84,6 @@ export interface RunningProcess {
    * launch never counts as ended while something it started still runs.
    */
   readonly exited: Promise<ProcessExit>;
-  /** What the child wrote on fd 3, for a launch with `reports`; must be read to its end like the other streams. */
-  readonly reports?: AsyncIterable<Uint8Array>;
   /** Resolves when the leader has exited (before `exited` whenever something of the launch outlives it). */
   readonly leaderExit: Promise<LeaderExit>;
   /**

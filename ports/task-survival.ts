@@ -1,4 +1,5 @@
-import type { AfterLeaderExit, LaunchCommand, RunningProcess } from "./process-launcher.ts";
+import type { Result } from "../domain/shared/model/result.ts";
+import type { AfterLeaderExit, LaunchCommand, LaunchError, RunningProcess } from "./process-launcher.ts";
 
 /** The process that hosts a task runtime: enough for a later process to tell whether it still runs. */
 export interface HostIdentity {
@@ -24,11 +25,12 @@ export interface ShellExitPolicy {
 
 export interface SupervisedLaunch {
   readonly command: LaunchCommand;
+  /** The command's whole environment, the process tag included. */
   readonly env: Readonly<Record<string, string>>;
   /** Carried by every process of the task; recorded so that a later host can find and stop them. */
   readonly processTag: string;
-  /** Whether the launch must open the child's report pipe (`LaunchSpec.reports`). */
-  readonly reports: boolean;
+  readonly files: SupervisionFiles;
+  readonly policy: ShellExitPolicy;
 }
 
 /**
@@ -36,14 +38,18 @@ export interface SupervisedLaunch {
  * task's tree, and commits the exit status durably once nothing of the tree is left.
  */
 export interface TaskSupervisor {
+  /** The launch with its tag: recorded before anything starts. */
   wrap(
     command: LaunchCommand,
     env: Readonly<Record<string, string>>,
     files: SupervisionFiles,
     policy: ShellExitPolicy,
   ): SupervisedLaunch;
-  /** The launched supervisor as the task: its `leaderExit` is the command's (as the supervisor reports it). */
-  observe(supervisor: RunningProcess): RunningProcess;
+  /**
+   * Starts it. The process's `pid` is the command's, `leaderExit` the command's end, `exited` the task's end
+   * (with `lost` when the supervisor died first). Every failure to start is reported here.
+   */
+  launch(launch: SupervisedLaunch, cwd: string, stdin?: Uint8Array): Promise<Result<RunningProcess, LaunchError>>;
 }
 
 /**

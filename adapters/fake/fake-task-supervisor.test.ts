@@ -35,10 +35,9 @@ describeTaskSupervisorContract("FakeTaskSupervisor on FakeProcessLauncher", asyn
       }
     },
   });
-  const supervisor = new FakeTaskSupervisor(new SeededRandomSource(seed++), files, new FakeClock());
+  const supervisor = new FakeTaskSupervisor(new SeededRandomSource(seed++), files, new FakeClock(), inner);
   return {
     supervisor,
-    launcher: supervisor.launcher(inner),
     dir: "/tasks",
     command(scenario) {
       const key = `scenario-${scenarios.size}-${scenario.kind}`;

@@ -18,7 +18,7 @@ import { commandLine, launchProblem } from "./launch-precheck.ts";
 import { isEmptyCensus, processStartTicks, treeCensus } from "./process-census.ts";
 import { afterExecs } from "./task-supervisor-tree.mjs";
 import { newProcessTag, taggedEnv } from "./process-tag.ts";
-import { stopTree, type TreeTarget } from "./tree-stop.ts";
+import { stopTree, TreeStops, type TreeTarget } from "./tree-stop.ts";
 import { unrefDelay } from "./unref-delay.ts";
 
 export interface NodeProcessLauncherOptions {
@@ -63,12 +63,7 @@ export class NodeProcessLauncher implements ProcessLauncher {
         env: taggedEnv(spec.env, tag),
         detached: true,
         shell: false,
-        stdio: [
-          spec.stdin === undefined ? "ignore" : "pipe",
-          "pipe",
-          "pipe",
-          ...(spec.reports === true ? ["pipe" as const] : []),
-        ],
+        stdio: [spec.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"],
       });
     } catch (error) {
       return err(typedError("spawn_failed", `cannot start ${JSON.stringify(file)}: ${describe(error)}`));
@@ -100,12 +95,11 @@ class NodeRunningProcess implements RunningProcess {
   readonly stderr: AsyncIterable<Uint8Array>;
   readonly exited: Promise<ProcessExit>;
   readonly leaderExit: Promise<LeaderExit>;
-  readonly reports?: AsyncIterable<Uint8Array>;
   #reportLeaderExit: (exit: LeaderExit) => void = () => undefined;
   #leaderEnd: Omit<LeaderExit, "remaining"> = { code: null, signal: null };
   readonly #tree: TreeTarget;
   #leaderReaped = false;
-  #killing: Promise<void> | undefined;
+  readonly #stops: TreeStops;
   readonly #child: ChildProcess;
   readonly #deferredStdin: boolean;
   #stdinSent = false;
@@ -121,8 +115,6 @@ class NodeRunningProcess implements RunningProcess {
     this.#deferredStdin = stdin === "deferred";
     this.stdout = bytesOf(required(child.stdout, "stdout"));
     this.stderr = bytesOf(required(child.stderr, "stderr"));
-    const reports = child.stdio[3];
-    if (reports !== undefined && reports !== null) this.reports = bytesOf(reports as Readable);
     this.leaderExit = new Promise((resolve) => (this.#reportLeaderExit = resolve));
     const leaderExit = new Promise<void>((resolve) => {
       child.once("exit", (code: number | null, signal: NodeJS.Signals | null) => {
@@ -138,6 +130,7 @@ class NodeRunningProcess implements RunningProcess {
       leaderReaped: () => this.#leaderReaped,
       leaderExit,
     };
+    this.#stops = new TreeStops(this.#tree);
     // 'close' comes after 'exit' and after both pipes have ended.
     const closed = new Promise<ProcessExit>((resolve) => {
       child.once("close", (code: number | null, signal: NodeJS.Signals | null) => resolve({ code, signal }));
@@ -156,19 +149,18 @@ class NodeRunningProcess implements RunningProcess {
   }
 
   killGroup(options: KillOptions): Promise<void> {
-    this.#killing ??= stopTree(this.#tree, options.graceMs).then(() => undefined);
-    return this.#killing;
+    return this.#stops.killGroup(options);
   }
 
   sweep(options: KillOptions): Promise<readonly number[]> {
-    return stopTree(this.#tree, options.graceMs);
+    return this.#stops.sweep(options);
   }
 
   /** Closes the host's ends of the pipes and stops holding the host's event loop open for this child. */
   detach(): void {
     const child = this.#child;
     child.unref();
-    for (const stream of [child.stdin, child.stdout, child.stderr, child.stdio[3]]) stream?.destroy();
+    for (const stream of [child.stdin, child.stdout, child.stderr]) stream?.destroy();
   }
 
   /**

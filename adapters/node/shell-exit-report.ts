@@ -1,7 +1,7 @@
 import type { LeaderExit, RemainingProcess } from "../../ports/process-launcher.ts";
 
 /**
- * The supervisor's report that the command exited (task-supervisor.mjs, JSON lines on fd 3):
+ * The supervisor's report that the command exited (task-supervisor.mjs, an event frame):
  * `{"event":"shell_exited","code":…,"signal":…,"remaining":[{"pid":…,"command":…,"startedAt":…}]}`.
  * Anything else is no report.
  */
@@ -25,14 +25,36 @@ function remainingProcess(value: unknown): RemainingProcess | undefined {
   return { pid: pid as number, command, ...(startedAt === undefined ? {} : { startedAt: startedAt as number }) };
 }
 
-/** The supervisor's last report, `{"event":"tree_ended","descendants":…,"stopped":[pids]}`: the pids it stopped. */
-export function parseTreeEndReport(line: string): readonly number[] | undefined {
+/** The task's end as the supervisor reports it once the exit record is committed (or could not be). */
+export interface TaskEndReport {
+  readonly code: number | null;
+  readonly signal: string | null;
+  /** What the supervisor stopped of the tree after the shell-exit grace. */
+  readonly stopped: readonly number[];
+  /** What went wrong with the exit record or the spill file. */
+  readonly problems: readonly string[];
+}
+
+/** `{"event":"exit","code":…,"signal":…,"stopped":[pids],"problems":[…]}`. */
+export function parseTaskEndReport(line: string): TaskEndReport | undefined {
   const report = reportObject(line);
   if (report === undefined) return undefined;
-  const { event, stopped } = report;
-  if (event !== "tree_ended" || !Array.isArray(stopped) || !stopped.every((p) => Number.isSafeInteger(p) && p > 0))
+  const { event, code, signal, stopped, problems } = report;
+  if (event !== "exit" || !Array.isArray(stopped) || !stopped.every((p) => Number.isSafeInteger(p) && p > 0))
     return undefined;
-  return stopped as number[];
+  if (!(code === null || Number.isSafeInteger(code)) || !(signal === null || typeof signal === "string"))
+    return undefined;
+  if (!Array.isArray(problems) || !problems.every((p) => typeof p === "string")) return undefined;
+  return { code: code as number | null, signal: signal as string | null, stopped, problems };
+}
+
+/** `{"event":"started","pid":…}` → the pid; `{"event":"spawn_failed","message":…}` → the message. */
+export function parseStartReport(line: string): { readonly pid: number } | { readonly failure: string } | undefined {
+  const report = reportObject(line);
+  if (report?.event === "started" && Number.isSafeInteger(report.pid) && (report.pid as number) > 0)
+    return { pid: report.pid as number };
+  if (report?.event === "spawn_failed" && typeof report.message === "string") return { failure: report.message };
+  return undefined;
 }
 
 function reportObject(line: string): Record<string, unknown> | undefined {

@@ -1,10 +1,10 @@
-// The process tree of one supervised task, for task-supervisor.mjs: plain Node ESM, Linux /proc.
+// The process tree of a supervised task, for the shared task supervisor: plain Node ESM, Linux /proc.
 //
-// A task's processes are the members of the supervisor's process group and every process whose
+// A task's processes are the members of its command's process group and every process whose
 // PI_BG_PROCESS_TAG list holds the task's tag (those that left the group with setsid, nohup or a double
-// fork). Processes older than the supervisor are skipped: they cannot descend from it. /proc is read
-// synchronously: the supervisor has nothing else to do meanwhile, and a synchronous read of a /proc file is
-// an order of magnitude faster than Node's asynchronous one.
+// fork). Processes older than the command are skipped: they cannot descend from it. /proc is read
+// synchronously: a synchronous read of a /proc file is an order of magnitude faster than Node's asynchronous
+// one, and each read is a few hundred bytes the kernel makes on the spot.
 
 import { readdirSync, readFileSync } from "node:fs";
 
@@ -21,15 +21,15 @@ const KILL_ROUNDS = 8;
 // Long enough for a loaded machine (200 ms was not, in CI); only a fork that never execs pays all of it.
 const EXEC_SETTLE_MS = 1_000;
 const TICKS_PER_SECOND = 100; // USER_HZ, the unit of /proc/<pid>/stat's start time on Linux
-const SELF_START = startTicksOf(process.pid);
 const BOOT_MS = bootTimeMs();
 
 /**
  * After the command's exit: hands what still runs to `onRemaining`, then waits for it (or, with `stop`, for
- * the grace and then stops it). Resolves with what the tree did once nothing of it is left.
+ * the grace and then stops it). Resolves with what the tree did once nothing of it is left. `pgid` is the
+ * command's process group (its pid), `notBefore` its start time in clock ticks.
  */
-export async function watchTree({ tag, afterShellExit, killGraceMs, onRemaining, shellCommand }) {
-  const treeNow = scanner(tag);
+export async function watchTree({ pgid, notBefore, tag, afterShellExit, killGraceMs, onRemaining, shellCommand }) {
+  const treeNow = scanner(pgid, notBefore, tag);
   let known = treeNow();
   onRemaining(await afterExecs(() => [...treeNow().keys()], shellCommand));
   const seen = new Set(known.keys());
@@ -111,12 +111,11 @@ function signalEach(pids, signal) {
 }
 
 /**
- * A full scan of the task's live processes (pid → start ticks): members of this group and processes carrying
- * the tag, this one aside. A process found not to carry the tag is remembered (by pid and start time, so a
- * reused pid is looked at again): its environment is read once, not on every scan.
+ * A full scan of the task's live processes (pid → start ticks): members of its group and processes carrying
+ * the tag. What a process's environment holds is remembered for all tasks (by pid and start time, so a
+ * reused pid is looked at again): each environment is read once, not once per task and scan.
  */
-function scanner(tag) {
-  const notOurs = new Map();
+function scanner(pgid, notBefore, tag) {
   return () => {
     let entries;
     try {
@@ -130,19 +129,28 @@ function scanner(tag) {
       const pid = Number(entry);
       if (pid === process.pid) continue;
       const stat = parseStat(readOrEmpty(`/proc/${pid}/stat`, "utf8"));
-      if (stat === undefined || stat.state === "Z" || stat.state === "X" || stat.startTicks < SELF_START) continue;
-      if (stat.pgrp !== process.pid && notOurs.get(pid) === stat.startTicks) continue;
-      if (stat.pgrp === process.pid) {
-        found.set(pid, stat.startTicks);
-        continue;
-      }
-      const environ = settledEnviron(pid);
-      if (environ !== undefined && carriesTag(environ, tag)) found.set(pid, stat.startTicks);
-      // An environ still empty after the retries is not remembered: the next scan looks again.
-      else if (environ === undefined || environ.length > 0) notOurs.set(pid, stat.startTicks);
+      if (stat === undefined || stat.state === "Z" || stat.state === "X" || stat.startTicks < notBefore) continue;
+      if (stat.pgrp === pgid || tagsOf(pid, stat.startTicks).includes(tag)) found.set(pid, stat.startTicks);
     }
     return found;
   };
+}
+
+/** pid → { startTicks, tags }: the PI_BG_PROCESS_TAG list each process started with. */
+const knownTags = new Map();
+const MAX_KNOWN = 65_536;
+
+function tagsOf(pid, startTicks) {
+  const known = knownTags.get(pid);
+  if (known?.startTicks === startTicks) return known.tags;
+  const environ = settledEnviron(pid);
+  const tags = environ === undefined ? [] : tagList(environ);
+  // An environ still empty after the retries is not remembered: the next scan looks again.
+  if (environ === undefined || environ.length > 0) {
+    if (knownTags.size >= MAX_KNOWN) knownTags.clear();
+    knownTags.set(pid, { startTicks, tags });
+  }
+  return tags;
 }
 
 /** Those of the known processes that still run (the same process: same start time, not a zombie). */
@@ -176,11 +184,10 @@ function settledEnviron(pid) {
   }
 }
 
-function carriesTag(environ, tag) {
+function tagList(environ) {
   for (const entry of environ.toString("latin1").split("\0"))
-    if (entry.startsWith("PI_BG_PROCESS_TAG=") && entry.slice("PI_BG_PROCESS_TAG=".length).split(":").includes(tag))
-      return true;
-  return false;
+    if (entry.startsWith("PI_BG_PROCESS_TAG=")) return entry.slice("PI_BG_PROCESS_TAG=".length).split(":");
+  return [];
 }
 
 /** The command line and start time (epoch ms) of each pid that still runs; for the host's launcher too. */
@@ -210,7 +217,8 @@ function parseStat(text) {
   return { state: fields[0], pgrp, startTicks };
 }
 
-function startTicksOf(pid) {
+/** A process's start time in clock ticks after boot; 0 when unknown (nothing is skipped then). */
+export function startTicksOf(pid) {
   try {
     return parseStat(readFileSync(`/proc/${pid}/stat`, "utf8"))?.startTicks ?? 0;
   } catch {

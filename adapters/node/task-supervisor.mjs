@@ -1,252 +1,189 @@
-// The supervisor of one background task: plain Node ESM, no TypeScript at run time.
+// The task supervisor of one host (a Pi session or an MCP server): plain Node ESM, no TypeScript at run time.
 //
-//   node task-supervisor.mjs <options JSON> <file> [args…]
+//   node task-supervisor.mjs <socket path>
 //
-// options: { exitPath, spillPath, spillCapBytes, tag, afterShellExit: {remaining:"stop",graceMs} | {remaining:"wait"},
-//            killGraceMs, reports }
+// One small process is the parent of every background task of its host (see supervised-task.mjs for what
+// it does for each). It listens on a Unix socket in a directory only its user can enter, prints "ready" on
+// stdout once it does, and then serves connections whose first line is a JSON request:
+//   {"kind":"host"}                   the host's own connection: while it is open, the host is alive;
+//   {"kind":"task", file, args, cwd, env, stdin?, exitPath, spillPath, spillCapBytes, tag,
+//    afterShellExit, killGraceMs}     starts a task; the connection then carries the task to its end.
+// To the host it sends frames: one byte of type (0 a JSON event, 1 stdout, 2 stderr), four of length (big
+// endian), the payload. Events: started {pid}, spawn_failed {message}, shell_exited {code, signal,
+// remaining}, exit {code, signal, stopped, problems}.
 //
-// It leads the task's process group and runs <file> in the same group with the same environment (the
-// process tag included). The command's stdout and stderr are relayed unchanged to the supervisor's own
-// stdout and stderr, the pipes the Pi host reads; a blocking write passes the host's back-pressure on.
-//
-// When the host dies (SIGKILL, crash, or it let go of the task to survive a reload) those pipes break
-// (EPIPE). The command keeps running: later output is appended to <spillPath>, up to <spillCapBytes>;
-// bytes beyond that are counted, never stored. The bytes already in the broken pipe are lost unseen.
-//
-// A task is its whole tree: when the command exits while processes of the task still run (group members,
-// or processes carrying <tag> that left the group), the supervisor goes on relaying their output and, with
-// `stop`, gives them `graceMs` to end, then stops the rest (SIGTERM, SIGKILL after `killGraceMs`); with
-// `wait` it waits for them. With `reports`, the command's end and what still runs are reported at once as
-// one JSON line on fd 3 (a pipe of the host's that the command never sees). Only when nothing of the tree
-// is left (and the pipes have closed, or 2 s later if a process that cleared its tag holds them) is the exit
-// status committed to <exitPath> (temp file, fsync, rename, directory fsync), with what the tree did, and
-// the supervisor exits the way the command did: the same code, or the same signal raised again.
-//
-// Every stop this package sends goes to the whole process group, so the supervisor ignores SIGTERM,
-// SIGINT, SIGHUP and SIGQUIT: the command receives them itself and the supervisor outlives it to
-// record how it ended. SIGKILL to the group ends both, and then no exit record is written.
+// It outlives its host: when the host is gone (its connection closed), tasks run on, their output goes to
+// their spill files and their exit records are committed as usual. It exits once no host is connected and
+// no task is left. It runs in a session of its own, so a terminal's Ctrl+C or a stop sent to a task's group
+// never reaches it.
 
-import { spawn } from "node:child_process";
-import { closeSync, constants as fsConstants, fsyncSync, openSync, renameSync, unlinkSync, writeSync } from "node:fs";
-import { constants as osConstants } from "node:os";
+import { rmdirSync, unlinkSync } from "node:fs";
+import { createServer } from "node:net";
 import { dirname } from "node:path";
-import { watchTree } from "./task-supervisor-tree.mjs";
+import { startTask } from "./supervised-task.mjs";
 
-const SCHEMA = "pi-background-tasks.exit.v1";
-const DRAIN_MS = 2_000;
 const USAGE_EXIT = 125;
-const IGNORED_SIGNALS = ["SIGTERM", "SIGINT", "SIGHUP", "SIGQUIT"];
+const MAX_REQUEST_BYTES = 4 << 20;
+/** A host that spawned this process but never connected (it died at once) is not waited for longer. */
+const FIRST_HOST_MS = 30_000;
+const EVENT = 0;
 
-const [optionsText, file, ...args] = process.argv.slice(2);
-const options = parseOptions(optionsText);
-if (options === undefined || !file) {
-  say("usage: task-supervisor.mjs <options JSON> <file> [args…]");
+const socketPath = process.argv[2];
+if (!socketPath) {
+  process.stderr.write("usage: task-supervisor.mjs <socket path>\n");
   process.exit(USAGE_EXIT);
 }
-const { exitPath, spillPath, spillCapBytes: spillCap, tag, afterShellExit, killGraceMs } = options;
 
-for (const signal of IGNORED_SIGNALS) process.on(signal, () => undefined);
-
-const relay = { hostGone: false, spillFd: -1, spillBroken: false, spilledBytes: 0, lostOutputBytes: 0 };
-let finished = false;
-/** How the command ended, once it has; the tree's story once nothing of it is left. */
-let shell;
-let tree;
-let pipesClosed = false;
-
-// The host moved NODE_OPTIONS aside so that they apply to the command, not to this script.
-const env = { ...process.env };
-if (env.PI_BG_SUPERVISED_NODE_OPTIONS !== undefined) {
-  env.NODE_OPTIONS = env.PI_BG_SUPERVISED_NODE_OPTIONS;
-  delete env.PI_BG_SUPERVISED_NODE_OPTIONS;
-}
-const child = spawn(file, args, { stdio: ["inherit", "pipe", "pipe"], env });
-child.stdout.on("data", (chunk) => deliver(1, chunk));
-child.stderr.on("data", (chunk) => deliver(2, chunk));
-child.on("error", (error) => {
-  // The command never started (no such program, …): reported like a shell would, with 127.
-  deliver(2, Buffer.from(`task-supervisor: cannot start ${JSON.stringify(file)}: ${error.message}\n`));
-  shell = { code: 127, signal: null };
-  tree = { descendants: 0, stopped: [] };
-  finish();
-});
-child.on("exit", (code, signal) => {
-  shell = { code, signal };
-  const watching = watchTree({
-    shellCommand: [file, ...args].join(" "),
-    tag,
-    afterShellExit,
-    killGraceMs,
-    onRemaining: (remaining) => report({ event: "shell_exited", code, signal, remaining }),
-  });
-  void watching.then((story) => {
-    tree = story;
-    if (pipesClosed) finish();
-    else setTimeout(finish, DRAIN_MS); // a holder that cleared its tag: the record must not wait for it forever
+let hosts = 0;
+let tasks = 0;
+const server = createServer({ allowHalfOpen: false }, (socket) => {
+  readRequest(socket, (request) => {
+    if (request?.kind === "host") return serveHost(socket);
+    if (request?.kind === "task" && validTask(request)) return serveTask(socket, request);
+    socket.destroy();
   });
 });
-child.on("close", () => {
-  pipesClosed = true;
-  if (tree !== undefined) finish();
+server.listen(socketPath, () => {
+  process.stdout.write("ready\n");
+  setTimeout(exitWhenIdle, FIRST_HOST_MS).unref();
 });
 
-/** Relays one chunk to the host, or once the host is gone, to the spill file. */
-function deliver(fd, chunk) {
-  if (!relay.hostGone) {
-    try {
-      writeAll(fd, chunk);
-      return;
-    } catch (error) {
-      if (!isBrokenPipe(error)) throw error;
-      relay.hostGone = true;
-    }
-  }
-  spill(chunk);
+function serveHost(socket) {
+  hosts++;
+  socket.on("error", () => undefined);
+  socket.on("close", () => {
+    hosts--;
+    exitWhenIdle();
+  });
+  socket.resume(); // nothing more is read; the open connection is the message
 }
 
-function writeAll(fd, chunk) {
-  for (let offset = 0; offset < chunk.length; ) {
-    try {
-      offset += writeSync(fd, chunk, offset, chunk.length - offset);
-    } catch (error) {
-      if (error?.code !== "EAGAIN") throw error;
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
-    }
-  }
+function serveTask(socket, request) {
+  tasks++;
+  const link = taskLink(socket);
+  startTask(request, link, () => {
+    socket.end();
+    tasks--;
+    exitWhenIdle();
+  }).then(
+    (pid) => link.report({ event: "started", pid }, true),
+    (error) => {
+      link.report({ event: "spawn_failed", message: error.message });
+      socket.end();
+      tasks--;
+      exitWhenIdle();
+    },
+  );
 }
 
-function isBrokenPipe(error) {
-  return ["EPIPE", "ECONNRESET", "EBADF", "ENOTCONN"].includes(error?.code);
-}
-
-function spill(chunk) {
-  const room = relay.spillBroken ? 0 : Math.max(0, spillCap - relay.spilledBytes);
-  const keep = Math.min(room, chunk.length);
-  relay.lostOutputBytes += chunk.length - keep;
-  if (keep === 0) return;
-  try {
-    if (relay.spillFd < 0)
-      // Exclusive: the spill file is the supervisor's own; a file planted there is never written through.
-      relay.spillFd = openSync(spillPath, fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_EXCL, 0o600);
-    writeAll(relay.spillFd, chunk.subarray(0, keep));
-    relay.spilledBytes += keep;
-  } catch {
-    // Disk full or unwritable: what could not be stored is counted as lost, never claimed as kept.
-    relay.lostOutputBytes += keep;
-    relay.spillBroken = true;
-  }
-}
-
-function finish() {
-  if (finished) return;
-  finished = true;
-  const { code, signal } = shell;
-  child.stdout.destroy();
-  child.stderr.destroy();
-  if (relay.spillFd >= 0) {
-    try {
-      fsyncSync(relay.spillFd);
-      closeSync(relay.spillFd);
-    } catch (error) {
-      say(`task-supervisor: the spill file ${spillPath} could not be flushed: ${error.message}`);
-    }
-  }
-  const record = {
-    schema_version: SCHEMA,
-    code,
-    signal,
-    endedAt: Date.now(),
-    hostGone: relay.hostGone,
-    spilledBytes: relay.spilledBytes,
-    lostOutputBytes: relay.lostOutputBytes,
-    ...(tree.descendants > 0 ? { tree } : {}),
+/** Frames to the host while its connection lives; `output` says false once it is gone. */
+function taskLink(socket) {
+  let open = true;
+  const paused = [];
+  const pending = [];
+  let started = false;
+  socket.on("error", () => undefined);
+  socket.on("close", () => {
+    open = false;
+    for (const stream of paused.splice(0)) stream.resume();
+  });
+  socket.on("drain", () => {
+    for (const stream of paused.splice(0)) stream.resume();
+  });
+  let streams = [];
+  const send = (type, payload) => {
+    if (!open) return false;
+    const header = Buffer.allocUnsafe(5);
+    header.writeUInt8(type, 0);
+    header.writeUInt32BE(payload.length, 1);
+    socket.cork();
+    socket.write(header);
+    const flowing = socket.write(payload);
+    socket.uncork();
+    if (!flowing)
+      for (const stream of streams)
+        if (!paused.includes(stream)) {
+          stream.pause();
+          paused.push(stream);
+        }
+    return true;
   };
-  if (tree.descendants > 0) report({ event: "tree_ended", descendants: tree.descendants, stopped: tree.stopped });
-  try {
-    commit(exitPath, `${JSON.stringify(record)}\n`);
-  } catch (error) {
-    say(`task-supervisor: the exit status could not be recorded in ${exitPath}: ${error.message}`);
-  }
-  exitLike(code, signal);
+  return {
+    pauseWhile(list) {
+      streams = list;
+    },
+    output(fd, chunk) {
+      if (!started) {
+        pending.push([fd, chunk]); // the pid goes first; the command may print before the spawn resolves
+        return open;
+      }
+      return send(fd, chunk);
+    },
+    report(event, first = false) {
+      send(EVENT, Buffer.from(JSON.stringify(event)));
+      if (!first) return;
+      started = true;
+      for (const [fd, chunk] of pending.splice(0)) send(fd, chunk);
+    },
+  };
 }
 
-/** Temp file opened exclusively, write, fsync, rename, directory fsync: the rename is the commit. */
-function commit(path, text) {
-  const temp = `${path}.${process.pid}.tmp`;
-  const fd = openSync(temp, "wx", 0o600);
-  try {
-    writeAll(fd, Buffer.from(text));
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  try {
-    renameSync(temp, path);
-  } catch (error) {
-    unlinkSync(temp);
-    throw error;
-  }
-  const dir = openSync(dirname(path), fsConstants.O_RDONLY | fsConstants.O_DIRECTORY);
-  try {
-    fsyncSync(dir);
-  } finally {
-    closeSync(dir);
-  }
-}
-
-function exitLike(code, signal) {
-  if (signal === null) process.exit(code ?? 1);
-  const number = osConstants.signals[signal] ?? 0;
-  // Node keeps its own handlers for a few signals (SIGPIPE ignored, SIGUSR1 starts the inspector):
-  // for those, and if the signal does not end us at once, exit with the shell's 128+n convention.
-  if (signal !== "SIGPIPE" && signal !== "SIGUSR1") {
-    process.removeAllListeners(signal);
+/** The first line of a connection, parsed; undefined when it is not JSON or too long. */
+function readRequest(socket, onRequest) {
+  let text = "";
+  const onData = (chunk) => {
+    text += chunk.toString("utf8");
+    const nl = text.indexOf("\n");
+    if (nl < 0 && text.length <= MAX_REQUEST_BYTES) return;
+    socket.off("data", onData);
+    socket.pause();
+    let request;
     try {
-      process.kill(process.pid, signal);
+      request = nl < 0 ? undefined : JSON.parse(text.slice(0, nl));
     } catch {
-      // fall through to the exit code
+      request = undefined;
+    }
+    onRequest(request);
+  };
+  socket.on("data", onData);
+  socket.on("error", () => undefined);
+}
+
+function validTask(r) {
+  const after = r.afterShellExit;
+  const policyOk =
+    after?.remaining === "wait" ||
+    (after?.remaining === "stop" && Number.isSafeInteger(after.graceMs) && after.graceMs >= 0);
+  return (
+    typeof r.file === "string" &&
+    Array.isArray(r.args) &&
+    r.args.every((a) => typeof a === "string") &&
+    typeof r.cwd === "string" &&
+    typeof r.env === "object" &&
+    r.env !== null &&
+    Object.values(r.env).every((v) => typeof v === "string") &&
+    (r.stdin === undefined || typeof r.stdin === "string") &&
+    typeof r.exitPath === "string" &&
+    typeof r.spillPath === "string" &&
+    Number.isSafeInteger(r.spillCapBytes) &&
+    r.spillCapBytes >= 0 &&
+    typeof r.tag === "string" &&
+    /^[0-9a-f]{32}$/.test(r.tag) &&
+    policyOk &&
+    Number.isSafeInteger(r.killGraceMs) &&
+    r.killGraceMs >= 0
+  );
+}
+
+function exitWhenIdle() {
+  if (hosts > 0 || tasks > 0) return;
+  server.close();
+  for (const remove of [() => unlinkSync(socketPath), () => rmdirSync(dirname(socketPath))]) {
+    try {
+      remove();
+    } catch {
+      // already gone, or not empty: nothing else of ours is in it
     }
   }
-  setTimeout(() => process.exit(128 + number), 200);
-}
-
-function parseOptions(text) {
-  try {
-    const o = JSON.parse(text);
-    const after = o.afterShellExit;
-    const policyOk =
-      after?.remaining === "wait" ||
-      (after?.remaining === "stop" && Number.isSafeInteger(after.graceMs) && after.graceMs >= 0);
-    const ok =
-      typeof o.exitPath === "string" &&
-      typeof o.spillPath === "string" &&
-      Number.isSafeInteger(o.spillCapBytes) &&
-      o.spillCapBytes >= 0 &&
-      typeof o.tag === "string" &&
-      /^[0-9a-f]{32}$/.test(o.tag) &&
-      policyOk &&
-      Number.isSafeInteger(o.killGraceMs) &&
-      o.killGraceMs >= 0;
-    return ok ? o : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** One JSON line on fd 3 for the host; nothing when it asked for none or is gone. */
-function report(event) {
-  if (options.reports !== true) return;
-  try {
-    writeAll(3, Buffer.from(`${JSON.stringify(event)}\n`));
-  } catch {
-    // the host is gone: the exit record is what remains
-  }
-}
-
-function say(line) {
-  try {
-    writeSync(2, `${line}\n`);
-  } catch {
-    // stderr is gone with the host; the exit record is what remains
-  }
+  process.exit(0);
 }

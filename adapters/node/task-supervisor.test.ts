@@ -1,20 +1,22 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { createConnection } from "node:net";
 import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { dirname, join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
 import {
   describeTaskSupervisorContract,
   type SupervisedScenario,
 } from "../../contract-tests/task-supervisor.contract.ts";
 import { type ExitRecord, parseExitRecord } from "../../domain/tasks/model/exit-record.ts";
 import type { RunningProcess } from "../../ports/process-launcher.ts";
-import { NodeProcessLauncher } from "./node-process-launcher.ts";
+import { NodeSurvivorProbe } from "./node-survivor-probe.ts";
 import { NodeTaskSupervisor } from "./node-task-supervisor.ts";
 
-const launcher = new NodeProcessLauncher({ drainGraceMs: 500, strayKillGraceMs: 500 });
 const supervisor = new NodeTaskSupervisor();
 const POLICY = { afterShellExit: { remaining: "stop", graceMs: 500 }, killGraceMs: 500 } as const;
+
+afterAll(() => supervisor.close());
 
 /** Alive and not a zombie. */
 async function isAlive(pid: number): Promise<boolean> {
@@ -23,20 +25,33 @@ async function isAlive(pid: number): Promise<boolean> {
   return stat !== "" && state !== "Z" && state !== "X";
 }
 
-function run(command: string, options: { env?: Record<string, string>; spillCap?: number } = {}) {
+function childrenOf(pid: number): string {
+  return readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim();
+}
+
+function parentOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+}
+
+async function run(
+  command: string,
+  options: { env?: Record<string, string>; spillCap?: number; on?: NodeTaskSupervisor } = {},
+) {
   const dir = mkdtempSync(join(tmpdir(), "supervisor-"));
   const files = {
     exitPath: join(dir, "t.exit.json"),
     spillPath: join(dir, "t.after-host.output"),
     spillCapBytes: options.spillCap ?? 1 << 20,
   };
-  const wrapped = supervisor.wrap(
+  const on = options.on ?? supervisor;
+  const wrapped = on.wrap(
     { kind: "shell", command, shell: "/bin/sh" },
     { PATH: process.env.PATH ?? "/usr/bin:/bin", ...options.env },
     files,
     POLICY,
   );
-  const launched = launcher.launch({ command: wrapped.command, cwd: dir, env: wrapped.env });
+  const launched = await on.launch(wrapped, dir);
   if (!launched.ok) throw new Error(launched.error.message);
   return { dir, files, proc: launched.value, tag: wrapped.processTag };
 }
@@ -71,9 +86,8 @@ const shell = (scenario: SupervisedScenario): string => {
   }
 };
 
-describeTaskSupervisorContract("NodeTaskSupervisor (task-supervisor.mjs) on NodeProcessLauncher", async () => ({
+describeTaskSupervisorContract("NodeTaskSupervisor (one task-supervisor.mjs for the host)", async () => ({
   supervisor,
-  launcher,
   dir: mkdtempSync(join(tmpdir(), "supervisor-")),
   command: (scenario) => ({ kind: "shell", command: shell(scenario), shell: "/bin/sh" }),
   readFile: (path) => readFile(path).catch(() => undefined),
@@ -81,8 +95,8 @@ describeTaskSupervisorContract("NodeTaskSupervisor (task-supervisor.mjs) on Node
 }));
 
 describe("task-supervisor.mjs", () => {
-  it("outlives a group SIGTERM long enough to record how the command ended", async () => {
-    const { proc, files } = run("trap 'echo cleaning; exit 5' TERM; echo ready; while :; do sleep 0.05; done");
+  it("a stop sent to the task's group is the command's alone: the supervisor records how it ended", async () => {
+    const { proc, files } = await run("trap 'echo cleaning; exit 5' TERM; echo ready; while :; do sleep 0.05; done");
     const out = proc.stdout[Symbol.asyncIterator]();
     expect(Buffer.from((await out.next()).value ?? []).toString()).toBe("ready\n");
     process.kill(-proc.pid, "SIGTERM");
@@ -98,34 +112,36 @@ describe("task-supervisor.mjs", () => {
 
   it("when the host lets go, the command keeps running: later output goes to the spill file up to its cap, the rest is counted", async () => {
     const payload = "x".repeat(100);
-    const { proc, files } = run(`echo ready; sleep 0.4; printf '${payload}'; echo done >&2; exit 4`, { spillCap: 10 });
+    const { proc, files } = await run(`echo ready; sleep 0.4; printf '${payload}'; echo done >&2; exit 4`, {
+      spillCap: 10,
+    });
     const out = proc.stdout[Symbol.asyncIterator]();
     expect(Buffer.from((await out.next()).value ?? []).toString()).toBe("ready\n");
-    proc.detach?.(); // the host's ends of the pipes close, as when the host dies
+    proc.detach?.(); // the host's end of the connection closes, as when the host dies
     await expect.poll(() => existsSync(files.exitPath), { timeout: 10_000, interval: 50 }).toBe(true);
     expect(record(files.exitPath)).toMatchObject({ code: 4, hostGone: true, spilledBytes: 10, lostOutputBytes: 95 });
     expect(readFileSync(files.spillPath, "utf8")).toBe("x".repeat(10));
   });
 
-  it("a command that cannot start exits 127 with the reason, and that is recorded too", async () => {
+  it("a command that cannot start is a typed launch error, and nothing is recorded", async () => {
     const dir = mkdtempSync(join(tmpdir(), "supervisor-"));
     const files = { exitPath: join(dir, "t.exit.json"), spillPath: join(dir, "t.spill"), spillCapBytes: 100 };
     const wrapped = supervisor.wrap(
-      { kind: "argv", file: join(dir, "missing-program"), args: [] },
+      { kind: "argv", file: "pi-bg-no-such-program", args: [] },
       { PATH: "/usr/bin:/bin" },
       files,
       POLICY,
     );
-    const launched = launcher.launch({ command: wrapped.command, cwd: dir, env: wrapped.env });
-    if (!launched.ok) throw new Error(launched.error.message);
-    const { stderr, exit } = await collect(launched.value);
-    expect(exit).toEqual({ code: 127, signal: null });
-    expect(stderr).toContain("cannot start");
-    expect(record(files.exitPath).code).toBe(127);
+    const launched = await supervisor.launch(wrapped, dir);
+    expect(launched.ok || launched.error).toMatchObject({
+      code: "spawn_failed",
+      message: expect.stringContaining("ENOENT"),
+    });
+    expect(existsSync(files.exitPath)).toBe(false);
   });
 
   it("NODE_OPTIONS reach the command, not the supervisor", async () => {
-    const { proc } = run('printf "%s" "$NODE_OPTIONS"', {
+    const { proc } = await run('printf "%s" "$NODE_OPTIONS"', {
       env: { NODE_OPTIONS: "--require /nonexistent/preload.cjs" },
     });
     expect(await collect(proc)).toEqual({
@@ -136,8 +152,69 @@ describe("task-supervisor.mjs", () => {
   });
 
   it("every process of the task carries the supervision tag", async () => {
-    const { proc, tag } = run("echo $PI_BG_PROCESS_TAG");
+    const { proc, tag } = await run("echo $PI_BG_PROCESS_TAG");
     const { stdout } = await collect(proc);
     expect(stdout.trim().split(":")).toContain(tag);
+  });
+
+  it("one supervisor process is the parent of every task of the host, not the host itself", async () => {
+    const runs = await Promise.all([1, 2, 3].map(() => run("sleep 5")));
+    const parents = new Set(runs.map(({ proc }) => parentOf(proc.pid)));
+    expect(parents.size).toBe(1);
+    expect(parents.has(process.pid)).toBe(false);
+    await Promise.all(runs.map(({ proc }) => proc.killGroup({ graceMs: 500 })));
+  });
+
+  it("a supervisor killed mid-run: each of its tasks ends with its exit status unknown and nothing of it left", async () => {
+    const own = new NodeTaskSupervisor();
+    const runs = await Promise.all([
+      run("sleep 30", { on: own }),
+      run("sleep 30 >/dev/null 2>&1 & echo started; wait", { on: own }),
+    ]);
+    const daemon = parentOf(runs[0]?.proc.pid ?? 0);
+    process.kill(daemon, "SIGKILL");
+    const exits = await Promise.all(runs.map(({ proc }) => proc.exited));
+    for (const exit of exits) {
+      expect(exit).toMatchObject({ code: null, signal: null });
+      expect(exit.lost).toContain(`the task supervisor (pid ${daemon}) ended while the task ran`);
+    }
+    const probe = new NodeSurvivorProbe();
+    for (const { tag } of runs) expect(await probe.taggedProcesses(tag)).toEqual([]);
+    // The next task starts a new supervisor.
+    const next = await run("echo again", { on: own });
+    expect((await collect(next.proc)).stdout).toBe("again\n");
+    own.close();
+  });
+
+  it("its socket is in a directory only this user can enter; a malformed request is closed and starts nothing", async () => {
+    const { proc } = await run("sleep 5");
+    const daemon = parentOf(proc.pid);
+    const socketPath = readFileSync(`/proc/${daemon}/cmdline`, "utf8").split("\0")[2] ?? "";
+    expect(statSync(dirname(socketPath)).mode & 0o777).toBe(0o700);
+    const before = childrenOf(daemon);
+    const marker = join(mkdtempSync(join(tmpdir(), "supervisor-")), "ran");
+    for (const line of [
+      "not json",
+      JSON.stringify({ kind: "task", file: "/bin/sh", args: ["-c", `touch ${marker}`], tag: "short" }),
+      JSON.stringify({ kind: "other" }),
+    ]) {
+      const socket = createConnection(socketPath);
+      socket.on("error", () => undefined);
+      socket.write(`${line}\n`);
+      await new Promise((resolve) => socket.on("close", resolve));
+    }
+    expect(childrenOf(daemon)).toEqual(before);
+    expect(existsSync(marker)).toBe(false);
+    await proc.killGroup({ graceMs: 500 });
+  });
+
+  it("once the host has closed, the supervisor ends with its last task", async () => {
+    const own = new NodeTaskSupervisor();
+    const { proc } = await run("sleep 0.5", { on: own });
+    const daemon = parentOf(proc.pid);
+    own.close();
+    expect(await isAlive(daemon)).toBe(true); // its task still runs
+    await proc.exited;
+    await expect.poll(() => isAlive(daemon), { timeout: 10_000, interval: 50 }).toBe(false);
   });
 });

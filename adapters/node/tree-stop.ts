@@ -1,3 +1,4 @@
+import type { KillOptions } from "../../ports/process-launcher.ts";
 import { errnoCode } from "./errno.ts";
 import { isEmptyCensus, treeCensus, type TreeCensus } from "./process-census.ts";
 import { signalGroup } from "./process-group.ts";
@@ -12,6 +13,22 @@ export interface TreeTarget {
   leaderReaped(): boolean;
   /** Resolves when the leader has exited and been reaped. */
   readonly leaderExit: Promise<void>;
+}
+
+/** A launch's `killGroup` and `sweep` over its tree; concurrent kills share one escalation. */
+export class TreeStops {
+  #killing: Promise<void> | undefined;
+
+  constructor(private readonly target: TreeTarget) {}
+
+  killGroup(options: KillOptions): Promise<void> {
+    this.#killing ??= stopTree(this.target, options.graceMs).then(() => undefined);
+    return this.#killing;
+  }
+
+  sweep(options: KillOptions): Promise<readonly number[]> {
+    return stopTree(this.target, options.graceMs);
+  }
 }
 
 const FIRST_POLL_MS = 25;

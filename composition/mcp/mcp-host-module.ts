@@ -33,6 +33,10 @@ export function mcpHostModule(host: McpHostBindings): ContainerModule {
     bind(TOKENS.taskConfig).toConstantValue(host.config);
     bind(TOKENS.launchPlanner).toConstantValue(host.planLaunch);
     bind(TOKENS.childHost).toConstantValue(host.children);
-    bind(TOKENS.survival).toConstantValue({ supervisor: new NodeTaskSupervisor(), host: processIdentity(process.pid) });
+    const supervisor = new NodeTaskSupervisor();
+    // Its tasks have been stopped or let go by then; the supervisor ends once the ones let go have ended.
+    bind(TOKENS.survival)
+      .toConstantValue({ supervisor, host: processIdentity(process.pid) })
+      .onDeactivation(() => supervisor.close());
   });
 }

@@ -32,6 +32,10 @@ export function piHostModule(
     bind(TOKENS.worktree).toConstantValue(new GitWorktreeInspector());
     bind(TOKENS.attestedConfig).toConstantValue(agent.attested);
     bind(TOKENS.childHost).toConstantValue(children);
-    bind(TOKENS.survival).toConstantValue({ supervisor: new NodeTaskSupervisor(), host: processIdentity(process.pid) });
+    const supervisor = new NodeTaskSupervisor();
+    // Its tasks have been stopped or let go by then; the supervisor ends once the ones let go have ended.
+    bind(TOKENS.survival)
+      .toConstantValue({ supervisor, host: processIdentity(process.pid) })
+      .onDeactivation(() => supervisor.close());
   });
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -80,5 +80,33 @@ describe("a task whose shell starts a detached, redirected child and exits", () 
     expect(notice.content).toContain("it ended by itself");
     expect(tagged(tag)).toEqual([]);
     expect(rpc.metadataOf(task).strays).toBeUndefined();
+  }, 60_000);
+});
+
+describe("the Pi session's one task supervisor", () => {
+  const parentOf = (pid: number) => {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+  };
+
+  it("killed mid-run: each of its tasks ends failed with its exit status unknown and nothing of it left; the next task runs", async () => {
+    const plain = await rpc.bgRun(pi, { name: "plain", command: "sleep 300" });
+    const tree = await rpc.bgRun(pi, {
+      name: "tree",
+      command: "setsid sleep 300 >/dev/null 2>&1 & echo started; wait",
+    });
+    const supervisor = parentOf(plain.pid);
+    expect(parentOf(tree.pid)).toBe(supervisor); // one supervisor for both, not the pi process
+    process.kill(supervisor, "SIGKILL");
+    for (const task of [plain, tree]) {
+      const notice = (await pi.waitFor(noticeFor(task.id), 20_000)).message as Notice;
+      expect(notice.content).toContain("<status>failed</status>");
+      expect(notice.content).toContain(`the task supervisor (pid ${supervisor}) ended while the task ran`);
+      expect(tagged(rpc.tagOf(task))).toEqual([]);
+      expect(rpc.metadataOf(task)).toMatchObject({ status: "failed" });
+    }
+    const next = await rpc.bgRun(pi, { name: "next", command: "echo again" });
+    const notice = (await pi.waitFor(noticeFor(next.id), 20_000)).message as Notice;
+    expect(notice.content).toContain("<status>completed</status>");
   }, 60_000);
 });

@@ -207,6 +207,7 @@ export class TaskExecution implements TrackedTask {
     const writeProblem = this.sink.error ?? (closed.ok ? undefined : closed.error);
     const internalError =
       spawnError ??
+      exit.lost ??
       (writeProblem === undefined
         ? undefined
         : `Output file could not be written (${writeProblem.osCode ?? writeProblem.code}): ${writeProblem.message}; ${this.sink.produced} bytes were produced`) ??

@@ -3,8 +3,13 @@ import { FakeClock } from "../../../adapters/fake/fake-clock.ts";
 import { FakeProcessLauncher } from "../../../adapters/fake/fake-process-launcher.ts";
 import { InMemoryFileCommitter } from "../../../adapters/fake/in-memory-file-committer.ts";
 import { SeededRandomSource } from "../../../adapters/fake/seeded-random-source.ts";
-import type { LaunchCommand, RunningProcess } from "../../../ports/process-launcher.ts";
-import type { SupervisionFiles, TaskSupervisor } from "../../../ports/task-survival.ts";
+import type { LaunchCommand, ProcessLauncher } from "../../../ports/process-launcher.ts";
+import type {
+  ShellExitPolicy,
+  SupervisedLaunch,
+  SupervisionFiles,
+  TaskSupervisor,
+} from "../../../ports/task-survival.ts";
 import { ok } from "../../shared/model/result.ts";
 import { normalizeRunArguments, type RunRequest } from "../model/run-request.ts";
 import { InProcessWork } from "./in-process-work.ts";
@@ -13,20 +18,25 @@ import { TaskRuntime } from "./task-runtime.ts";
 const DIR = "/w/.pi/tasks/s-1";
 const TAG = "00112233445566778899aabbccddeeff";
 
-/** Records what it was asked to wrap and wraps it in a recognisable argv. */
+/** Records what it was asked to wrap and launches it on the launcher twin as a recognisable argv. */
 class RecordingSupervisor implements TaskSupervisor {
   readonly wrapped: Array<{ command: LaunchCommand; files: SupervisionFiles }> = [];
-  wrap(command: LaunchCommand, env: Readonly<Record<string, string>>, files: SupervisionFiles) {
+  constructor(private readonly launcher: ProcessLauncher) {}
+  wrap(
+    command: LaunchCommand,
+    env: Readonly<Record<string, string>>,
+    files: SupervisionFiles,
+    policy: ShellExitPolicy,
+  ) {
     this.wrapped.push({ command, files });
-    return {
-      command: { kind: "argv" as const, file: "/supervisor", args: [files.exitPath] },
-      env: { ...env, TAGGED: "1" },
-      processTag: TAG,
-      reports: false,
-    };
+    return { command, env: { ...env, TAGGED: "1" }, processTag: TAG, files, policy };
   }
-  observe(supervisor: RunningProcess): RunningProcess {
-    return supervisor;
+  async launch(supervised: SupervisedLaunch, cwd: string) {
+    return this.launcher.launch({
+      command: { kind: "argv", file: "/supervisor", args: [supervised.files.exitPath] },
+      cwd,
+      env: supervised.env,
+    });
   }
 }
 
@@ -40,7 +50,7 @@ function setup(options: { supervised?: boolean } = {}) {
   const clock = new FakeClock();
   const launcher = new FakeProcessLauncher({ clock, script: () => ({ stdout: ["up\n"] }) });
   const files = new InMemoryFileCommitter();
-  const supervisor = new RecordingSupervisor();
+  const supervisor = new RecordingSupervisor(launcher);
   const warnings: string[] = [];
   const runtime = new TaskRuntime(
     {

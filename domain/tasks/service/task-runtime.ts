@@ -100,19 +100,16 @@ export class TaskRuntime {
     }
     const spawned =
       launch.start?.() ??
-      this.deps.launcher.launch({
-        command: supervised?.command ?? launch.command,
-        cwd: this.config.cwd,
-        env: supervised?.env ?? launch.env ?? this.config.env,
-        afterLeaderExit: after,
-        ...(supervised?.reports === true ? { reports: true } : {}),
-        ...(launch.stdin === undefined ? {} : { stdin: launch.stdin }),
-      });
-    const child = spawned.ok
-      ? supervised === undefined || this.deps.supervisor === undefined
-        ? spawned.value
-        : this.deps.supervisor.observe(spawned.value)
-      : undefined;
+      (supervised === undefined || this.deps.supervisor === undefined
+        ? this.deps.launcher.launch({
+            command: launch.command,
+            cwd: this.config.cwd,
+            env: launch.env ?? this.config.env,
+            afterLeaderExit: after,
+            ...(launch.stdin === undefined ? {} : { stdin: launch.stdin }),
+          })
+        : await this.deps.supervisor.launch(supervised, this.config.cwd, launch.stdin));
+    const child = spawned.ok ? spawned.value : undefined;
     const initial = spawned.ok ? { ...before, pid: spawned.value.pid } : before;
     if (spawned.ok)
       void metadata.write(initial).then((r) => r.ok || this.deps.warn(`Task ${id}: pid not saved: ${r.error.message}`));

@@ -1,0 +1,155 @@
+import type { Socket } from "node:net";
+import type { KillOptions, LeaderExit, ProcessExit, RunningProcess } from "../../ports/process-launcher.ts";
+import { processStartTicks } from "./process-census.ts";
+import { parseShellExitReport, parseTaskEndReport, type TaskEndReport } from "./shell-exit-report.ts";
+import { SupervisorFrames } from "./supervisor-frames.ts";
+import { stopTree, TreeStops, type TreeTarget } from "./tree-stop.ts";
+
+/** Bytes queued for a stream nobody has read yet before the connection is paused (and so the command). */
+const HIGH_WATER = 256 * 1024;
+
+/**
+ * A task the shared supervisor runs, seen through its connection: output frames become the two streams
+ * (a slow reader pauses the connection, which pauses the command), `shell_exited` the leader's exit, `exit`
+ * the task's end. Kills go straight to the task's process group and tagged processes. A connection that
+ * closes without `exit` means the supervisor died: what is left of the tree is stopped and the task ends with
+ * its exit status unknown, said in `lost`.
+ */
+export class SupervisedTaskProcess implements RunningProcess {
+  readonly stdout: AsyncIterable<Uint8Array>;
+  readonly stderr: AsyncIterable<Uint8Array>;
+  readonly exited: Promise<ProcessExit>;
+  readonly leaderExit: Promise<LeaderExit>;
+  readonly #streams: [ByteQueue, ByteQueue];
+  readonly #tree: TreeTarget;
+  #leaderExited = false;
+  #reportLeaderExit: (exit: LeaderExit) => void = () => undefined;
+  readonly #stops: TreeStops;
+  #detached = false;
+
+  constructor(
+    readonly pid: number,
+    tag: string,
+    private readonly socket: Socket,
+    frames: SupervisorFrames,
+    supervisorPid: number,
+    killGraceMs: number,
+  ) {
+    const resume = () => {
+      if (this.#streams.every((s) => s.size < HIGH_WATER)) socket.resume();
+    };
+    this.#streams = [new ByteQueue(resume), new ByteQueue(resume)];
+    this.stdout = this.#streams[0].iterate();
+    this.stderr = this.#streams[1].iterate();
+    let leaderExited: () => void = () => undefined;
+    const leaderExitSeen = new Promise<void>((resolve) => (leaderExited = resolve));
+    this.leaderExit = new Promise((resolve) => (this.#reportLeaderExit = resolve));
+    void this.leaderExit.then(() => {
+      this.#leaderExited = true;
+      leaderExited();
+    });
+    this.#tree = {
+      pgid: pid,
+      tag,
+      startTicks: processStartTicks(pid),
+      leaderReaped: () => this.#leaderExited,
+      leaderExit: leaderExitSeen,
+    };
+    this.#stops = new TreeStops(this.#tree);
+    const ended = new Promise<TaskEndReport | undefined>((resolve) => {
+      frames.listen({
+        onOutput: (fd, bytes) => {
+          const queue = fd === 1 ? this.#streams[0] : this.#streams[1];
+          queue.push(bytes);
+          if (queue.size >= HIGH_WATER) socket.pause();
+        },
+        onEvent: (event) => {
+          const leader = parseShellExitReport(event);
+          if (leader !== undefined) this.#reportLeaderExit(leader);
+          const end = parseTaskEndReport(event);
+          if (end !== undefined) resolve(end);
+        },
+      });
+      socket.once("close", () => resolve(undefined));
+    });
+    this.exited = this.#settle(ended, supervisorPid, killGraceMs);
+  }
+
+  killGroup(options: KillOptions): Promise<void> {
+    return this.#stops.killGroup(options);
+  }
+
+  sweep(options: KillOptions): Promise<readonly number[]> {
+    return this.#stops.sweep(options);
+  }
+
+  /** Closes the connection: the supervisor keeps the task's later output in its spill file. */
+  detach(): void {
+    this.#detached = true;
+    this.socket.destroy();
+    for (const stream of this.#streams) stream.end();
+  }
+
+  async #settle(
+    ended: Promise<TaskEndReport | undefined>,
+    supervisorPid: number,
+    killGraceMs: number,
+  ): Promise<ProcessExit> {
+    const end = await ended;
+    if (end !== undefined) {
+      // As the supervisor of old said them on the task's stderr: the task's output is where they are seen.
+      for (const problem of end.problems) this.#streams[1].push(Buffer.from(`task-supervisor: ${problem}\n`));
+      for (const stream of this.#streams) stream.end();
+      this.#reportLeaderExit({ code: end.code, signal: end.signal, remaining: [] });
+      return { code: end.code, signal: end.signal, ...(end.stopped.length > 0 ? { strays: end.stopped } : {}) };
+    }
+    for (const stream of this.#streams) stream.end();
+    if (this.#detached) return new Promise(() => undefined); // let go on purpose: a later session decides its end
+    // The supervisor is gone: nothing can relay this task's output or record its end any more.
+    this.#reportLeaderExit({ code: null, signal: null, remaining: [] });
+    const stopped = await stopTree(this.#tree, killGraceMs);
+    return {
+      code: null,
+      signal: null,
+      lost: `the task supervisor (pid ${supervisorPid}) ended while the task ran, so its exit status is unknown${
+        stopped.length > 0 ? `; its remaining processes were stopped (pids ${stopped.join(", ")})` : ""
+      }`,
+    };
+  }
+}
+
+/** The chunks of one stream not read yet, as an async iterable that ends when the stream does. */
+class ByteQueue {
+  #chunks: Uint8Array[] = [];
+  size = 0;
+  #ended = false;
+  #wake: (() => void) | undefined;
+
+  constructor(private readonly onDrained: () => void) {}
+
+  push(bytes: Uint8Array): void {
+    this.#chunks.push(bytes);
+    this.size += bytes.length;
+    this.#wake?.();
+  }
+
+  end(): void {
+    this.#ended = true;
+    this.#wake?.();
+  }
+
+  async *iterate(): AsyncGenerator<Uint8Array, void, undefined> {
+    for (;;) {
+      const chunk = this.#chunks.shift();
+      if (chunk !== undefined) {
+        this.size -= chunk.length;
+        if (this.#chunks.length === 0) this.onDrained();
+        yield chunk;
+        continue;
+      }
+      if (this.#ended) return;
+      await new Promise<void>((resolve) => (this.#wake = resolve));
+      this.#wake = undefined;
+    }
+  }
+}

@@ -1,0 +1,180 @@
+// One task under the shared task supervisor (task-supervisor.mjs): plain Node ESM, no TypeScript at run time.
+//
+// The command runs as the leader of its own process group, with exactly the environment the host sent (the
+// process tag included). Its stdout and stderr are relayed to the host through `link` (the task's connection);
+// the link's back-pressure pauses the command's pipes, so a slow host slows a chatty command down.
+//
+// When the host is gone (it died, or let go of the task to survive a reload) the link is closed. The command
+// keeps running: later output is appended to the spill file, up to its cap; bytes beyond that are counted,
+// never stored. Bytes already sent into the closed connection are lost unseen.
+//
+// A task is its whole tree: when the command exits while processes of the task still run (group members, or
+// processes carrying the tag that left the group), their output is relayed on and, with `stop`, they get
+// `graceMs` to end, then the rest is stopped (SIGTERM, SIGKILL after `killGraceMs`); with `wait` they are
+// waited for. The command's end and what still runs are reported at once. Only when nothing of the tree is
+// left (and the pipes have closed, or 2 s later if a process that cleared its tag holds them) is the exit
+// status committed to the exit record (temp file, fsync, rename, directory fsync), and then reported.
+
+import { spawn } from "node:child_process";
+import { closeSync, constants as fsConstants, fsyncSync, openSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import { dirname } from "node:path";
+import { startTicksOf, watchTree } from "./task-supervisor-tree.mjs";
+
+const SCHEMA = "pi-background-tasks.exit.v1";
+const DRAIN_MS = 2_000;
+
+/**
+ * Starts `request.file` and supervises it to its end. `link` is { output(fd, chunk) → false once the host is
+ * gone, report(event), pauseWhile(streams) }. Resolves with the pid, or rejects with why it could not start;
+ * `onEnd` is called once the exit record is committed (or could not be).
+ */
+export function startTask(request, link, onEnd) {
+  const child = spawn(request.file, request.args, {
+    cwd: request.cwd,
+    env: request.env,
+    detached: true,
+    stdio: [request.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"],
+  });
+  return new Promise((resolve, reject) => {
+    if (child.pid === undefined) {
+      for (const stream of [child.stdin, child.stdout, child.stderr]) stream?.destroy();
+      child.once("error", (error) => reject(error));
+      return;
+    }
+    child.on("error", () => undefined); // after a start, errors are signalling races: the exit says what happened
+    resolve(child.pid);
+    supervise(child, request, link, onEnd);
+  });
+}
+
+function supervise(child, request, link, onEnd) {
+  const { exitPath, spillPath, spillCapBytes, tag, afterShellExit, killGraceMs } = request;
+  const notBefore = startTicksOf(child.pid);
+  const relay = { hostGone: false, spillFd: -1, spillBroken: false, spilledBytes: 0, lostOutputBytes: 0 };
+  let shell;
+  let tree;
+  let pipesClosed = false;
+  let finished = false;
+
+  if (request.stdin !== undefined) {
+    child.stdin.on("error", () => undefined); // the command may exit without reading it: its exit says so
+    child.stdin.end(Buffer.from(request.stdin, "base64"));
+  }
+  child.stdout.on("data", (chunk) => deliver(1, chunk));
+  child.stderr.on("data", (chunk) => deliver(2, chunk));
+  link.pauseWhile([child.stdout, child.stderr]);
+  child.on("exit", (code, signal) => {
+    shell = { code, signal };
+    const watching = watchTree({
+      pgid: child.pid,
+      notBefore,
+      shellCommand: [request.file, ...request.args].join(" "),
+      tag,
+      afterShellExit,
+      killGraceMs,
+      onRemaining: (remaining) => link.report({ event: "shell_exited", code, signal, remaining }),
+    });
+    void watching.then((story) => {
+      tree = story;
+      if (pipesClosed) finish();
+      else setTimeout(finish, DRAIN_MS); // a holder that cleared its tag: the record must not wait for it forever
+    });
+  });
+  child.on("close", () => {
+    pipesClosed = true;
+    if (tree !== undefined) finish();
+  });
+
+  /** Relays one chunk to the host, or once the host is gone, to the spill file. */
+  function deliver(fd, chunk) {
+    if (!relay.hostGone && link.output(fd, chunk)) return;
+    relay.hostGone = true;
+    spill(chunk);
+  }
+
+  function spill(chunk) {
+    const room = relay.spillBroken ? 0 : Math.max(0, spillCapBytes - relay.spilledBytes);
+    const keep = Math.min(room, chunk.length);
+    relay.lostOutputBytes += chunk.length - keep;
+    if (keep === 0) return;
+    try {
+      if (relay.spillFd < 0)
+        // Exclusive: the spill file is the supervisor's own; a file planted there is never written through.
+        relay.spillFd = openSync(spillPath, fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_EXCL, 0o600);
+      writeAll(relay.spillFd, chunk.subarray(0, keep));
+      relay.spilledBytes += keep;
+    } catch {
+      // Disk full or unwritable: what could not be stored is counted as lost, never claimed as kept.
+      relay.lostOutputBytes += keep;
+      relay.spillBroken = true;
+    }
+  }
+
+  function finish() {
+    if (finished) return;
+    finished = true;
+    child.stdout.destroy();
+    child.stderr.destroy();
+    const problems = [];
+    if (relay.spillFd >= 0) {
+      try {
+        fsyncSync(relay.spillFd);
+        closeSync(relay.spillFd);
+      } catch (error) {
+        problems.push(`the spill file ${spillPath} could not be flushed: ${error.message}`);
+      }
+    }
+    const record = {
+      schema_version: SCHEMA,
+      code: shell.code,
+      signal: shell.signal,
+      endedAt: Date.now(),
+      hostGone: relay.hostGone,
+      spilledBytes: relay.spilledBytes,
+      lostOutputBytes: relay.lostOutputBytes,
+      ...(tree.descendants > 0 ? { tree } : {}),
+    };
+    try {
+      commit(exitPath, `${JSON.stringify(record)}\n`);
+    } catch (error) {
+      problems.push(`the exit status could not be recorded in ${exitPath}: ${error.message}`);
+    }
+    link.report({ event: "exit", code: shell.code, signal: shell.signal, stopped: tree.stopped, problems });
+    onEnd();
+  }
+}
+
+export function writeAll(fd, chunk) {
+  for (let offset = 0; offset < chunk.length; ) {
+    try {
+      offset += writeSync(fd, chunk, offset, chunk.length - offset);
+    } catch (error) {
+      if (error?.code !== "EAGAIN") throw error;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
+    }
+  }
+}
+
+/** Temp file opened exclusively, write, fsync, rename, directory fsync: the rename is the commit. */
+function commit(path, text) {
+  const temp = `${path}.${process.pid}.tmp`;
+  const fd = openSync(temp, "wx", 0o600);
+  try {
+    writeAll(fd, Buffer.from(text));
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    renameSync(temp, path);
+  } catch (error) {
+    unlinkSync(temp);
+    throw error;
+  }
+  const dir = openSync(dirname(path), fsConstants.O_RDONLY | fsConstants.O_DIRECTORY);
+  try {
+    fsyncSync(dir);
+  } finally {
+    closeSync(dir);
+  }
+}
