@@ -16,7 +16,8 @@
 // status committed to the exit record (temp file, fsync, rename, directory fsync), and then reported.
 
 import { spawn } from "node:child_process";
-import { closeSync, constants as fsConstants, fsyncSync, openSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, constants as fsConstants, fsyncSync, openSync, writeSync } from "node:fs";
+import { open, rename, unlink } from "node:fs/promises";
 import { dirname } from "node:path";
 import { startTicksOf, watchTree } from "./task-supervisor-tree.mjs";
 
@@ -76,13 +77,13 @@ function supervise(child, request, link, onEnd) {
     });
     void watching.then((story) => {
       tree = story;
-      if (pipesClosed) finish();
-      else setTimeout(finish, DRAIN_MS); // a holder that cleared its tag: the record must not wait for it forever
+      if (pipesClosed) void finish();
+      else setTimeout(() => void finish(), DRAIN_MS); // a holder that cleared its tag: the record must not wait for it forever
     });
   });
   child.on("close", () => {
     pipesClosed = true;
-    if (tree !== undefined) finish();
+    if (tree !== undefined) void finish();
   });
 
   /** Relays one chunk to the host, or once the host is gone, to the spill file. */
@@ -110,7 +111,7 @@ function supervise(child, request, link, onEnd) {
     }
   }
 
-  function finish() {
+  async function finish() {
     if (finished) return;
     finished = true;
     child.stdout.destroy();
@@ -135,7 +136,7 @@ function supervise(child, request, link, onEnd) {
       ...(tree.descendants > 0 ? { tree } : {}),
     };
     try {
-      commit(exitPath, `${JSON.stringify(record)}\n`);
+      await commit(exitPath, `${JSON.stringify(record)}\n`);
     } catch (error) {
       problems.push(`the exit status could not be recorded in ${exitPath}: ${error.message}`);
     }
@@ -155,26 +156,54 @@ export function writeAll(fd, chunk) {
   }
 }
 
-/** Temp file opened exclusively, write, fsync, rename, directory fsync: the rename is the commit. */
-function commit(path, text) {
+/**
+ * Temp file opened exclusively, write, fsync, rename, directory fsync: the rename is the commit. Asynchronous,
+ * so the records of tasks that end together are written side by side and share their directory's fsync.
+ */
+async function commit(path, text) {
   const temp = `${path}.${process.pid}.tmp`;
-  const fd = openSync(temp, "wx", 0o600);
+  const file = await open(temp, "wx", 0o600);
   try {
-    writeAll(fd, Buffer.from(text));
-    fsyncSync(fd);
+    await file.writeFile(text);
+    await file.sync();
   } finally {
-    closeSync(fd);
+    await file.close();
   }
   try {
-    renameSync(temp, path);
+    await rename(temp, path);
   } catch (error) {
-    unlinkSync(temp);
+    await unlink(temp).catch(() => undefined);
     throw error;
   }
-  const dir = openSync(dirname(path), fsConstants.O_RDONLY | fsConstants.O_DIRECTORY);
+  await syncDir(dirname(path));
+}
+
+/** dir → the fsync running now, and the one every later rename waits for (it starts after the running one). */
+const dirSyncs = new Map();
+
+function syncDir(dir) {
+  const state = dirSyncs.get(dir) ?? {};
+  dirSyncs.set(dir, state);
+  if (state.running === undefined) {
+    state.running = fsyncDir(dir).finally(() => {
+      state.running = undefined;
+    });
+    return state.running;
+  }
+  state.next ??= state.running
+    .catch(() => undefined)
+    .then(() => {
+      state.next = undefined;
+      return syncDir(dir);
+    });
+  return state.next;
+}
+
+async function fsyncDir(dir) {
+  const handle = await open(dir, fsConstants.O_RDONLY | fsConstants.O_DIRECTORY);
   try {
-    fsyncSync(dir);
+    await handle.sync();
   } finally {
-    closeSync(dir);
+    await handle.close();
   }
 }

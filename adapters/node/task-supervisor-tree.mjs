@@ -9,9 +9,9 @@
 import { readdirSync, readFileSync } from "node:fs";
 
 const FIRST_POLL_MS = 10;
-/** Stopping polls fast; watching a tree that runs on backs off to this, since every task has a supervisor. */
+/** Stopping polls fast; watching a tree that runs on backs off to this (a few stat reads per task and poll). */
 const MAX_POLL_MS = 100;
-const MAX_WATCH_POLL_MS = 500;
+const MAX_WATCH_POLL_MS = 100;
 /**
  * Between full scans of /proc only the known processes are looked at (a few stat reads); a full scan runs
  * when all of them have ended (nothing is concluded without one) and otherwise this often, to find forks.
@@ -30,22 +30,23 @@ const BOOT_MS = bootTimeMs();
  */
 export async function watchTree({ pgid, notBefore, tag, afterShellExit, killGraceMs, onRemaining, shellCommand }) {
   const treeNow = scanner(pgid, notBefore, tag);
-  let known = treeNow();
-  onRemaining(await afterExecs(() => [...treeNow().keys()], shellCommand));
+  const pidsNow = async () => [...(await treeNow()).keys()];
+  let known = await treeNow();
+  onRemaining(await afterExecs(pidsNow, shellCommand));
   const seen = new Set(known.keys());
   const stopped = [];
   const deadline = afterShellExit.remaining === "stop" ? Date.now() + afterShellExit.graceMs : Infinity;
   let lastFullScan = Date.now();
   for (let pollMs = FIRST_POLL_MS; known.size > 0; pollMs = Math.min(MAX_WATCH_POLL_MS, pollMs * 2)) {
     if (Date.now() >= deadline) {
-      stopped.push(...(await stopTree([...known.keys()], () => [...treeNow().keys()], killGraceMs)));
+      stopped.push(...(await stopTree([...known.keys()], pidsNow, killGraceMs)));
       break;
     }
     await sleep(Math.min(pollMs, deadline - Date.now()));
     const alive = stillRunning(known);
     if (alive.size > 0 && Date.now() - lastFullScan < FULL_SCAN_MS) known = alive;
     else {
-      known = treeNow();
+      known = await treeNow();
       lastFullScan = Date.now();
     }
     for (const pid of known.keys()) seen.add(pid);
@@ -86,7 +87,7 @@ async function stopTree(pids, treeNow, killGraceMs) {
     pollMs = Math.min(MAX_POLL_MS, pollMs * 2)
   ) {
     await sleep(Math.min(pollMs, deadline - Date.now()));
-    left = treeNow();
+    left = await treeNow();
     const fresh = left.filter((pid) => !signalled.has(pid));
     for (const pid of fresh) signalled.add(pid);
     signalEach(fresh, "SIGTERM");
@@ -95,7 +96,7 @@ async function stopTree(pids, treeNow, killGraceMs) {
     for (const pid of left) signalled.add(pid);
     signalEach(left, "SIGKILL");
     await sleep(FIRST_POLL_MS);
-    left = treeNow();
+    left = await treeNow();
   }
   return [...signalled];
 }
@@ -111,29 +112,54 @@ function signalEach(pids, signal) {
 }
 
 /**
- * A full scan of the task's live processes (pid → start ticks): members of its group and processes carrying
- * the tag. What a process's environment holds is remembered for all tasks (by pid and start time, so a
- * reused pid is looked at again): each environment is read once, not once per task and scan.
+ * The task's live processes (pid → start ticks) in the latest full scan: members of its group and processes
+ * carrying the tag. What a process's environment holds is remembered for all tasks (by pid and start time, so
+ * a reused pid is looked at again): each environment is read once, not once per task and scan.
  */
 function scanner(pgid, notBefore, tag) {
-  return () => {
-    let entries;
-    try {
-      entries = readdirSync("/proc");
-    } catch {
-      return new Map();
-    }
+  return async () => {
     const found = new Map();
-    for (const entry of entries) {
-      if (!/^\d+$/.test(entry)) continue;
-      const pid = Number(entry);
-      if (pid === process.pid) continue;
-      const stat = parseStat(readOrEmpty(`/proc/${pid}/stat`, "utf8"));
-      if (stat === undefined || stat.state === "Z" || stat.state === "X" || stat.startTicks < notBefore) continue;
-      if (stat.pgrp === pgid || tagsOf(pid, stat.startTicks).includes(tag)) found.set(pid, stat.startTicks);
+    for (const p of await processSnapshot()) {
+      if (p.startTicks < notBefore) continue;
+      if (p.pgrp === pgid || tagsOf(p.pid, p.startTicks).includes(tag)) found.set(p.pid, p.startTicks);
     }
     return found;
   };
+}
+
+let pendingSnapshot;
+
+/**
+ * Every live process (no zombies) with its group and start time, from one scan of /proc shared by every task
+ * that asks in the same turn of the event loop: 200 commands exiting together cost one scan, not 200.
+ */
+function processSnapshot() {
+  pendingSnapshot ??= new Promise((resolve) =>
+    setImmediate(() => {
+      pendingSnapshot = undefined;
+      resolve(scanProc());
+    }),
+  );
+  return pendingSnapshot;
+}
+
+function scanProc() {
+  let entries;
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return [];
+  }
+  const live = [];
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    const pid = Number(entry);
+    if (pid === process.pid) continue;
+    const stat = parseStat(readOrEmpty(`/proc/${pid}/stat`, "utf8"));
+    if (stat === undefined || stat.state === "Z" || stat.state === "X") continue;
+    live.push({ pid, pgrp: stat.pgrp, startTicks: stat.startTicks });
+  }
+  return live;
 }
 
 /** pid → { startTicks, tags }: the PI_BG_PROCESS_TAG list each process started with. */
