@@ -7,6 +7,7 @@ import type { FileCommitter, FileError, WritableFile } from "../../ports/file-co
 import { assertWholeNumbers, checkRange, fileError } from "./file-errors.ts";
 import { openOwnedFile } from "./owned-file.ts";
 import { errnoCode } from "./errno.ts";
+import { syncDirectory } from "./directory-sync.mjs";
 
 const DIR_MODE = 0o700;
 const FILE_MODE = 0o600;
@@ -38,7 +39,7 @@ export class NodeFileCommitter implements FileCommitter {
       await rename(temp, path);
     });
     if (!written.ok) return withTempRemoved(written.error, temp);
-    // The rename is the commit point; the directory fsync makes it survive a crash.
+    // The rename is the commit point; the directory fsync makes it survive a crash (shared by concurrent commits).
     return attempt(path, () => syncDirectory(dir));
   }
 
@@ -151,15 +152,6 @@ async function readExactly(
     done += bytesRead;
   }
   return ok(out);
-}
-
-async function syncDirectory(dir: string): Promise<void> {
-  const handle = await open(dir, "r");
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
 }
 
 /** The failure as it was, plus a note when the temp file could not be removed either. */

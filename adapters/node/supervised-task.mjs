@@ -19,6 +19,7 @@ import { spawn } from "node:child_process";
 import { closeSync, constants as fsConstants, fsyncSync, openSync, writeSync } from "node:fs";
 import { open, rename, unlink } from "node:fs/promises";
 import { dirname } from "node:path";
+import { syncDirectory } from "./directory-sync.mjs";
 import { startTicksOf, watchTree } from "./task-supervisor-tree.mjs";
 
 const SCHEMA = "pi-background-tasks.exit.v1";
@@ -175,35 +176,5 @@ async function commit(path, text) {
     await unlink(temp).catch(() => undefined);
     throw error;
   }
-  await syncDir(dirname(path));
-}
-
-/** dir → the fsync running now, and the one every later rename waits for (it starts after the running one). */
-const dirSyncs = new Map();
-
-function syncDir(dir) {
-  const state = dirSyncs.get(dir) ?? {};
-  dirSyncs.set(dir, state);
-  if (state.running === undefined) {
-    state.running = fsyncDir(dir).finally(() => {
-      state.running = undefined;
-    });
-    return state.running;
-  }
-  state.next ??= state.running
-    .catch(() => undefined)
-    .then(() => {
-      state.next = undefined;
-      return syncDir(dir);
-    });
-  return state.next;
-}
-
-async function fsyncDir(dir) {
-  const handle = await open(dir, fsConstants.O_RDONLY | fsConstants.O_DIRECTORY);
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
+  await syncDirectory(dirname(path));
 }
