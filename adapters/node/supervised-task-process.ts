@@ -41,19 +41,15 @@ export class SupervisedTaskProcess implements RunningProcess {
     this.#streams = [new ByteQueue(resume), new ByteQueue(resume)];
     this.stdout = this.#streams[0].iterate();
     this.stderr = this.#streams[1].iterate();
-    let leaderExited: () => void = () => undefined;
-    const leaderExitSeen = new Promise<void>((resolve) => (leaderExited = resolve));
     this.leaderExit = new Promise((resolve) => (this.#reportLeaderExit = resolve));
-    void this.leaderExit.then(() => {
-      this.#leaderExited = true;
-      leaderExited();
-    });
     this.#tree = {
       pgid: pid,
       tag,
       startTicks: processStartTicks(pid),
       leaderReaped: () => this.#leaderExited,
-      leaderExit: leaderExitSeen,
+      leaderExit: this.leaderExit.then(() => {
+        this.#leaderExited = true;
+      }),
     };
     this.#stops = new TreeStops(this.#tree);
     const ended = new Promise<TaskEndReport | undefined>((resolve) => {
