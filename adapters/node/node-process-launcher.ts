@@ -180,7 +180,7 @@ class NodeRunningProcess implements RunningProcess {
     };
     this.#reportLeaderExit({
       ...this.#leaderEnd,
-      remaining: await afterExecs(pidsNow, this.#child.spawnargs.join(" ")),
+      remaining: await afterExecs(pidsNow, this.#child.spawnargs.join(" "), [...first.members, ...first.escapees]),
     });
     for (
       let pollMs = FIRST_POLL_MS, census = first;

@@ -32,7 +32,7 @@ export async function watchTree({ pgid, notBefore, tag, afterShellExit, killGrac
   const treeNow = scanner(pgid, notBefore, tag);
   const pidsNow = async () => [...(await treeNow()).keys()];
   let known = await treeNow();
-  onRemaining(await afterExecs(pidsNow, shellCommand));
+  onRemaining(await afterExecs(pidsNow, shellCommand, [...known.keys()]));
   const seen = new Set(known.keys());
   const stopped = [];
   const deadline = afterShellExit.remaining === "stop" ? Date.now() + afterShellExit.graceMs : Infinity;
@@ -58,12 +58,13 @@ export async function watchTree({ pgid, notBefore, tag, afterShellExit, killGrac
  * What still runs, described once the processes the shell forked just before it exited have started their
  * programs: until then a child shows the shell's own command line (`sh -c …`), or none while it execs, and a
  * wrapper such as `nohup` shows itself until it execs its program. So the description counts once it has
- * neither and two reads a poll apart agree. Waits at most EXEC_SETTLE_MS for that.
+ * neither and two reads a poll apart agree. Waits at most EXEC_SETTLE_MS for that. `first` is a scan the caller
+ * has just made, so an empty tree is answered without scanning again.
  */
-export async function afterExecs(pidsNow, shellCommand) {
+export async function afterExecs(pidsNow, shellCommand, first) {
   const text = (processes) => JSON.stringify(processes.map((p) => [p.pid, p.command]));
   const unsettled = (processes) => processes.some((p) => p.command === shellCommand || p.command === "");
-  let described = describeProcesses(await pidsNow());
+  let described = describeProcesses(first ?? (await pidsNow()));
   if (described.length === 0) return described;
   for (let waited = 0; waited < EXEC_SETTLE_MS; waited += FIRST_POLL_MS) {
     await sleep(FIRST_POLL_MS);
