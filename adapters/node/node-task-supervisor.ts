@@ -38,6 +38,7 @@ interface Daemon {
  */
 export class NodeTaskSupervisor implements TaskSupervisor {
   #daemon: Promise<Result<Daemon, string>> | undefined;
+  #closed = false;
 
   constructor(
     private readonly nodePath: string = process.execPath,
@@ -59,6 +60,8 @@ export class NodeTaskSupervisor implements TaskSupervisor {
     cwd: string,
     stdin?: Uint8Array,
   ): Promise<Result<RunningProcess, LaunchError>> {
+    if (this.#closed)
+      return err(typedError("spawn_failed", "the host is shutting down: no task is started under its supervisor"));
     const spec = { command: supervised.command, cwd, env: supervised.env };
     const problem = launchProblem(spec);
     if (problem !== undefined) return err(typedError("spawn_failed", `cannot start the process: ${problem}`));
@@ -110,6 +113,7 @@ export class NodeTaskSupervisor implements TaskSupervisor {
 
   /** Closes the host's connection: the supervisor ends once the tasks it still runs have ended. */
   close(): void {
+    this.#closed = true;
     const daemon = this.#daemon;
     this.#daemon = undefined;
     void daemon?.then((d) => {

@@ -48,6 +48,11 @@ export function parseTaskEndReport(line: string): TaskEndReport | undefined {
   return { code: code as number | null, signal: signal as string | null, stopped, problems };
 }
 
+/** `{"event":"reaped"}`: the command has exited and its pid was reaped by the supervisor. */
+export function isReapedReport(line: string): boolean {
+  return reportObject(line)?.event === "reaped";
+}
+
 /** `{"event":"started","pid":…}` → the pid; `{"event":"spawn_failed","message":…}` → the message. */
 export function parseStartReport(line: string): { readonly pid: number } | { readonly failure: string } | undefined {
   const report = reportObject(line);

@@ -1,7 +1,7 @@
 import type { Socket } from "node:net";
 import type { KillOptions, LeaderExit, ProcessExit, RunningProcess } from "../../ports/process-launcher.ts";
 import { processStartTicks } from "./process-census.ts";
-import { parseShellExitReport, parseTaskEndReport, type TaskEndReport } from "./shell-exit-report.ts";
+import { isReapedReport, parseShellExitReport, parseTaskEndReport, type TaskEndReport } from "./shell-exit-report.ts";
 import { SupervisorFrames } from "./supervisor-frames.ts";
 import { stopTree, TreeStops, type TreeTarget } from "./tree-stop.ts";
 
@@ -60,6 +60,7 @@ export class SupervisedTaskProcess implements RunningProcess {
           if (queue.size >= HIGH_WATER) socket.pause();
         },
         onEvent: (event) => {
+          if (isReapedReport(event)) this.#leaderExited = true; // its pid may be reused: signal the group only
           const leader = parseShellExitReport(event);
           if (leader !== undefined) this.#reportLeaderExit(leader);
           const end = parseTaskEndReport(event);

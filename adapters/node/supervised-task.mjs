@@ -31,13 +31,19 @@ const DRAIN_MS = 2_000;
  * `onEnd` is called once the exit record is committed (or could not be).
  */
 export function startTask(request, link, onEnd) {
-  const child = spawn(request.file, request.args, {
-    cwd: request.cwd,
-    env: request.env,
-    detached: true,
-    stdio: [request.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"],
-  });
   return new Promise((resolve, reject) => {
+    let child;
+    try {
+      child = spawn(request.file, request.args, {
+        cwd: request.cwd,
+        env: request.env,
+        detached: true,
+        stdio: [request.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"],
+      });
+    } catch (error) {
+      reject(error); // thrown, not emitted: E2BIG, a cwd that stopped being a directory, ENOMEM, …
+      return;
+    }
     if (child.pid === undefined) {
       for (const stream of [child.stdin, child.stdout, child.stderr]) stream?.destroy();
       child.once("error", (error) => reject(error));
@@ -67,6 +73,7 @@ function supervise(child, request, link, onEnd) {
   link.pauseWhile([child.stdout, child.stderr]);
   child.on("exit", (code, signal) => {
     shell = { code, signal };
+    link.report({ event: "reaped" }); // the pid is free from now on: the host must not signal it alone any more
     const watching = watchTree({
       pgid: child.pid,
       notBefore,
@@ -115,15 +122,18 @@ function supervise(child, request, link, onEnd) {
   async function finish() {
     if (finished) return;
     finished = true;
+    // What a holder of the pipes wrote that was never read is counted, never claimed as kept.
+    relay.lostOutputBytes += child.stdout.readableLength + child.stderr.readableLength;
     child.stdout.destroy();
     child.stderr.destroy();
     const problems = [];
     if (relay.spillFd >= 0) {
       try {
         fsyncSync(relay.spillFd);
-        closeSync(relay.spillFd);
       } catch (error) {
         problems.push(`the spill file ${spillPath} could not be flushed: ${error.message}`);
+      } finally {
+        closeSync(relay.spillFd);
       }
     }
     const record = {
@@ -165,15 +175,15 @@ async function commit(path, text) {
   const temp = `${path}.${process.pid}.tmp`;
   const file = await open(temp, "wx", 0o600);
   try {
-    await file.writeFile(text);
-    await file.sync();
-  } finally {
-    await file.close();
-  }
-  try {
+    try {
+      await file.writeFile(text);
+      await file.sync();
+    } finally {
+      await file.close();
+    }
     await rename(temp, path);
   } catch (error) {
-    await unlink(temp).catch(() => undefined);
+    await unlink(temp).catch(() => undefined); // already renamed or never written: nothing else to remove
     throw error;
   }
   await syncDirectory(dirname(path));

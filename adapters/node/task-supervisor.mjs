@@ -9,8 +9,9 @@
 //   {"kind":"task", file, args, cwd, env, stdin?, exitPath, spillPath, spillCapBytes, tag,
 //    afterShellExit, killGraceMs}     starts a task; the connection then carries the task to its end.
 // To the host it sends frames: one byte of type (0 a JSON event, 1 stdout, 2 stderr), four of length (big
-// endian), the payload. Events: started {pid}, spawn_failed {message}, shell_exited {code, signal,
-// remaining}, exit {code, signal, stopped, problems}.
+// endian), the payload. Events: started {pid}, spawn_failed {message} (also for a refused request),
+// reaped (the command exited; its pid is free), shell_exited {code, signal, remaining}, exit {code, signal,
+// stopped, problems}. A command that cannot be spawned fails its own task only.
 //
 // It outlives its host: when the host is gone (its connection closed), tasks run on, their output goes to
 // their spill files and their exit records are committed as usual. It exits once no host is connected and
@@ -39,8 +40,9 @@ let tasks = 0;
 const server = createServer({ allowHalfOpen: false }, (socket) => {
   readRequest(socket, (request) => {
     if (request?.kind === "host") return serveHost(socket);
-    if (request?.kind === "task" && validTask(request)) return serveTask(socket, request);
-    socket.destroy();
+    const problem = request?.kind === "task" ? taskProblem(request) : "not a request";
+    if (problem === undefined) return serveTask(socket, request);
+    refuse(socket, problem);
   });
 });
 server.listen(socketPath, () => {
@@ -68,7 +70,7 @@ function serveTask(socket, request) {
   }).then(
     (pid) => link.report({ event: "started", pid }, true),
     (error) => {
-      link.report({ event: "spawn_failed", message: error.message });
+      link.report({ event: "spawn_failed", message: error.message ?? String(error) });
       socket.end();
       tasks--;
       exitWhenIdle();
@@ -128,18 +130,20 @@ function taskLink(socket) {
   };
 }
 
-/** The first line of a connection, parsed; undefined when it is not JSON or too long. */
+/** The first line of a connection (bytes up to the first newline, decoded once), parsed; undefined when it is not JSON or too long. */
 function readRequest(socket, onRequest) {
-  let text = "";
+  const chunks = [];
+  let length = 0;
   const onData = (chunk) => {
-    text += chunk.toString("utf8");
-    const nl = text.indexOf("\n");
-    if (nl < 0 && text.length <= MAX_REQUEST_BYTES) return;
+    const nl = chunk.indexOf(0x0a);
+    chunks.push(nl < 0 ? chunk : chunk.subarray(0, nl));
+    length += chunk.length;
+    if (nl < 0 && length <= MAX_REQUEST_BYTES) return;
     socket.off("data", onData);
     socket.pause();
     let request;
     try {
-      request = nl < 0 ? undefined : JSON.parse(text.slice(0, nl));
+      request = nl < 0 ? undefined : JSON.parse(Buffer.concat(chunks).toString("utf8"));
     } catch {
       request = undefined;
     }
@@ -149,30 +153,43 @@ function readRequest(socket, onRequest) {
   socket.on("error", () => undefined);
 }
 
-function validTask(r) {
+/** Why the request is refused: one event frame, then the connection is closed. */
+function refuse(socket, problem) {
+  const payload = Buffer.from(
+    JSON.stringify({ event: "spawn_failed", message: `refused by the supervisor: ${problem}` }),
+  );
+  const header = Buffer.allocUnsafe(5);
+  header.writeUInt8(EVENT, 0);
+  header.writeUInt32BE(payload.length, 1);
+  socket.end(Buffer.concat([header, payload]));
+}
+
+const plainText = (v) => typeof v === "string" && !v.includes("\0");
+
+/** What is wrong with a task request, or undefined. */
+function taskProblem(r) {
   const after = r.afterShellExit;
   const policyOk =
     after?.remaining === "wait" ||
     (after?.remaining === "stop" && Number.isSafeInteger(after.graceMs) && after.graceMs >= 0);
-  return (
-    typeof r.file === "string" &&
-    Array.isArray(r.args) &&
-    r.args.every((a) => typeof a === "string") &&
-    typeof r.cwd === "string" &&
-    typeof r.env === "object" &&
-    r.env !== null &&
-    Object.values(r.env).every((v) => typeof v === "string") &&
-    (r.stdin === undefined || typeof r.stdin === "string") &&
-    typeof r.exitPath === "string" &&
-    typeof r.spillPath === "string" &&
-    Number.isSafeInteger(r.spillCapBytes) &&
-    r.spillCapBytes >= 0 &&
-    typeof r.tag === "string" &&
-    /^[0-9a-f]{32}$/.test(r.tag) &&
-    policyOk &&
-    Number.isSafeInteger(r.killGraceMs) &&
-    r.killGraceMs >= 0
-  );
+  const checks = [
+    [plainText(r.file) && r.file !== "", "file must be a non-empty string without NUL"],
+    [Array.isArray(r.args) && r.args.every(plainText), "args must be strings without NUL"],
+    [plainText(r.cwd) && r.cwd !== "", "cwd must be a non-empty string without NUL"],
+    [
+      typeof r.env === "object" &&
+        r.env !== null &&
+        Object.entries(r.env).every(([k, v]) => plainText(k) && k !== "" && !k.includes("=") && plainText(v)),
+      "env must map names to strings, without NUL",
+    ],
+    [r.stdin === undefined || typeof r.stdin === "string", "stdin must be base64 text"],
+    [plainText(r.exitPath) && plainText(r.spillPath), "exitPath and spillPath must be strings"],
+    [Number.isSafeInteger(r.spillCapBytes) && r.spillCapBytes >= 0, "spillCapBytes must be a whole number"],
+    [typeof r.tag === "string" && /^[0-9a-f]{32}$/.test(r.tag), "tag must be 32 hex digits"],
+    [policyOk, "afterShellExit must be stop with graceMs, or wait"],
+    [Number.isSafeInteger(r.killGraceMs) && r.killGraceMs >= 0, "killGraceMs must be a whole number"],
+  ];
+  return checks.find(([ok]) => !ok)?.[1];
 }
 
 function exitWhenIdle() {

@@ -186,7 +186,7 @@ describe("task-supervisor.mjs", () => {
     own.close();
   });
 
-  it("its socket is in a directory only this user can enter; a malformed request is closed and starts nothing", async () => {
+  it("its socket is in a directory only this user can enter; a malformed request is refused and starts nothing", async () => {
     const { proc } = await run("sleep 5");
     const daemon = parentOf(proc.pid);
     const socketPath = readFileSync(`/proc/${daemon}/cmdline`, "utf8").split("\0")[2] ?? "";
@@ -200,12 +200,46 @@ describe("task-supervisor.mjs", () => {
     ]) {
       const socket = createConnection(socketPath);
       socket.on("error", () => undefined);
+      let answer = "";
+      socket.on("data", (chunk: Buffer) => (answer += chunk.toString("utf8")));
       socket.write(`${line}\n`);
       await new Promise((resolve) => socket.on("close", resolve));
+      expect(answer).toContain("refused by the supervisor");
     }
     expect(childrenOf(daemon)).toEqual(before);
     expect(existsSync(marker)).toBe(false);
     await proc.killGroup({ graceMs: 500 });
+  });
+
+  it("a command the system refuses to spawn fails its own launch only: the supervisor and its other tasks run on", async () => {
+    const { proc: other } = await run("sleep 5");
+    const daemon = parentOf(other.pid);
+    const dir = mkdtempSync(join(tmpdir(), "supervisor-"));
+    const files = { exitPath: join(dir, "t.exit.json"), spillPath: join(dir, "t.spill"), spillCapBytes: 100 };
+    // One argument over Linux's 128 KiB limit: spawn throws E2BIG (it emits no error event).
+    const wrapped = supervisor.wrap(
+      { kind: "argv", file: "/bin/echo", args: ["x".repeat(200_000)] },
+      { PATH: "/usr/bin:/bin" },
+      files,
+      POLICY,
+    );
+    const launched = await supervisor.launch(wrapped, dir);
+    expect(launched.ok || launched.error).toMatchObject({
+      code: "spawn_failed",
+      message: expect.stringContaining("E2BIG"),
+    });
+    expect(await isAlive(daemon)).toBe(true);
+    expect(await isAlive(other.pid)).toBe(true);
+    await other.killGroup({ graceMs: 500 });
+  });
+
+  it("a request is decoded whole: text that straddles a 64 KiB read arrives intact", async () => {
+    for (const pad of [65_520, 65_530, 65_535]) {
+      const text = `${"x".repeat(pad)} é ü — ✓ ${"y".repeat(200)}`;
+      const { proc } = await run(`printf '%s' '${text}' | tail -c 220`);
+      const { stdout } = await collect(proc);
+      expect(stdout).toBe(Buffer.from(text).subarray(-220).toString("utf8"));
+    }
   });
 
   it("once the host has closed, the supervisor ends with its last task", async () => {
