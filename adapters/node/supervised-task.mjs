@@ -12,7 +12,7 @@
 // processes carrying the tag that left the group), their output is relayed on and, with `stop`, they get
 // `graceMs` to end, then the rest is stopped (SIGTERM, SIGKILL after `killGraceMs`); with `wait` they are
 // waited for. The command's end and what still runs are reported at once. Only when nothing of the tree is
-// left (and the pipes have closed, or 2 s later if a process that cleared its tag holds them) is the exit
+// left (and the pipes have closed, or 2 s of unhindered relay later if a process that cleared its tag holds them) is the exit
 // status committed to the exit record (temp file, fsync, rename, directory fsync), and then reported.
 
 import { spawn } from "node:child_process";
@@ -27,7 +27,7 @@ const DRAIN_MS = 2_000;
 
 /**
  * Starts `request.file` and supervises it to its end. `link` is { output(fd, chunk) → false once the host is
- * gone, report(event), pauseWhile(streams) }. Resolves with the pid, or rejects with why it could not start;
+ * gone, report(event), pauseWhile(streams), holdingBack() → true while the host's back-pressure pauses them }. Resolves with the pid, or rejects with why it could not start;
  * `onEnd` is called once the exit record is committed (or could not be).
  */
 export function startTask(request, link, onEnd) {
@@ -86,13 +86,21 @@ function supervise(child, request, link, onEnd) {
     void watching.then((story) => {
       tree = story;
       if (pipesClosed) void finish();
-      else setTimeout(() => void finish(), DRAIN_MS); // a holder that cleared its tag: the record must not wait for it forever
+      else awaitPipes();
     });
   });
   child.on("close", () => {
     pipesClosed = true;
     if (tree !== undefined) void finish();
   });
+
+  /**
+   * Pipes still open after the tree has ended: a process that cleared its tag holds them, and the record must
+   * not wait for it forever. The grace counts only while output can flow: a host that is slow to read is waited for.
+   */
+  function awaitPipes() {
+    setTimeout(() => (link.holdingBack() ? awaitPipes() : void finish()), DRAIN_MS);
+  }
 
   /** Relays one chunk to the host, or once the host is gone, to the spill file. */
   function deliver(fd, chunk) {

@@ -114,6 +114,7 @@ function taskLink(socket) {
     pauseWhile(list) {
       streams = list;
     },
+    holdingBack: () => paused.length > 0,
     output(fd, chunk) {
       if (!started) {
         pending.push([fd, chunk]); // the pid goes first; the command may print before the spawn resolves

@@ -56,6 +56,14 @@ async function run(
   return { dir, files, proc: launched.value, tag: wrapped.processTag };
 }
 
+/** An argv launch whose result is returned as it is (a failed launch included). */
+async function launchArgv(file: string, args: string[]) {
+  const dir = mkdtempSync(join(tmpdir(), "supervisor-"));
+  const files = { exitPath: join(dir, "t.exit.json"), spillPath: join(dir, "t.spill"), spillCapBytes: 100 };
+  const wrapped = supervisor.wrap({ kind: "argv", file, args }, { PATH: "/usr/bin:/bin" }, files, POLICY);
+  return { launched: await supervisor.launch(wrapped, dir), files };
+}
+
 async function text(stream: AsyncIterable<Uint8Array>): Promise<string> {
   let out = "";
   for await (const chunk of stream) out += Buffer.from(chunk).toString("utf8");
@@ -124,15 +132,7 @@ describe("task-supervisor.mjs", () => {
   });
 
   it("a command that cannot start is a typed launch error, and nothing is recorded", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "supervisor-"));
-    const files = { exitPath: join(dir, "t.exit.json"), spillPath: join(dir, "t.spill"), spillCapBytes: 100 };
-    const wrapped = supervisor.wrap(
-      { kind: "argv", file: "pi-bg-no-such-program", args: [] },
-      { PATH: "/usr/bin:/bin" },
-      files,
-      POLICY,
-    );
-    const launched = await supervisor.launch(wrapped, dir);
+    const { launched, files } = await launchArgv("pi-bg-no-such-program", []);
     expect(launched.ok || launched.error).toMatchObject({
       code: "spawn_failed",
       message: expect.stringContaining("ENOENT"),
@@ -214,16 +214,8 @@ describe("task-supervisor.mjs", () => {
   it("a command the system refuses to spawn fails its own launch only: the supervisor and its other tasks run on", async () => {
     const { proc: other } = await run("sleep 5");
     const daemon = parentOf(other.pid);
-    const dir = mkdtempSync(join(tmpdir(), "supervisor-"));
-    const files = { exitPath: join(dir, "t.exit.json"), spillPath: join(dir, "t.spill"), spillCapBytes: 100 };
     // One argument over Linux's 128 KiB limit: spawn throws E2BIG (it emits no error event).
-    const wrapped = supervisor.wrap(
-      { kind: "argv", file: "/bin/echo", args: ["x".repeat(200_000)] },
-      { PATH: "/usr/bin:/bin" },
-      files,
-      POLICY,
-    );
-    const launched = await supervisor.launch(wrapped, dir);
+    const { launched } = await launchArgv("/bin/echo", ["x".repeat(200_000)]);
     expect(launched.ok || launched.error).toMatchObject({
       code: "spawn_failed",
       message: expect.stringContaining("E2BIG"),
@@ -240,6 +232,45 @@ describe("task-supervisor.mjs", () => {
       const { stdout } = await collect(proc);
       expect(stdout).toBe(Buffer.from(text).subarray(-220).toString("utf8"));
     }
+  });
+
+  it("a host that reads slowly loses nothing: output a finished writer left in the pipes waits for it", async () => {
+    const { proc } = await run("sleep 5");
+    const daemon = parentOf(proc.pid);
+    const socketPath = readFileSync(`/proc/${daemon}/cmdline`, "utf8").split("\0")[2] ?? "";
+    const dir = mkdtempSync(join(tmpdir(), "supervisor-"));
+    const exitPath = join(dir, "t.exit.json");
+    const bytes = Number(readFileSync("/proc/sys/net/core/wmem_default", "utf8")) + 3 * 65_536;
+    const request = {
+      kind: "task",
+      file: "/bin/sh",
+      // The writer outlives the shell and ends while its last bytes are still in the pipe and the supervisor's
+      // buffers: more than the socket's send buffer and the supervisor's write buffer take, less than those and
+      // the pipe and the read buffer (64 KiB each) do.
+      args: ["-c", `head -c ${bytes} /dev/zero & exit 0`],
+      cwd: dir,
+      env: { PATH: "/usr/bin:/bin", PI_BG_PROCESS_TAG: "0".repeat(32) },
+      exitPath,
+      spillPath: join(dir, "t.spill"),
+      spillCapBytes: 1 << 20,
+      tag: "0".repeat(32),
+      afterShellExit: { remaining: "wait" },
+      killGraceMs: 500,
+    };
+    const socket = createConnection(socketPath);
+    const received: Buffer[] = [];
+    socket.on("data", (chunk: Buffer) => received.push(chunk));
+    socket.write(`${JSON.stringify(request)}\n`);
+    socket.pause(); // a host too busy to read, for longer than the supervisor's 2 s drain grace
+    await new Promise((resolve) => setTimeout(resolve, 4_000));
+    socket.resume();
+    await new Promise((resolve) => socket.on("close", resolve));
+    let stdoutBytes = 0;
+    const frames = Buffer.concat(received);
+    for (let at = 0; at < frames.length; at += 5 + frames.readUInt32BE(at + 1))
+      if (frames[at] === 1) stdoutBytes += frames.readUInt32BE(at + 1);
+    expect({ stdoutBytes, lost: record(exitPath).lostOutputBytes }).toEqual({ stdoutBytes: bytes, lost: 0 });
+    await proc.killGroup({ graceMs: 500 });
   });
 
   it("once the host has closed, the supervisor ends with its last task", async () => {
