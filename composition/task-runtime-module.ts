@@ -19,6 +19,7 @@ export const taskRuntimeModule = new ContainerModule(({ bind }) => {
             planLaunch,
             supervisor: survival.supervisor,
             host: survival.host,
+            containers: survival.containers,
           },
           config,
         ),

@@ -10,6 +10,7 @@ import type { FileCommitter } from "../ports/file-committer.ts";
 import type { ProcessLauncher } from "../ports/process-launcher.ts";
 import type { RandomSource } from "../ports/random-source.ts";
 import type { TaskNotifier } from "../ports/task-notifier.ts";
+import type { ContainerBackends } from "../ports/container-backend.ts";
 import type { HostIdentity, TaskSupervisor } from "../ports/task-survival.ts";
 import type { WorktreeInspector } from "../ports/worktree-inspector.ts";
 
@@ -53,4 +54,6 @@ export interface ChildHost {
 export interface TaskSurvival {
   readonly supervisor: TaskSupervisor;
   readonly host: HostIdentity;
+  /** Container engines for `runOn: "docker" | "swarm"` tasks (loaded on their first use). */
+  readonly containers?: ContainerBackends;
 }

@@ -27,6 +27,27 @@ export interface TaskSupervisorSubject {
   alive(pid: number): Promise<boolean>;
 }
 
+/**
+ * Which cases apply to which backend, and why. `host`: processes on this machine under the task supervisor.
+ * `container`: one container per task on a Docker engine, whose main process ending ends the container.
+ */
+export type SupervisorBackend = "host" | "container";
+const NOT_FOR_CONTAINERS =
+  "a container ends with its main process: nothing outlives the command, so no tree is left to report, stop or wait for";
+export const CASES_BY_BACKEND: Readonly<Record<string, Readonly<Record<SupervisorBackend, true | string>>>> = {
+  "output, code and exit record": { host: true, container: true },
+  "death by a signal": {
+    host: true,
+    container: true, // recorded as the engine sees it: the container's init exits with 128 + the signal's number
+  },
+  environment: { host: true, container: true },
+  "a tag per task": { host: true, container: true },
+  "a detached child is reported and waited for": { host: true, container: NOT_FOR_CONTAINERS },
+  "stop: a child past the grace is stopped": { host: true, container: NOT_FOR_CONTAINERS },
+  "wait: the task lasts as long as the child": { host: true, container: NOT_FOR_CONTAINERS },
+};
+const applies = (backend: SupervisorBackend, name: string) => CASES_BY_BACKEND[name]?.[backend] === true;
+
 const STOP_AFTER = (graceMs: number): ShellExitPolicy => ({
   afterShellExit: { remaining: "stop", graceMs },
   killGraceMs: 1_000,
@@ -35,7 +56,11 @@ const LONG_MS = 30_000;
 
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 
-export function describeTaskSupervisorContract(name: string, makeSubject: () => Promise<TaskSupervisorSubject>): void {
+export function describeTaskSupervisorContract(
+  name: string,
+  makeSubject: () => Promise<TaskSupervisorSubject>,
+  backend: SupervisorBackend = "host",
+): void {
   describe(`TaskSupervisor contract: ${name}`, () => {
     const files = (subject: TaskSupervisorSubject): SupervisionFiles => ({
       exitPath: `${subject.dir}/t.exit.json`,
@@ -89,27 +114,31 @@ export function describeTaskSupervisorContract(name: string, makeSubject: () => 
       return parsed.value;
     };
 
-    it("passes the output through, ends with the command's code and commits it as the exit record", async () => {
+    it.runIf(applies(backend, "output, code and exit record"))(
+      "passes the output through, ends with the command's code and commits it as the exit record",
+      async () => {
+        const subject = await makeSubject();
+        const ran = await run(subject, { kind: "print-and-exit", stdout: "out ✓\n", stderr: "err\n", exitCode: 7 });
+        expect(ran).toEqual({ stdout: "out ✓\n", stderr: "err\n", exit: { code: 7, signal: null } });
+        expect(await record(subject)).toMatchObject({ code: 7, signal: null, hostGone: false, spilledBytes: 0 });
+        expect(await subject.readFile(files(subject).spillPath)).toBeUndefined();
+      },
+    );
+
+    it.runIf(applies(backend, "death by a signal"))("ends by the command's signal and records it", async () => {
       const subject = await makeSubject();
-      const ran = await run(subject, { kind: "print-and-exit", stdout: "out ✓\n", stderr: "err\n", exitCode: 7 });
-      expect(ran).toEqual({ stdout: "out ✓\n", stderr: "err\n", exit: { code: 7, signal: null } });
-      expect(await record(subject)).toMatchObject({ code: 7, signal: null, hostGone: false, spilledBytes: 0 });
-      expect(await subject.readFile(files(subject).spillPath)).toBeUndefined();
+      const ended = backend === "host" ? { code: null, signal: "SIGUSR2" } : { code: 128 + 12, signal: null };
+      expect((await run(subject, { kind: "die-by-signal" })).exit).toEqual(ended);
+      expect(await record(subject)).toMatchObject(ended);
     });
 
-    it("ends by the command's signal and records it", async () => {
-      const subject = await makeSubject();
-      expect((await run(subject, { kind: "die-by-signal" })).exit).toEqual({ code: null, signal: "SIGUSR2" });
-      expect(await record(subject)).toMatchObject({ code: null, signal: "SIGUSR2" });
-    });
-
-    it("gives the command the environment it was given", async () => {
+    it.runIf(applies(backend, "environment"))("gives the command the environment it was given", async () => {
       const subject = await makeSubject();
       const ran = await run(subject, { kind: "print-env", name: "TASK_VALUE" }, { TASK_VALUE: "kept — ü" });
       expect(ran.stdout).toBe("kept — ü");
     });
 
-    it("gives every task its own process tag", async () => {
+    it.runIf(applies(backend, "a tag per task"))("gives every task its own process tag", async () => {
       const subject = await makeSubject();
       const tags = Array.from(
         { length: 20 },
@@ -121,36 +150,45 @@ export function describeTaskSupervisorContract(name: string, makeSubject: () => 
       for (const tag of tags) expect(tag.length).toBeGreaterThanOrEqual(16);
     });
 
-    it("a command that leaves a detached child: its end is reported with the child listed, the task ends with the child", async () => {
-      const subject = await makeSubject();
-      const ran = await detached(subject, 700, STOP_AFTER(LONG_MS));
-      expect({ code: ran.leader.code, signal: ran.leader.signal }).toEqual({ code: 0, signal: null });
-      expect(ran.leader.remaining.map((p) => p.pid)).toEqual([ran.child]);
-      expect(ran.aliveAtLeaderExit).toBe(true);
-      expect(ran.exit).toEqual({ code: 0, signal: null });
-      expect(ran.aliveAtExit).toBe(false);
-      expect((await record(subject)).tree).toMatchObject({ descendants: 1, stopped: [] });
-    });
+    it.runIf(applies(backend, "a detached child is reported and waited for"))(
+      "a command that leaves a detached child: its end is reported with the child listed, the task ends with the child",
+      async () => {
+        const subject = await makeSubject();
+        const ran = await detached(subject, 700, STOP_AFTER(LONG_MS));
+        expect({ code: ran.leader.code, signal: ran.leader.signal }).toEqual({ code: 0, signal: null });
+        expect(ran.leader.remaining.map((p) => p.pid)).toEqual([ran.child]);
+        expect(ran.aliveAtLeaderExit).toBe(true);
+        expect(ran.exit).toEqual({ code: 0, signal: null });
+        expect(ran.aliveAtExit).toBe(false);
+        expect((await record(subject)).tree).toMatchObject({ descendants: 1, stopped: [] });
+      },
+    );
 
-    it("stop: a child still running when the grace ends is stopped, and the record names it", async () => {
-      const subject = await makeSubject();
-      const ran = await detached(subject, LONG_MS, STOP_AFTER(150));
-      expect(ran.leader.remaining.map((p) => p.pid)).toEqual([ran.child]);
-      expect(ran.aliveAtLeaderExit).toBe(true);
-      expect(ran.exit.code).toBe(0);
-      expect(ran.exit.strays).toEqual([ran.child]); // the task's own exit names what was stopped
-      expect(ran.aliveAtExit).toBe(false);
-      expect((await record(subject)).tree).toMatchObject({ descendants: 1, stopped: [ran.child] });
-    });
+    it.runIf(applies(backend, "stop: a child past the grace is stopped"))(
+      "stop: a child still running when the grace ends is stopped, and the record names it",
+      async () => {
+        const subject = await makeSubject();
+        const ran = await detached(subject, LONG_MS, STOP_AFTER(150));
+        expect(ran.leader.remaining.map((p) => p.pid)).toEqual([ran.child]);
+        expect(ran.aliveAtLeaderExit).toBe(true);
+        expect(ran.exit.code).toBe(0);
+        expect(ran.exit.strays).toEqual([ran.child]); // the task's own exit names what was stopped
+        expect(ran.aliveAtExit).toBe(false);
+        expect((await record(subject)).tree).toMatchObject({ descendants: 1, stopped: [ran.child] });
+      },
+    );
 
-    it("wait: the task lasts as long as the child, which ends by itself", async () => {
-      const subject = await makeSubject();
-      const ran = await detached(subject, 900, { afterShellExit: { remaining: "wait" }, killGraceMs: 1_000 });
-      expect(ran.leader.remaining.map((p) => p.pid)).toEqual([ran.child]);
-      expect(ran.aliveAtLeaderExit).toBe(true);
-      expect(ran.exit).toEqual({ code: 0, signal: null });
-      expect(ran.aliveAtExit).toBe(false);
-      expect((await record(subject)).tree).toMatchObject({ descendants: 1, stopped: [] });
-    });
+    it.runIf(applies(backend, "wait: the task lasts as long as the child"))(
+      "wait: the task lasts as long as the child, which ends by itself",
+      async () => {
+        const subject = await makeSubject();
+        const ran = await detached(subject, 900, { afterShellExit: { remaining: "wait" }, killGraceMs: 1_000 });
+        expect(ran.leader.remaining.map((p) => p.pid)).toEqual([ran.child]);
+        expect(ran.aliveAtLeaderExit).toBe(true);
+        expect(ran.exit).toEqual({ code: 0, signal: null });
+        expect(ran.aliveAtExit).toBe(false);
+        expect((await record(subject)).tree).toMatchObject({ descendants: 1, stopped: [] });
+      },
+    );
   });
 }

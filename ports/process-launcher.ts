@@ -111,6 +111,11 @@ export interface RunningProcess {
    * leave a task running across a reload.
    */
   detach?(): void;
+  /**
+   * Frees what the launch keeps after its end (a container and its log) once the host has made the end
+   * durable. Optional: a plain process keeps nothing.
+   */
+  release?(): Promise<void>;
 }
 
 export type LaunchError = TypedError<"spawn_failed">;

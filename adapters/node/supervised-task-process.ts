@@ -2,6 +2,7 @@ import type { Socket } from "node:net";
 import type { KillOptions, LeaderExit, ProcessExit, RunningProcess } from "../../ports/process-launcher.ts";
 import { processStartTicks } from "./process-census.ts";
 import { isReapedReport, parseShellExitReport, parseTaskEndReport, type TaskEndReport } from "./shell-exit-report.ts";
+import { ByteQueue } from "./byte-queue.ts";
 import { SupervisorFrames } from "./supervisor-frames.ts";
 import { stopTree, TreeStops, type TreeTarget } from "./tree-stop.ts";
 
@@ -112,41 +113,5 @@ export class SupervisedTaskProcess implements RunningProcess {
         stopped.length > 0 ? `; its remaining processes were stopped (pids ${stopped.join(", ")})` : ""
       }`,
     };
-  }
-}
-
-/** The chunks of one stream not read yet, as an async iterable that ends when the stream does. */
-class ByteQueue {
-  #chunks: Uint8Array[] = [];
-  size = 0;
-  #ended = false;
-  #wake: (() => void) | undefined;
-
-  constructor(private readonly onDrained: () => void) {}
-
-  push(bytes: Uint8Array): void {
-    this.#chunks.push(bytes);
-    this.size += bytes.length;
-    this.#wake?.();
-  }
-
-  end(): void {
-    this.#ended = true;
-    this.#wake?.();
-  }
-
-  async *iterate(): AsyncGenerator<Uint8Array, void, undefined> {
-    for (;;) {
-      const chunk = this.#chunks.shift();
-      if (chunk !== undefined) {
-        this.size -= chunk.length;
-        if (this.#chunks.length === 0) this.onDrained();
-        yield chunk;
-        continue;
-      }
-      if (this.#ended) return;
-      await new Promise<void>((resolve) => (this.#wake = resolve));
-      this.#wake = undefined;
-    }
   }
 }

@@ -17,9 +17,7 @@
 
 import { spawn } from "node:child_process";
 import { closeSync, constants as fsConstants, fsyncSync, openSync, writeSync } from "node:fs";
-import { open, rename, unlink } from "node:fs/promises";
-import { dirname } from "node:path";
-import { syncDirectory } from "./directory-sync.mjs";
+import { commitFile } from "./durable-commit.mjs";
 import { startTicksOf, watchTree } from "./task-supervisor-tree.mjs";
 
 const SCHEMA = "pi-background-tasks.exit.v1";
@@ -155,7 +153,7 @@ function supervise(child, request, link, onEnd) {
       ...(tree.descendants > 0 ? { tree } : {}),
     };
     try {
-      await commit(exitPath, `${JSON.stringify(record)}\n`);
+      await commitFile(exitPath, `${JSON.stringify(record)}\n`);
     } catch (error) {
       problems.push(`the exit status could not be recorded in ${exitPath}: ${error.message}`);
     }
@@ -173,26 +171,4 @@ export function writeAll(fd, chunk) {
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
     }
   }
-}
-
-/**
- * Temp file opened exclusively, write, fsync, rename, directory fsync: the rename is the commit. Asynchronous,
- * so the records of tasks that end together are written side by side and share their directory's fsync.
- */
-async function commit(path, text) {
-  const temp = `${path}.${process.pid}.tmp`;
-  const file = await open(temp, "wx", 0o600);
-  try {
-    try {
-      await file.writeFile(text);
-      await file.sync();
-    } finally {
-      await file.close();
-    }
-    await rename(temp, path);
-  } catch (error) {
-    await unlink(temp).catch(() => undefined); // already renamed or never written: nothing else to remove
-    throw error;
-  }
-  await syncDirectory(dirname(path));
 }

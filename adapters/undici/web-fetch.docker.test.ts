@@ -12,13 +12,8 @@ import { getRequest } from "./pinned-http.test-support.ts";
 import { ScriptedDnsResolver } from "../fake/scripted-dns-resolver.ts";
 import { TurndownPageExtractor } from "./turndown-page-extractor.ts";
 import { UndiciPinnedHttp } from "./undici-pinned-http.ts";
-import {
-  dockerEngine,
-  PAGE_HTML,
-  startWebHost,
-  WEB_HOST_SUBNET,
-  type WebHost,
-} from "./web-host-container.test-support.ts";
+import { requireDockerEngine } from "../fake/task-image.test-support.ts";
+import { PAGE_HTML, startWebHost, WEB_HOST_SUBNET, type WebHost } from "./web-host-container.test-support.ts";
 
 /**
  * fusion_web_fetch against a real web host in a container (busybox httpd + CGI) on a Docker network of
@@ -26,25 +21,7 @@ import {
  * through the test-only `admittedSubnets` seam. Needs a local Docker engine (`.ci/run` installs and starts
  * one); without it this file fails under CI=true and otherwise skips with a loud warning.
  */
-const engine = await dockerEngine();
-const inCi = process.env.CI === "true";
-const START_ENGINE =
-  "Start the engine with `dockerd &` (install: apt-get install -y --no-install-recommends docker.io), or run .ci/run";
-
-if (!engine.available) {
-  const message = `Docker engine unavailable, the web-fetch container tests cannot run: ${engine.reason}. ${START_ENGINE}`;
-  if (inCi) {
-    describe("web fetch against a container web host", () => {
-      it("requires a Docker engine in CI", () => {
-        throw new Error(message);
-      });
-    });
-  } else {
-    console.warn(
-      `\n${"!".repeat(100)}\nSKIPPING adapters/undici/web-fetch.docker.test.ts — ${message}\n${"!".repeat(100)}\n`,
-    );
-  }
-}
+const engineAvailable = await requireDockerEngine("adapters/undici/web-fetch.docker.test.ts");
 
 const ADMIT_CONTAINER_NET: AddressPolicy = { admittedSubnets: [cidrOf(WEB_HOST_SUBNET)] };
 const clock: Clock = {
@@ -71,7 +48,7 @@ class SubnetDialSpy {
 let host: WebHost;
 let startMs = 0;
 
-describe.runIf(engine.available)("web fetch against a container web host on 203.0.113.0/24", () => {
+describe.runIf(engineAvailable)("web fetch against a container web host on 203.0.113.0/24", () => {
   const clients: UndiciPinnedHttp[] = [];
   beforeAll(async () => {
     const started = performance.now();

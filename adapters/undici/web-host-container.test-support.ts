@@ -9,7 +9,7 @@ import { join } from "node:path";
  * (203.0.113.0/24) that the default address policy refuses; the host reaches it over the bridge route.
  *
  * Import this only after TESTCONTAINERS_RYUK_DISABLED / TESTCONTAINERS_HOST_OVERRIDE are set (see
- * `dockerEngine()`): testcontainers reads them when it first connects.
+ * `requireDockerEngine()` in adapters/fake/task-image.test-support.ts): testcontainers reads them when it first connects.
  */
 export const WEB_HOST_SUBNET = "203.0.113.0/24";
 export const WEB_HOST_IMAGE = "pi-background-tasks-web-host:test";
@@ -153,20 +153,5 @@ async function removeIdleStaleNetworks(docker: NetworkApi): Promise<void> {
     const network = docker.getNetwork(entry.Id);
     const info = await network.inspect();
     if (Object.keys(info.Containers ?? {}).length === 0) await network.remove().catch(() => undefined);
-  }
-}
-
-export type EngineCheck = { readonly available: true } | { readonly available: false; readonly reason: string };
-
-/** Points testcontainers at the local engine without Ryuk (its image cannot be pulled here), then probes it. */
-export async function dockerEngine(): Promise<EngineCheck> {
-  process.env.TESTCONTAINERS_RYUK_DISABLED = "true";
-  process.env.TESTCONTAINERS_HOST_OVERRIDE = "127.0.0.1";
-  try {
-    const { getContainerRuntimeClient } = await import("testcontainers");
-    await getContainerRuntimeClient();
-    return { available: true };
-  } catch (error) {
-    return { available: false, reason: error instanceof Error ? error.message : String(error) };
   }
 }

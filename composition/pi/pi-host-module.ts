@@ -6,6 +6,7 @@ import { GitWorktreeInspector } from "../../adapters/node/git-worktree-inspector
 import { NodeFileCommitter } from "../../adapters/node/node-file-committer.ts";
 import { NodeProcessLauncher } from "../../adapters/node/node-process-launcher.ts";
 import { processIdentity } from "../../adapters/node/node-survivor-probe.ts";
+import { DockerContainerBackends } from "../../adapters/node/docker-container-backends.ts";
 import { NodeTaskSupervisor } from "../../adapters/node/node-task-supervisor.ts";
 import { SystemClock } from "../../adapters/node/system-clock.ts";
 import { PiTaskNotifier } from "../../adapters/pi/pi-task-notifier.ts";
@@ -35,7 +36,7 @@ export function piHostModule(
     const supervisor = new NodeTaskSupervisor();
     // Its tasks have been stopped or let go by then; the supervisor ends once the ones let go have ended.
     bind(TOKENS.survival)
-      .toConstantValue({ supervisor, host: processIdentity(process.pid) })
+      .toConstantValue({ supervisor, host: processIdentity(process.pid), containers: new DockerContainerBackends() })
       .onDeactivation(() => supervisor.close());
   });
 }

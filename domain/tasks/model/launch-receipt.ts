@@ -1,4 +1,4 @@
-import type { TaskSnapshot } from "./task-snapshot.ts";
+import type { ContainerFacts, TaskSnapshot } from "./task-snapshot.ts";
 
 /**
  * How a host tells the agent that a task ended. Pi queues a message that starts a new agent turn; an MCP
@@ -11,7 +11,8 @@ export function launchReceipt(task: TaskSnapshot, delivery: CompletionDelivery =
   return [
     `Started background task ${task.name} (${task.id})`,
     `Status: ${task.status}${task.error ? ` — ${task.error}` : ""}`,
-    `PID: ${task.pid ?? "none"}`,
+    `PID: ${task.pid ?? "none"}${task.container === undefined ? "" : " (the container's init, on the engine's machine)"}`,
+    ...(task.container === undefined ? [] : [containerLine(task.container)]),
     `Output path: ${task.outputPath}`,
     ...(task.isAgent ? [agentTelemetryLine(task)] : []),
     ...(task.surviveReload === true
@@ -52,4 +53,8 @@ function agentTelemetryLine(task: TaskSnapshot): string {
   return task.telemetryUnavailableReason === undefined
     ? "Agent telemetry: on (tokens, context use and tool counts show in bg_status while it runs; the output file is a readable transcript)."
     : `Agent telemetry: unavailable (${task.telemetryUnavailableReason}); the output is the command's own.`;
+}
+
+function containerLine(c: ContainerFacts): string {
+  return `Runs in: a ${c.runOn === "docker" ? "container" : "Swarm job"} of image ${c.image} (${c.imageId}) on ${c.engine}, as your user, without a network and without your environment; the project directory is mounted at the same path. Nothing outlives the command there: when it exits, the container ends.`;
 }

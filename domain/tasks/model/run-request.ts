@@ -7,6 +7,17 @@ import type { OutputCapAction } from "./task-snapshot.ts";
 export const MAX_COMMAND_BYTES = 100_000;
 export const MAX_NAME_CHARS = 80;
 export const MAX_TIMEOUT_SECONDS = 7 * 24 * 3600;
+/** An image reference as engines accept it (name, tag, digest): no spaces, no leading dash. */
+const IMAGE_PATTERN = "^[A-Za-z0-9][A-Za-z0-9._/:@-]*$";
+
+/** Where a task runs other than on the host: one container on a Docker engine, or a Swarm job. */
+export type ContainerRunOn = "docker" | "swarm";
+
+export interface ContainerPlacement {
+  readonly runOn: ContainerRunOn;
+  /** An image the engine already holds: images are never pulled for a task. */
+  readonly image: string;
+}
 
 const nonBlank = (maxLength: number, description: string) => Type.String({ pattern: "\\S", maxLength, description });
 
@@ -41,6 +52,20 @@ export const RunArgumentsSchema = Type.Object(
           "When the shell exits while processes it started still run (`server &`): stop them after a short grace (default), or wait: the task lasts until the last one ends (bounded by timeoutSeconds)",
       }),
     ),
+    runOn: Type.Optional(
+      stringEnum(["host", "docker", "swarm"] as const, {
+        description:
+          'Where the command runs: on this machine (default "host"), in a container on the local Docker engine ("docker"), or as a Docker Swarm job ("swarm"); both container kinds need `image` and get no network and none of your environment',
+      }),
+    ),
+    image: Type.Optional(
+      Type.String({
+        pattern: IMAGE_PATTERN,
+        maxLength: 255,
+        description:
+          "The image a docker or swarm task runs, already on the engine (never pulled): e.g. `node:22`, `myproject-test:latest`",
+      }),
+    ),
     surviveReload: Type.Optional(
       Type.Boolean({
         description:
@@ -66,6 +91,8 @@ export interface RunRequest {
   readonly onShellExit?: "wait";
   /** Opt-in survival of session shutdown and reload; present only when true. */
   readonly surviveReload?: true;
+  /** Present when the task runs in a container instead of on the host. */
+  readonly placement?: ContainerPlacement;
 }
 
 const HINTS = {
@@ -76,6 +103,8 @@ const HINTS = {
   name: `a short label of at most ${MAX_NAME_CHARS} characters, or omit it to derive one from the command`,
   onOutputCap: `"keep_head_and_tail" or "kill"`,
   onShellExit: `"stop" (default) or "wait"`,
+  runOn: `"host" (default), "docker" or "swarm"`,
+  image: "an image name such as `node:22` or `myproject:latest` (letters, digits and . _ / : @ -)",
   surviveReload: "true to keep a shell task (isAgent: false) running across /reload and restarts, or omit it",
 };
 
@@ -99,6 +128,8 @@ export function normalizeRunArguments(raw: unknown): Result<RunRequest, InvalidA
       ]),
     );
   }
+  const placement = placementOf(args);
+  if (!placement.ok) return placement;
   const description = args.description?.trim() || undefined;
   const name = args.name?.trim() || deriveTaskName(command, description);
   return ok({
@@ -112,7 +143,31 @@ export function normalizeRunArguments(raw: unknown): Result<RunRequest, InvalidA
     onOutputCap: args.onOutputCap ?? "keep_head_and_tail",
     ...(args.onShellExit === "wait" ? { onShellExit: "wait" as const } : {}),
     ...(args.surviveReload === true ? { surviveReload: true as const } : {}),
+    ...(placement.value === undefined ? {} : { placement: placement.value }),
   });
+}
+
+/** Where the task runs, with the rules a container task must keep. */
+function placementOf(args: RunArguments): Result<ContainerPlacement | undefined, InvalidArguments> {
+  const runOn = args.runOn ?? "host";
+  const refuse = (problem: string) => err(invalidArguments("bg_run", [problem]));
+  if (runOn === "host")
+    return args.image === undefined
+      ? ok(undefined)
+      : refuse(`'image' is only for runOn "docker" or "swarm": add runOn, or leave image out to run on this machine`);
+  if (args.image === undefined)
+    return refuse(
+      `runOn "${runOn}" needs 'image': name an image the engine already has (\`docker images\` lists them)`,
+    );
+  if (args.isAgent)
+    return refuse(
+      `an agent run (isAgent: true) cannot run in a container: its telemetry is not available there; use runOn "host", or isAgent: false for a plain command`,
+    );
+  if (args.surviveReload === true)
+    return refuse(
+      `'surviveReload' is not available for container tasks yet: leave it out (the container is stopped when the session ends)`,
+    );
+  return ok({ runOn, image: args.image });
 }
 
 const DERIVED_NAME_CHARS = 48;

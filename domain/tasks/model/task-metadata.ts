@@ -115,6 +115,15 @@ export const TaskMetadataSchema = closed({
   processTag: Type.Optional(Type.String({ pattern: "^[0-9a-f]{32}$" })),
   surviveReload: Type.Optional(Type.Boolean()),
   detachedAt: Type.Optional(Type.Number()),
+  container: Type.Optional(
+    closed({
+      runOn: literals(["docker", "swarm"] as const),
+      image: text(255),
+      imageId: text(200),
+      engine: text(4096),
+      tree: Type.Literal("bind"),
+    }),
+  ),
   recovery: Type.Optional(
     closed({
       at: Type.Number(),

@@ -135,6 +135,20 @@ export interface TaskSnapshot extends TaskTelemetry {
   readonly detachedAt?: number;
   /** Set once a later host took over this task after the host that started it had ended. */
   readonly recovery?: TaskRecovery;
+  /** Set on a task that runs in a container (runOn docker or swarm). */
+  readonly container?: ContainerFacts;
+}
+
+/** Where a container task ran: what its receipt and metadata say. */
+export interface ContainerFacts {
+  readonly runOn: "docker" | "swarm";
+  readonly image: string;
+  /** The image's id on the engine when the task was prepared (`sha256:…`): the container runs exactly that. */
+  readonly imageId: string;
+  /** The engine, as its endpoint names it (`unix:///var/run/docker.sock`, `tcp://…`). */
+  readonly engine: string;
+  /** How the task sees the project tree: the host's directory bind-mounted at the same path. */
+  readonly tree: "bind";
 }
 
 /** How a later host took over a task whose host had ended (crash, or a surviveReload shutdown). */

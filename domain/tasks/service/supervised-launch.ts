@@ -1,4 +1,6 @@
+import type { ContainerBackendError, ContainerBackends, PreparedContainer } from "../../../ports/container-backend.ts";
 import type { AfterLeaderExit, LaunchCommand } from "../../../ports/process-launcher.ts";
+import { err, ok, type Result } from "../../shared/model/result.ts";
 import type { HostIdentity, SupervisedLaunch, TaskSupervisor } from "../../../ports/task-survival.ts";
 import { exitRecordFile, spillFile } from "../model/orphan-recovery.ts";
 import type { RunRequest } from "../model/run-request.ts";
@@ -47,4 +49,23 @@ export function survivalFields(
     ...(supervised === undefined ? {} : { processTag: supervised.processTag }),
     ...(request.surviveReload === true ? { surviveReload: true } : {}),
   };
+}
+
+/** The container a `runOn: "docker" | "swarm"` request runs in, checked before anything is created. */
+export async function prepareContainer(
+  containers: ContainerBackends | undefined,
+  host: HostIdentity | undefined,
+  request: RunRequest,
+  id: string,
+): Promise<Result<PreparedContainer | undefined, ContainerBackendError>> {
+  if (request.placement === undefined) return ok(undefined);
+  if (containers === undefined)
+    return err({
+      code: "container_backend_unavailable",
+      message: `This host runs no container backend, so runOn "${request.placement.runOn}" is not available; no task was started.`,
+    });
+  const prepared = await containers.prepare(request.placement, { id, host });
+  return prepared.ok
+    ? prepared
+    : err({ ...prepared.error, message: `${prepared.error.message}; no task was started.` });
 }

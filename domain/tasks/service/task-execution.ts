@@ -243,6 +243,7 @@ export class TaskExecution implements TrackedTask {
           error: `${terminal.error ?? terminal.status}; terminal metadata could not be written: ${durable.error.message}`,
         };
     this.current = published;
+    if (durable.ok) await this.child?.release?.();
     return this.onTerminal(published);
   }
 }

@@ -1,4 +1,5 @@
 import type { Clock } from "../../../ports/clock.ts";
+import type { ContainerBackends } from "../../../ports/container-backend.ts";
 import type { FileCommitter } from "../../../ports/file-committer.ts";
 import type { ProcessLauncher } from "../../../ports/process-launcher.ts";
 import type { RandomSource } from "../../../ports/random-source.ts";
@@ -21,6 +22,8 @@ export interface TaskRuntimeDeps {
   readonly supervisor?: TaskSupervisor;
   /** This host process, recorded in every task so a later session can tell whether it still runs. */
   readonly host?: HostIdentity;
+  /** Container engines for `runOn: "docker" | "swarm"`; without them such a request is refused. */
+  readonly containers?: ContainerBackends;
 }
 
 /** The session settings a TaskRuntime runs its tasks with. */

@@ -1,3 +1,4 @@
+import type { ContainerBackendError } from "../../../ports/container-backend.ts";
 import { alignToCharacters, invalidUtf8 } from "../model/utf8-slice.ts";
 import { err, ok, type Result, type TypedError } from "../../shared/model/result.ts";
 import { ensureArtifactDir } from "../../shared/service/artifact-dir.ts";
@@ -11,7 +12,7 @@ import type { LaunchPlan } from "./launch-plan.ts";
 import { type LogSlice, logSliceText } from "./log-slice.ts";
 import { OutputSink } from "./output-sink.ts";
 import type { RecoveredTask } from "./recovered-task.ts";
-import { afterShellExit, supervise, survivalFields } from "./supervised-launch.ts";
+import { afterShellExit, prepareContainer, supervise, survivalFields } from "./supervised-launch.ts";
 import { TaskExecution } from "./task-execution.ts";
 import { TaskMetadataWriter } from "./task-metadata-writer.ts";
 import type { TaskRuntimeConfig, TaskRuntimeDeps } from "./task-runtime-config.ts";
@@ -21,9 +22,9 @@ export type { LaunchPlan, LaunchPlanner } from "./launch-plan.ts";
 export type { LogSlice } from "./log-slice.ts";
 export type { TaskRuntimeConfig, TaskRuntimeDeps } from "./task-runtime-config.ts";
 
-export type StartError = TypedError<
-  "runtime_shutting_down" | "task_dir_unwritable" | "task_id_in_use" | "survive_reload_unavailable"
->;
+export type StartError =
+  | TypedError<"runtime_shutting_down" | "task_dir_unwritable" | "task_id_in_use" | "survive_reload_unavailable">
+  | ContainerBackendError;
 export type KillError = LookupError | TypedError<"task_not_running">;
 export type LogError = LookupError | TypedError<"output_unreadable" | "untrusted_file">;
 
@@ -53,24 +54,30 @@ export class TaskRuntime {
           "surviveReload needs the task supervisor, which this host does not run; no task was started (survive_reload_unavailable).",
       });
     }
+    if (plan?.id !== undefined && this.tasks.has(plan.id))
+      return err({ code: "task_id_in_use", message: `Task id ${plan.id} is already in use; no task was started.` });
+    const id = plan?.id ?? this.newId();
+    const container = await prepareContainer(this.deps.containers, this.deps.host, request, id);
+    if (!container.ok) return container;
     const dir = await ensureArtifactDir(this.deps.files, this.config.taskDir);
     if (!dir.ok)
       return err({
         code: "task_dir_unwritable",
         message: `Task directory ${this.config.taskDir} cannot be created (${dir.error.osCode ?? dir.error.code}); no task was started.`,
       });
-    if (plan?.id !== undefined && this.tasks.has(plan.id))
-      return err({ code: "task_id_in_use", message: `Task id ${plan.id} is already in use; no task was started.` });
-    const id = plan?.id ?? this.newId();
     const shell = {
       kind: "shell",
       command: request.command,
       ...(this.config.shell ? { shell: this.config.shell } : {}),
     } as const;
-    const launch = plan ?? this.deps.planLaunch?.(request, shell) ?? { command: shell };
+    // A container gets none of the host's environment: only what the image sets.
+    const launch =
+      container.value === undefined
+        ? (plan ?? this.deps.planLaunch?.(request, shell) ?? { command: shell })
+        : { command: { kind: "shell", command: request.command } as const, env: {} };
     const after = afterShellExit(request, this.config);
-    const supervised =
-      launch.start === undefined ? supervise(this.deps.supervisor, this.config, id, launch, after) : undefined;
+    const supervisor = container.value?.supervisor ?? this.deps.supervisor;
+    const supervised = launch.start === undefined ? supervise(supervisor, this.config, id, launch, after) : undefined;
     let current: TaskExecution | undefined;
     const sink = await OutputSink.create(
       this.deps.files,
@@ -89,6 +96,7 @@ export class TaskRuntime {
       ...initialSnapshot(this.config, this.deps.clock.now(), id, request, undefined, launch.telemetryUnavailableReason),
       ...launch.facets,
       ...survivalFields(this.deps.host, request, supervised),
+      ...(container.value === undefined ? {} : { container: container.value.facts }),
     };
     const saved = await metadata.write(before);
     if (!saved.ok) {
@@ -100,7 +108,7 @@ export class TaskRuntime {
     }
     const spawned =
       launch.start?.() ??
-      (supervised === undefined || this.deps.supervisor === undefined
+      (supervised === undefined || supervisor === undefined
         ? this.deps.launcher.launch({
             command: launch.command,
             cwd: this.config.cwd,
@@ -108,7 +116,7 @@ export class TaskRuntime {
             afterLeaderExit: after,
             ...(launch.stdin === undefined ? {} : { stdin: launch.stdin }),
           })
-        : await this.deps.supervisor.launch(supervised, this.config.cwd, launch.stdin));
+        : await supervisor.launch(supervised, this.config.cwd, launch.stdin));
     const child = spawned.ok ? spawned.value : undefined;
     const initial = spawned.ok ? { ...before, pid: spawned.value.pid } : before;
     if (spawned.ok)

@@ -1,0 +1,107 @@
+import type Dockerode from "dockerode";
+import { err, ok, type Result, typedError } from "../../domain/shared/model/result.ts";
+import type { ContainerPlacement } from "../../domain/tasks/model/run-request.ts";
+import type { ContainerBackendError, ContainerBackends, PreparedContainer } from "../../ports/container-backend.ts";
+import type { HostIdentity } from "../../ports/task-survival.ts";
+import { engineProblem } from "./docker-task-process.ts";
+import { DockerTaskSupervisor } from "./docker-task-supervisor.ts";
+
+/** What every container task gets unless configured otherwise. */
+export interface ContainerDefaults {
+  readonly network: boolean;
+  readonly pidsLimit: number;
+}
+
+export const CONTAINER_DEFAULTS: ContainerDefaults = { network: false, pidsLimit: 4096 };
+
+/** The engine client, as `DOCKER_HOST` (and `DOCKER_TLS_VERIFY`, `DOCKER_CERT_PATH`) name it: loaded on first use. */
+async function engineFromEnvironment(): Promise<Dockerode> {
+  const { default: Docker } = await import("dockerode");
+  return new Docker();
+}
+
+/** The engine's endpoint as its client reaches it (a socket path may be found lazily, by a function). */
+async function endpointOf(docker: Dockerode): Promise<{ readonly name: string; readonly local: boolean }> {
+  const modem = docker.modem as { socketPath?: unknown; protocol?: string; host?: string; port?: string | number };
+  const socket = typeof modem.socketPath === "function" ? await modem.socketPath() : modem.socketPath;
+  if (typeof socket === "string") return { name: `unix://${socket}`, local: true };
+  return { name: `${modem.protocol ?? "tcp"}://${modem.host ?? "?"}:${modem.port ?? "?"}`, local: false };
+}
+
+/**
+ * Container tasks on a Docker engine. Nothing is created before the engine has answered and the image is
+ * known to be there; images are never pulled. Only a local engine is served: the project tree is bind-mounted,
+ * and on a remote engine that path would be the remote machine's (an empty or different directory), so a
+ * remote engine is refused until the tree can be copied.
+ */
+export class DockerContainerBackends implements ContainerBackends {
+  #engine: Promise<Dockerode> | undefined;
+
+  constructor(
+    private readonly connect: () => Promise<Dockerode> = engineFromEnvironment,
+    private readonly defaults: ContainerDefaults = CONTAINER_DEFAULTS,
+    private readonly user: string = `${process.getuid?.() ?? 0}:${process.getgid?.() ?? 0}`,
+  ) {}
+
+  async prepare(
+    placement: ContainerPlacement,
+    task: { readonly id: string; readonly host: HostIdentity | undefined },
+  ): Promise<Result<PreparedContainer, ContainerBackendError>> {
+    if (placement.runOn === "swarm")
+      return err(
+        typedError(
+          "container_backend_unavailable",
+          'runOn "swarm" is not available in this version; use runOn "docker" for a container on the local engine',
+        ),
+      );
+    const docker = await this.#connected();
+    if (!docker.ok) return docker;
+    const endpoint = await endpointOf(docker.value);
+    if (!endpoint.local)
+      return err(
+        typedError(
+          "container_backend_unavailable",
+          `the Docker engine at ${endpoint.name} is remote: the project tree would not be there, and copying it is not built yet; unset DOCKER_HOST to use the local engine`,
+        ),
+      );
+    let imageId: string;
+    try {
+      imageId = (await docker.value.getImage(placement.image).inspect()).Id;
+    } catch (error) {
+      return err(
+        typedError(
+          "container_image_missing",
+          `the engine at ${endpoint.name} has no image ${JSON.stringify(placement.image)} (${engineProblem(error)}); images are never pulled for a task: build it or run \`docker pull ${placement.image}\` first`,
+        ),
+      );
+    }
+    const supervisor = new DockerTaskSupervisor(docker.value, {
+      taskId: task.id,
+      host: task.host === undefined ? "unknown" : `${task.host.pid}/${task.host.startedAt}`,
+      imageId,
+      user: this.user,
+      ...this.defaults,
+    });
+    return ok({
+      supervisor,
+      facts: { runOn: placement.runOn, image: placement.image, imageId, engine: endpoint.name, tree: "bind" },
+    });
+  }
+
+  async #connected(): Promise<Result<Dockerode, ContainerBackendError>> {
+    this.#engine ??= this.connect();
+    try {
+      const docker = await this.#engine;
+      await docker.ping();
+      return ok(docker);
+    } catch (error) {
+      this.#engine = undefined; // the next task asks again: the engine may have been started meanwhile
+      return err(
+        typedError(
+          "container_engine_unreachable",
+          `no Docker engine answers at ${process.env.DOCKER_HOST ?? "unix:///var/run/docker.sock"} (${engineProblem(error)}): start it (\`dockerd\`, or \`systemctl start docker\`) or set DOCKER_HOST`,
+        ),
+      );
+    }
+  }
+}

@@ -1,0 +1,124 @@
+import { chmodSync, mkdtempSync, statSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Docker from "dockerode";
+import { beforeAll, describe, expect, it } from "vitest";
+import { describeContainerBackendsContract } from "../../contract-tests/container-backends.contract.ts";
+import {
+  describeTaskSupervisorContract,
+  type SupervisedScenario,
+} from "../../contract-tests/task-supervisor.contract.ts";
+import { drain } from "../../contract-tests/process-output.ts";
+import { buildTaskImage, requireDockerEngine, TASK_IMAGE } from "../fake/task-image.test-support.ts";
+import { CONTAINER_DEFAULTS, DockerContainerBackends } from "./docker-container-backends.ts";
+import { TASK_LABEL } from "./docker-task-supervisor.ts";
+
+const FILE = "adapters/node/docker-task-supervisor.docker.test.ts";
+const engineAvailable = await requireDockerEngine(FILE);
+const docker = new Docker();
+const HOST = { pid: process.pid, startedAt: "test" };
+const POLICY = { afterShellExit: { remaining: "stop", graceMs: 500 }, killGraceMs: 1_000 } as const;
+
+beforeAll(async () => {
+  if (engineAvailable) await buildTaskImage();
+}, 120_000);
+
+const shell = (scenario: SupervisedScenario): string => {
+  switch (scenario.kind) {
+    case "print-and-exit":
+      return `printf '%s' '${scenario.stdout}'; printf '%s' '${scenario.stderr}' >&2; exit ${scenario.exitCode}`;
+    case "print-env":
+      return `printf '%s' "$${scenario.name}"`;
+    case "die-by-signal":
+      return "kill -USR2 $$";
+    case "detached-child":
+      return `sleep ${scenario.runMs / 1000} </dev/null >/dev/null 2>&1 & echo "detached $!"`;
+  }
+};
+
+let taskNumber = 0;
+/** A supervisor for one fresh task on the local engine. */
+async function prepared(backends = new DockerContainerBackends()) {
+  const id = `dockertest${process.pid}x${++taskNumber}`;
+  const ready = await backends.prepare({ runOn: "docker", image: TASK_IMAGE }, { id, host: HOST });
+  if (!ready.ok) throw new Error(ready.error.message);
+  return { id, ...ready.value };
+}
+
+async function containersOf(taskId: string): Promise<string[]> {
+  const found = await docker.listContainers({ all: true, filters: { label: [`${TASK_LABEL}=${taskId}`] } });
+  return found.map((c) => c.Id);
+}
+
+/** Runs `command` in a fresh task container in `dir`; the process, and its task id. */
+async function start(command: string, dir: string, backends?: DockerContainerBackends) {
+  const { id, supervisor } = await prepared(backends);
+  const files = { exitPath: join(dir, `${id}.exit.json`), spillPath: join(dir, `${id}.spill`), spillCapBytes: 1 << 20 };
+  const wrapped = supervisor.wrap({ kind: "shell", command }, {}, files, POLICY);
+  const launched = await supervisor.launch(wrapped, dir);
+  if (!launched.ok) throw new Error(launched.error.message);
+  return { id, proc: launched.value, files };
+}
+
+describe.runIf(engineAvailable)("Docker container tasks", () => {
+  describeTaskSupervisorContract(
+    "DockerTaskSupervisor (one container per task on the local engine)",
+    async () => ({
+      supervisor: (await prepared()).supervisor,
+      dir: mkdtempSync(join(tmpdir(), "docker-task-")),
+      command: (scenario) => ({ kind: "shell", command: shell(scenario) }),
+      readFile: (path) => readFile(path).catch(() => undefined),
+      alive: async () => false,
+    }),
+    "container",
+  );
+
+  describeContainerBackendsContract("DockerContainerBackends on the local engine", async () => ({
+    backends: new DockerContainerBackends(),
+    image: TASK_IMAGE,
+    missingImage: "pi-bg-no-such-image:1",
+    dir: mkdtempSync(join(tmpdir(), "docker-task-")),
+    printAndExit: (text, code) => ({ kind: "shell", command: `printf '%s' '${text}'; exit ${code}` }),
+  }));
+
+  it("runs as the configured user in the project directory, without a network, and passes large output exactly", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "docker-task-"));
+    chmodSync(dir, 0o777); // another user writes here
+    const backends = new DockerContainerBackends(undefined, CONTAINER_DEFAULTS, "4321:4321");
+    const { proc } = await start(
+      "id -u; pwd; ls /sys/class/net; head -c 3000000 /dev/zero | tr '\\0' 'z'; touch made-here; echo done >&2",
+      dir,
+      backends,
+    );
+    const [stdout, stderr, exit] = await Promise.all([drain(proc.stdout), drain(proc.stderr), proc.exited]);
+    const text = Buffer.from(stdout).toString("utf8");
+    expect(text.slice(0, text.indexOf("z"))).toBe(`4321\n${dir}\nlo\n`);
+    expect(text.length - text.indexOf("z")).toBe(3_000_000);
+    expect(Buffer.from(stderr).toString()).toBe("done\n");
+    expect(exit).toEqual({ code: 0, signal: null });
+    expect(statSync(join(dir, "made-here")).uid).toBe(4321);
+  });
+
+  it("a kill stops the container (SIGTERM, SIGKILL after the grace), and release removes it", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "docker-task-"));
+    const { id, proc } = await start("trap '' TERM; echo ready; while :; do sleep 1; done", dir);
+    const outputs = Promise.all([drain(proc.stdout), drain(proc.stderr)]);
+    await proc.killGroup({ graceMs: 300 });
+    const exit = await proc.exited;
+    await outputs;
+    expect(exit.code).toBe(128 + 9); // it ignored SIGTERM, so the grace ran out
+    expect(await containersOf(id)).toHaveLength(1); // kept until the host's record of its end is durable
+    await proc.release?.();
+    expect(await containersOf(id)).toEqual([]);
+  });
+
+  it("an engine that does not answer is refused, naming how to start one", async () => {
+    const backends = new DockerContainerBackends(async () => new Docker({ socketPath: "/nonexistent/docker.sock" }));
+    const refused = await backends.prepare({ runOn: "docker", image: TASK_IMAGE }, { id: "x", host: HOST });
+    expect(refused.ok || refused.error).toMatchObject({
+      code: "container_engine_unreachable",
+      message: expect.stringContaining("start it"),
+    });
+  });
+});
