@@ -91,8 +91,16 @@ export interface RunRequest {
   readonly onShellExit?: "wait";
   /** Opt-in survival of session shutdown and reload; present only when true. */
   readonly surviveReload?: true;
-  /** Present when the task runs in a container instead of on the host. */
-  readonly placement?: ContainerPlacement;
+  /** Both present when the task runs in a container instead of on the host (see `containerPlacement`). */
+  readonly runOn?: ContainerRunOn;
+  readonly image?: string;
+}
+
+/** Where a request runs when not on the host. */
+export function containerPlacement(request: RunRequest): ContainerPlacement | undefined {
+  return request.runOn === undefined || request.image === undefined
+    ? undefined
+    : { runOn: request.runOn, image: request.image };
 }
 
 const HINTS = {
@@ -143,7 +151,7 @@ export function normalizeRunArguments(raw: unknown): Result<RunRequest, InvalidA
     onOutputCap: args.onOutputCap ?? "keep_head_and_tail",
     ...(args.onShellExit === "wait" ? { onShellExit: "wait" as const } : {}),
     ...(args.surviveReload === true ? { surviveReload: true as const } : {}),
-    ...(placement.value === undefined ? {} : { placement: placement.value }),
+    ...placement.value,
   });
 }
 

@@ -3,7 +3,7 @@ import type { AfterLeaderExit, LaunchCommand } from "../../../ports/process-laun
 import { err, ok, type Result } from "../../shared/model/result.ts";
 import type { HostIdentity, SupervisedLaunch, TaskSupervisor } from "../../../ports/task-survival.ts";
 import { exitRecordFile, spillFile } from "../model/orphan-recovery.ts";
-import type { RunRequest } from "../model/run-request.ts";
+import { containerPlacement, type RunRequest } from "../model/run-request.ts";
 import { SHELL_EXIT_GRACE_MS } from "../model/runtime-settings.ts";
 import type { TaskSnapshot } from "../model/task-snapshot.ts";
 
@@ -58,13 +58,14 @@ export async function prepareContainer(
   request: RunRequest,
   id: string,
 ): Promise<Result<PreparedContainer | undefined, ContainerBackendError>> {
-  if (request.placement === undefined) return ok(undefined);
+  const placement = containerPlacement(request);
+  if (placement === undefined) return ok(undefined);
   if (containers === undefined)
     return err({
       code: "container_backend_unavailable",
-      message: `This host runs no container backend, so runOn "${request.placement.runOn}" is not available; no task was started.`,
+      message: `This host runs no container backend, so runOn "${placement.runOn}" is not available; no task was started.`,
     });
-  const prepared = await containers.prepare(request.placement, { id, host });
+  const prepared = await containers.prepare(placement, { id, host });
   return prepared.ok
     ? prepared
     : err({ ...prepared.error, message: `${prepared.error.message}; no task was started.` });

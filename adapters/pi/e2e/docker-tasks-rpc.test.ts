@@ -1,0 +1,103 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Docker from "dockerode";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { writeIsolatedAgentDir, type IsolatedAgentDir } from "../../fake/isolated-agent-dir.ts";
+import { startScriptedModelServer, type ScriptedModelServer } from "../../fake/scripted-model-server.ts";
+import { buildTaskImage, requireDockerEngine, TASK_IMAGE } from "../../fake/task-image.test-support.ts";
+import type { PiRecord } from "./jsonl-lines.ts";
+import { startPiRpc, type PiRpcClient } from "./rpc-client.ts";
+import { LEAN_PI_ARGS } from "./scripted-parent.test-support.ts";
+import { PACKAGE_ROOT } from "./sdk-session.ts";
+import { TaskRpc } from "./task-rpc.test-support.ts";
+
+// bg_run with runOn "docker" through the real Pi host: a container on the local engine per task.
+const FILE = "adapters/pi/e2e/docker-tasks-rpc.test.ts";
+const engineAvailable = await requireDockerEngine(FILE);
+const docker = new Docker();
+let server: ScriptedModelServer;
+let agent: IsolatedAgentDir;
+let rpc: TaskRpc;
+let pi: PiRpcClient;
+let cwd: string;
+
+type Notice = { customType: string; content: string; details: { id: string } };
+const noticeFor = (id: string) => (e: PiRecord) =>
+  e.type === "message_end" &&
+  (e.message as Notice).customType === "background-task-notification" &&
+  (e.message as Notice).details.id === id;
+
+const containersOf = async (taskId: string) =>
+  docker.listContainers({ all: true, filters: { label: [`pi-background-tasks.task=${taskId}`] } });
+
+beforeAll(async () => {
+  if (!engineAvailable) return;
+  await buildTaskImage();
+  server = await startScriptedModelServer();
+  cwd = mkdtempSync(join(tmpdir(), "bg-docker-"));
+  agent = await writeIsolatedAgentDir({ dir: join(cwd, ".agent"), baseUrl: server.baseUrl });
+  rpc = new TaskRpc(server, cwd);
+  pi = startPiRpc({
+    args: [...LEAN_PI_ARGS, "-e", PACKAGE_ROOT],
+    env: { ...agent.env, SECRET_TOKEN: "host-only" },
+    cwd,
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await pi?.close().catch(() => undefined);
+  await server?.close();
+});
+
+describe.runIf(engineAvailable)("bg_run runOn docker through pi --mode rpc", () => {
+  it("runs in a container of the image, in the project, without the host's environment; the output is read back and the agent is woken", async () => {
+    const task = await rpc.bgRun(pi, {
+      name: "in a container",
+      command:
+        'echo "in $(pwd) token=${SECRET_TOKEN:-none}"; ls /sys/class/net; echo made > from-container.txt; exit 3',
+      runOn: "docker",
+      image: TASK_IMAGE,
+      triggerOnCompletion: true,
+    });
+    server.enqueue({ text: "read the notice" }); // the turn the notice starts
+    const noticeEvent = await pi.waitFor(noticeFor(task.id), 30_000);
+    expect((noticeEvent.message as Notice).content).toContain("<status>failed</status>");
+    await pi.waitFor((e) => e.type === "agent_end", 30_000, pi.events.indexOf(noticeEvent)); // the agent was woken
+    const logs = await rpc.callTool(pi, "bg_logs", { taskId: task.id, tail: false });
+    expect(logs.text).toContain(`in ${cwd} token=none\nlo\n`);
+    expect(readFileSync(join(cwd, "from-container.txt"), "utf8")).toBe("made\n");
+    expect(rpc.metadataOf(task)).toMatchObject({ status: "failed", exitCode: 3 });
+    const metadata = JSON.parse(readFileSync(join(cwd, task.outputPath.replace(/\.output$/, ".json")), "utf8"));
+    expect(metadata.container).toMatchObject({ runOn: "docker", image: TASK_IMAGE, tree: "bind" });
+    expect(await containersOf(task.id)).toEqual([]); // removed once its end was durable
+  }, 90_000);
+
+  it("bg_kill stops the container and leaves none behind", async () => {
+    const task = await rpc.bgRun(pi, {
+      name: "long",
+      command: "echo started; sleep 300",
+      runOn: "docker",
+      image: TASK_IMAGE,
+    });
+    await expect.poll(async () => (await containersOf(task.id)).length, { timeout: 20_000 }).toBe(1);
+    const killed = await rpc.callTool(pi, "bg_kill", { taskId: task.id });
+    expect(killed.text).toContain("Status: killed");
+    await expect.poll(async () => (await containersOf(task.id)).length, { timeout: 20_000 }).toBe(0);
+  }, 90_000);
+
+  it("an image the engine lacks: a typed error naming what to do, and nothing is created", async () => {
+    const before = existsSync(join(cwd, ".pi")) ? readdirSync(join(cwd, ".pi"), { recursive: true }).length : 0;
+    const refused = await rpc.callTool(pi, "bg_run", {
+      command: "true",
+      isAgent: false,
+      runOn: "docker",
+      image: "pi-bg-no-such-image:1",
+    });
+    expect(refused.isError).toBe(true);
+    expect(refused.text).toContain("container_image_missing");
+    expect(refused.text).toContain("docker pull pi-bg-no-such-image:1");
+    const after = existsSync(join(cwd, ".pi")) ? readdirSync(join(cwd, ".pi"), { recursive: true }).length : 0;
+    expect(after).toBe(before);
+  }, 60_000);
+});
