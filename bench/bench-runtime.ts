@@ -2,6 +2,7 @@ import { join } from "node:path";
 import type { TaskNotification } from "../domain/tasks/model/notification.ts";
 import { ok } from "../domain/shared/model/result.ts";
 import { TaskRuntime, type TaskRuntimeConfig } from "../domain/tasks/service/task-runtime.ts";
+import type { ContainerBackends } from "../ports/container-backend.ts";
 import type { TaskSupervisor } from "../ports/task-survival.ts";
 import { CryptoRandomSource } from "../adapters/node/crypto-random-source.ts";
 import { NodeFileCommitter } from "../adapters/node/node-file-committer.ts";
@@ -15,6 +16,7 @@ export function benchRuntime(
   options: {
     readonly onNotice: (notice: TaskNotification) => void;
     readonly supervisor?: TaskSupervisor;
+    readonly containers?: ContainerBackends;
     readonly config?: Partial<TaskRuntimeConfig>;
   },
 ): TaskRuntime {
@@ -34,6 +36,7 @@ export function benchRuntime(
       ...(options.supervisor === undefined
         ? {}
         : { supervisor: options.supervisor, host: processIdentity(process.pid) }),
+      ...(options.containers === undefined ? {} : { containers: options.containers }),
     },
     {
       cwd: dir,

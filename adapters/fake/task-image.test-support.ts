@@ -21,8 +21,7 @@ export type EngineCheck = { readonly available: true } | { readonly available: f
 
 /** Whether a Docker engine answers (through testcontainers, which reads DOCKER_HOST as the product does). */
 export async function dockerEngine(): Promise<EngineCheck> {
-  process.env.TESTCONTAINERS_RYUK_DISABLED = "true";
-  process.env.TESTCONTAINERS_HOST_OVERRIDE = "127.0.0.1";
+  offlineTestcontainers();
   try {
     const { getContainerRuntimeClient } = await import("testcontainers");
     await getContainerRuntimeClient();
@@ -50,10 +49,17 @@ export async function requireDockerEngine(file: string): Promise<boolean> {
   return false;
 }
 
+/** No reaper container (its image would be pulled from a registry) and the engine on loopback. */
+function offlineTestcontainers(): void {
+  process.env.TESTCONTAINERS_RYUK_DISABLED = "true";
+  process.env.TESTCONTAINERS_HOST_OVERRIDE = "127.0.0.1";
+}
+
 /** Builds TASK_IMAGE from the machine's busybox (Debian's busybox-static). */
 export async function buildTaskImage(): Promise<string> {
   if (!existsSync(BUSYBOX))
     throw new Error(`${BUSYBOX} is missing: install Debian's busybox-static (apt-get install -y busybox-static)`);
+  offlineTestcontainers();
   const { GenericContainer } = await import("testcontainers");
   const context = mkdtempSync(join(tmpdir(), "task-image-"));
   try {
