@@ -1,9 +1,9 @@
 import type Dockerode from "dockerode";
 import { err, ok, type Result, typedError } from "../../domain/shared/model/result.ts";
-import type { LaunchCommand, LaunchError, RunningProcess } from "../../ports/process-launcher.ts";
-import type { ShellExitPolicy, SupervisedLaunch, SupervisionFiles, TaskSupervisor } from "../../ports/task-survival.ts";
+import type { LaunchError, RunningProcess } from "../../ports/process-launcher.ts";
+import type { SupervisedLaunch, TaskSupervisor } from "../../ports/task-survival.ts";
 import { DockerTaskProcess, engineProblem } from "./docker-task-process.ts";
-import { newProcessTag, taggedEnv } from "./process-tag.ts";
+import { taggedLaunch } from "./process-tag.ts";
 
 /** Labels every task container carries, so a later host finds it (and only its own) by them. */
 export const TASK_LABEL = "pi-background-tasks.task";
@@ -35,15 +35,7 @@ export class DockerTaskSupervisor implements TaskSupervisor {
     private readonly settings: ContainerTaskSettings,
   ) {}
 
-  wrap(
-    command: LaunchCommand,
-    env: Readonly<Record<string, string>>,
-    files: SupervisionFiles,
-    policy: ShellExitPolicy,
-  ): SupervisedLaunch {
-    const processTag = newProcessTag();
-    return { command, env: taggedEnv(env, processTag), processTag, files, policy };
-  }
+  readonly wrap = taggedLaunch;
 
   async launch(
     supervised: SupervisedLaunch,

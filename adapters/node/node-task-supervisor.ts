@@ -5,10 +5,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { err, ok, type Result, typedError } from "../../domain/shared/model/result.ts";
-import type { LaunchCommand, LaunchError, RunningProcess } from "../../ports/process-launcher.ts";
-import type { ShellExitPolicy, SupervisedLaunch, SupervisionFiles, TaskSupervisor } from "../../ports/task-survival.ts";
+import type { LaunchError, RunningProcess } from "../../ports/process-launcher.ts";
+import type { SupervisedLaunch, TaskSupervisor } from "../../ports/task-survival.ts";
 import { commandLine, launchProblem } from "./launch-precheck.ts";
-import { newProcessTag, taggedEnv } from "./process-tag.ts";
+import { taggedLaunch } from "./process-tag.ts";
 import { parseStartReport } from "./shell-exit-report.ts";
 import { SupervisedTaskProcess } from "./supervised-task-process.ts";
 import { SupervisorFrames } from "./supervisor-frames.ts";
@@ -45,15 +45,7 @@ export class NodeTaskSupervisor implements TaskSupervisor {
     private readonly scriptPath: string = taskSupervisorPath(),
   ) {}
 
-  wrap(
-    command: LaunchCommand,
-    env: Readonly<Record<string, string>>,
-    files: SupervisionFiles,
-    policy: ShellExitPolicy,
-  ): SupervisedLaunch {
-    const processTag = newProcessTag();
-    return { command, env: taggedEnv(env, processTag), processTag, files, policy };
-  }
+  readonly wrap = taggedLaunch;
 
   async launch(
     supervised: SupervisedLaunch,

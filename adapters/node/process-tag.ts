@@ -1,4 +1,6 @@
 import { randomBytes } from "node:crypto";
+import type { LaunchCommand } from "../../ports/process-launcher.ts";
+import type { ShellExitPolicy, SupervisedLaunch, SupervisionFiles } from "../../ports/task-survival.ts";
 
 /**
  * The environment variable that marks every process a launch started. Descendants inherit it even
@@ -6,6 +8,17 @@ import { randomBytes } from "node:crypto";
  * Its value is a colon-separated list: a task started inside another task keeps its ancestors' tags.
  */
 export const PROCESS_TAG_VARIABLE = "PI_BG_PROCESS_TAG";
+
+/** A launch under a supervisor, with a fresh tag added to its environment (TaskSupervisor.wrap). */
+export function taggedLaunch(
+  command: LaunchCommand,
+  env: Readonly<Record<string, string>>,
+  files: SupervisionFiles,
+  policy: ShellExitPolicy,
+): SupervisedLaunch {
+  const processTag = newProcessTag();
+  return { command, env: taggedEnv(env, processTag), processTag, files, policy };
+}
 
 /** 128 random bits as hex: unguessable, so a match is never a coincidence. */
 export function newProcessTag(): string {
