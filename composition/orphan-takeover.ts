@@ -20,14 +20,27 @@ export async function takeOverOrphans(
 ): Promise<readonly RecoveredTask[]> {
   const root = `${config.cwd}/.pi/tasks`;
   if (!existsSync(root)) return [];
-  const [{ recoverOrphans }, { NodeFileCommitter }, { NodeSurvivorProbe }, { SystemClock }] = await Promise.all([
+  const [
+    { recoverOrphans },
+    { NodeFileCommitter },
+    { NodeSurvivorProbe },
+    { SystemClock },
+    { DockerContainerBackends },
+  ] = await Promise.all([
     import("../domain/tasks/service/task-recovery.ts"),
     import("../adapters/node/node-file-committer.ts"),
     import("../adapters/node/node-survivor-probe.ts"),
     import("../adapters/node/system-clock.ts"),
+    import("../adapters/node/docker-container-backends.ts"),
   ]);
   return recoverOrphans(
-    { files: new NodeFileCommitter(), probe: new NodeSurvivorProbe(), clock: new SystemClock(), warn },
+    {
+      files: new NodeFileCommitter(),
+      probe: new NodeSurvivorProbe(),
+      clock: new SystemClock(),
+      warn,
+      containers: new DockerContainerBackends(),
+    },
     {
       root,
       policy: settings.orphanPolicy,

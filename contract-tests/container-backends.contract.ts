@@ -14,6 +14,10 @@ export interface ContainerBackendsSubject {
   readonly dir: string;
   /** Prints `text` on stdout and exits with `code`. */
   printAndExit(text: string, code: number): LaunchCommand;
+  /** A task container that prints `text` and exits with `code` (now or soon), whose host is gone. */
+  startOrphan(text: string, code: number): Promise<{ readonly id: string; readonly tag: string }>;
+  /** The bytes of a file, or undefined. */
+  readFile(path: string): Promise<Uint8Array | undefined>;
 }
 
 const HOST = { pid: 4242, startedAt: "contract" };
@@ -58,6 +62,25 @@ export function describeContainerBackendsContract(
       expect(new TextDecoder().decode(stdout)).toBe("inside ✓");
       expect(exit).toEqual({ code: 3, signal: null });
       await launched.value.release?.();
+    });
+
+    it("an orphan's container: the log after what the host had goes to the spill file, the exit code to the record, and it is removed", async () => {
+      const subject = await makeSubject();
+      const { id, tag } = await subject.startOrphan("head|rest ✓", 5);
+      const files = {
+        exitPath: `${subject.dir}/${id}.adopted.exit.json`,
+        spillPath: `${subject.dir}/${id}.adopted.spill`,
+        spillCapBytes: 100,
+      };
+      const stranger = await subject.backends.adoptOrphan({ id, processTag: "f".repeat(32), files, skipBytes: 0 });
+      expect(stranger.state).toBe("missing"); // the labels must match the task's tag too
+      const adopted = await subject.backends.adoptOrphan({ id, processTag: tag, files, skipBytes: 5 });
+      if (!("settled" in adopted)) throw new Error(adopted.problem);
+      await adopted.settled;
+      expect(new TextDecoder().decode(await subject.readFile(files.spillPath))).toBe("rest ✓");
+      const record = JSON.parse(new TextDecoder().decode(await subject.readFile(files.exitPath)));
+      expect(record).toMatchObject({ code: 5, signal: null, hostGone: true, spilledBytes: 8, lostOutputBytes: 0 });
+      expect((await subject.backends.adoptOrphan({ id, processTag: tag, files, skipBytes: 0 })).state).toBe("missing");
     });
   });
 }

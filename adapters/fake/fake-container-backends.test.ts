@@ -18,8 +18,9 @@ describeContainerBackendsContract("FakeContainerBackends on FakeTaskSupervisor",
     },
   });
   const supervisor = new FakeTaskSupervisor(new SeededRandomSource(7), files, new FakeClock(), launcher);
+  const backends = new FakeContainerBackends({ "busybox:test": "sha256:fake" }, supervisor, true, files);
   return {
-    backends: new FakeContainerBackends({ "busybox:test": "sha256:fake" }, supervisor),
+    backends,
     image: "busybox:test",
     missingImage: "no-such:1",
     dir: "/tasks",
@@ -28,5 +29,11 @@ describeContainerBackendsContract("FakeContainerBackends on FakeTaskSupervisor",
       printed.set(key, { text, code });
       return { kind: "shell", command: key };
     },
+    startOrphan: async (text, code) => {
+      const id = `orphan${backends.orphans.size}`;
+      backends.orphans.set(id, { tag: "a".repeat(32), log: text, code });
+      return { id, tag: "a".repeat(32) };
+    },
+    readFile: async (path) => files.contents(path),
   };
 });

@@ -1,9 +1,16 @@
 import type Dockerode from "dockerode";
 import { err, ok, type Result, typedError } from "../../domain/shared/model/result.ts";
 import type { ContainerPlacement } from "../../domain/tasks/model/run-request.ts";
-import type { ContainerBackendError, ContainerBackends, PreparedContainer } from "../../ports/container-backend.ts";
+import type {
+  AdoptedContainer,
+  ContainerBackendError,
+  ContainerBackends,
+  OrphanContainer,
+  PreparedContainer,
+} from "../../ports/container-backend.ts";
+import { adoptOrphanContainer } from "./docker-orphan.ts";
 import type { HostIdentity } from "../../ports/task-survival.ts";
-import { engineProblem } from "./docker-task-process.ts";
+import { engineProblem } from "./docker-calls.ts";
 import { DockerTaskSupervisor } from "./docker-task-supervisor.ts";
 
 /** What every container task gets unless configured otherwise. */
@@ -42,6 +49,13 @@ export class DockerContainerBackends implements ContainerBackends {
     private readonly defaults: ContainerDefaults = CONTAINER_DEFAULTS,
     private readonly user: string = `${process.getuid?.() ?? 0}:${process.getgid?.() ?? 0}`,
   ) {}
+
+  async adoptOrphan(orphan: OrphanContainer): Promise<AdoptedContainer> {
+    const docker = await this.#connected();
+    return docker.ok
+      ? adoptOrphanContainer(docker.value, orphan)
+      : { state: "unreachable", problem: docker.error.message };
+  }
 
   async prepare(
     placement: ContainerPlacement,

@@ -4,22 +4,18 @@ import type { KillOptions, LeaderExit, ProcessExit, RunningProcess } from "../..
 import type { SupervisionFiles } from "../../ports/task-survival.ts";
 import { ByteQueue } from "./byte-queue.ts";
 import { DockerLogFrames } from "./docker-log-frames.ts";
+import { engineProblem, stopContainer } from "./docker-calls.ts";
 import { commitFile } from "./durable-commit.mjs";
 
 /** Bytes queued for a stream nobody has read yet before the log connection is paused. */
 const HIGH_WATER = 256 * 1024;
 const EXIT_RECORD_SCHEMA = "pi-background-tasks.exit.v1";
 
-/** How an engine call failed, for a message (dockerode errors carry the engine's status and reason). */
-export function engineProblem(error: unknown): string {
-  const e = error as { statusCode?: number; json?: { message?: string }; message?: string };
-  return e?.json?.message ?? e?.message ?? String(error);
-}
-
 /**
  * A task's container, seen from the host. Its output is the engine's log of the container, followed from the
  * first byte (so nothing written before the host attached is missed, and a later reader can skip what it
- * already has); a slow reader pauses the log connection, never the container. The container's main process
+ * already has), both streams on `stdout` in the log's order; a slow reader pauses the log connection, never
+ * the container. The container's main process
  * ending ends the container and everything in it, so the leader's exit is the task's end and nothing remains.
  * The exit code is the engine's (a signal death shows as 128 + n, as the container's init reports it); it is
  * committed to the exit record like a supervised task's. `release` removes the container once the host has made
@@ -38,16 +34,16 @@ export class DockerTaskProcess implements RunningProcess {
     logs: Readable,
     files: SupervisionFiles,
   ) {
-    const resume = () => {
-      if (queues.every((q) => q.size < HIGH_WATER)) logs.resume();
-    };
-    const queues = [new ByteQueue(resume), new ByteQueue(resume)] as const;
-    this.stdout = queues[0].iterate();
-    this.stderr = queues[1].iterate();
-    const frames = new DockerLogFrames((stream, bytes) => {
-      const queue = stream === 1 ? queues[0] : queues[1];
-      queue.push(bytes);
-      if (queue.size >= HIGH_WATER) logs.pause();
+    // One ordered stream: the output file then holds the log's bytes in the log's own order, so a later host
+    // can tell exactly which part of the log it already has (a byte count) when it takes the task over.
+    const output = new ByteQueue(() => {
+      if (output.size < HIGH_WATER) logs.resume();
+    });
+    this.stdout = output.iterate();
+    this.stderr = (async function* () {})();
+    const frames = new DockerLogFrames((_stream, bytes) => {
+      output.push(bytes);
+      if (output.size >= HIGH_WATER) logs.pause();
     });
     logs.on("data", (chunk: Buffer) => frames.push(chunk));
     // However the follow stream ends, the catch-up read below completes it from what was passed on.
@@ -62,10 +58,10 @@ export class DockerTaskProcess implements RunningProcess {
     this.exited = Promise.all([waited, logsEnded]).then(async ([w]) => {
       logs.removeAllListeners("data");
       logs.destroy(); // nothing more comes from it: bytes it still held are read back by the catch-up
-      const caughtUp = await this.#catchUp(frames.delivered, (stream, bytes) => queues[stream - 1]?.push(bytes));
+      const caughtUp = await this.#catchUp(frames.delivered, (_stream, bytes) => output.push(bytes));
       const ended = await this.#settle(w, caughtUp, files);
-      if (ended.said.length > 0) queues[1].push(ended.said);
-      for (const queue of queues) queue.end();
+      if (ended.said.length > 0) output.push(ended.said);
+      output.end();
       return ended.exit;
     });
   }
@@ -112,15 +108,7 @@ export class DockerTaskProcess implements RunningProcess {
 
   /** SIGTERM to the container's init (which passes it on), SIGKILL after the grace; resolves once it has ended. */
   killGroup(options: KillOptions): Promise<void> {
-    this.#stopping ??= (async () => {
-      await this.container.kill({ signal: "SIGTERM" }).catch(() => undefined); // already ended: nothing to stop
-      const ended = await Promise.race([
-        this.leaderExit.then(() => true),
-        new Promise<false>((resolve) => setTimeout(() => resolve(false), options.graceMs).unref()),
-      ]);
-      if (!ended) await this.container.kill({ signal: "SIGKILL" }).catch(() => undefined);
-      await this.leaderExit;
-    })();
+    this.#stopping ??= stopContainer(this.container, options.graceMs).then(() => this.leaderExit.then(() => undefined));
     return this.#stopping;
   }
 

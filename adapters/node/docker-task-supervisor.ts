@@ -2,7 +2,8 @@ import type Dockerode from "dockerode";
 import { err, ok, type Result, typedError } from "../../domain/shared/model/result.ts";
 import type { LaunchError, RunningProcess } from "../../ports/process-launcher.ts";
 import type { SupervisedLaunch, TaskSupervisor } from "../../ports/task-survival.ts";
-import { DockerTaskProcess, engineProblem } from "./docker-task-process.ts";
+import { engineProblem } from "./docker-calls.ts";
+import { DockerTaskProcess } from "./docker-task-process.ts";
 import { taggedLaunch } from "./process-tag.ts";
 
 /** Labels every task container carries, so a later host finds it (and only its own) by them. */

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Docker from "dockerode";
@@ -85,6 +85,33 @@ describe.runIf(engineAvailable)("bg_run runOn docker through pi --mode rpc", () 
     expect(killed.text).toContain("Status: killed");
     await expect.poll(async () => (await containersOf(task.id)).length, { timeout: 20_000 }).toBe(0);
   }, 90_000);
+
+  it("a host SIGKILLed while its container task runs: the next pi reattaches it and records the engine's exit code, with every byte once", async () => {
+    const task = await rpc.bgRun(pi, {
+      name: "outlives its host",
+      // Whole lines (the engine logs a partial line only at its end); it goes on once the test creates `go`.
+      command: "echo before; while [ ! -e go ]; do sleep 0.1; done; echo after; exit 6",
+      runOn: "docker",
+      image: TASK_IMAGE,
+    });
+    await expect.poll(() => readFileSync(join(cwd, task.outputPath), "utf8"), { timeout: 20_000 }).toBe("before\n");
+    process.kill(pi.pid, "SIGKILL");
+    await pi.exited;
+    expect(await containersOf(task.id)).toHaveLength(1); // the engine keeps running it
+    pi = startPiRpc({ args: [...LEAN_PI_ARGS, "-e", PACKAGE_ROOT], env: agent.env, cwd });
+    const running = await rpc.status(pi, task.id);
+    expect(running.task, JSON.stringify(rpc.metadataOf(task))).toMatchObject({ status: "running" });
+    writeFileSync(join(cwd, "go"), "");
+    await pi.waitFor(noticeFor(task.id), 30_000);
+    expect(rpc.metadataOf(task)).toMatchObject({ status: "failed", exitCode: 6 });
+    const logs = await rpc.callTool(pi, "bg_logs", { taskId: task.id, tail: false });
+    expect(logs.text).toMatch(
+      /before\n\n\[pi-background-tasks: the host that started this task stopped reading here[^\n]*\]\nafter\n/,
+    );
+    expect(logs.text.split("before")).toHaveLength(2);
+    expect(logs.text.split("after")).toHaveLength(2);
+    expect(await containersOf(task.id)).toEqual([]);
+  }, 120_000);
 
   it("an image the engine lacks: a typed error naming what to do, and nothing is created", async () => {
     const before = existsSync(join(cwd, ".pi")) ? readdirSync(join(cwd, ".pi"), { recursive: true }).length : 0;

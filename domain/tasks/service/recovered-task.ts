@@ -34,6 +34,8 @@ export interface RecoveredTaskSetup {
   /** When this host took the task over. */
   readonly takenOverAt: number;
   readonly wakesAgent: boolean;
+  /** A container task's container: `settled` once it has ended and its log and exit code are saved. */
+  readonly container?: { readonly settled: Promise<void>; stop(graceMs: number): Promise<void> };
 }
 
 type Publish = (snapshot: TaskSnapshot) => Promise<TaskSnapshot>;
@@ -54,6 +56,7 @@ export class RecoveredTask implements TrackedTask {
   private current: TaskSnapshot;
   private watcher: TimerHandle | undefined;
   private checking = false;
+  private containerSettled = false;
   private killKind: KillKind | undefined;
   private finishing: Promise<TaskSnapshot> | undefined;
   private publish: Publish = async (snapshot) => snapshot;
@@ -71,6 +74,7 @@ export class RecoveredTask implements TrackedTask {
     let resolve: (snapshot: TaskSnapshot) => void = () => undefined;
     this.settled = new Promise((r) => (resolve = r));
     this.resolveSettled = resolve;
+    void setup.container?.settled.then(() => (this.containerSettled = true));
   }
 
   /** Hands the task to its runtime: a terminal one is published at once, a running one is watched. */
@@ -112,6 +116,8 @@ export class RecoveredTask implements TrackedTask {
     this.killKind ??= kind;
     this.watcher?.cancel();
     const tag = this.setup.origin.processTag;
+    await this.setup.container?.stop(this.deps.killGraceMs);
+    await this.setup.container?.settled;
     if (tag !== undefined) await this.deps.probe.stopTagged(tag, this.deps.killGraceMs);
     return this.finish(await readExitRecord(this.deps.files, this.setup.paths.exit));
   }
@@ -199,6 +205,7 @@ export class RecoveredTask implements TrackedTask {
 
   /** The supervisor (cheap check), or else any process of the task (a full scan), still runs. */
   private async stillRunning(): Promise<boolean> {
+    if (this.setup.container !== undefined) return !this.containerSettled; // its record comes once it is saved
     const { processTag: tag, pid } = this.setup.origin;
     if (tag === undefined) return false;
     if (pid !== undefined && (await this.deps.probe.carriesTag(pid, tag))) return true;

@@ -1,4 +1,5 @@
 import type { Clock } from "../../../ports/clock.ts";
+import type { ContainerBackends } from "../../../ports/container-backend.ts";
 import type { FileCommitter } from "../../../ports/file-committer.ts";
 import type { SurvivorProbe } from "../../../ports/task-survival.ts";
 import {
@@ -24,6 +25,8 @@ import { RecoveredTask, type RecoveredTaskDeps } from "./recovered-task.ts";
 import { TaskMetadataWriter } from "./task-metadata-writer.ts";
 
 export interface RecoveryDeps {
+  /** For tasks that ran in a container: the engine that holds it. */
+  readonly containers?: ContainerBackends;
   readonly files: FileCommitter;
   readonly probe: SurvivorProbe;
   readonly clock: Clock;
@@ -88,6 +91,7 @@ async function recoverOne(
     return undefined;
   }
   if (!(await claimOrphan(deps.files, deps.probe, dir, task.id))) return undefined;
+  const container = await adoptContainer(deps, task, paths);
   const found = await readExitRecord(deps.files, paths.exit);
   const live = task.processTag === undefined ? [] : await deps.probe.taggedProcesses(task.processTag);
   const action = planOrphan(
@@ -107,6 +111,7 @@ async function recoverOne(
     metadata: new TaskMetadataWriter(deps.files, paths.metadata),
     takenOverAt: at,
     wakesAgent: conversationOf(dir) === config.conversation,
+    ...(container === undefined ? {} : { container }),
   };
   const taskDeps: RecoveredTaskDeps = {
     files: deps.files,
@@ -136,12 +141,48 @@ async function recoverOne(
       return new RecoveredTask({ ...setup, shown }, taskDeps);
     }
     case "kill": {
+      await container?.stop(config.killGraceMs);
+      await container?.settled;
       if (task.processTag !== undefined) await deps.probe.stopTagged(task.processTag, config.killGraceMs);
       const after = await readExitRecord(deps.files, paths.exit);
       const shown = await finalize(deps, setup, after, { at, now: deps.clock.now(), killedByPolicy: true });
       return new RecoveredTask({ ...setup, shown }, taskDeps);
     }
   }
+}
+
+/**
+ * A container task's container, taken over from the engine: resolves once one that had already ended has its
+ * log and exit code in the task's spill file and exit record; for one still running, the returned promise
+ * settles when it has ended and they are there. Undefined for a task that did not run in a container.
+ */
+async function adoptContainer(
+  deps: RecoveryDeps,
+  task: TaskSnapshot,
+  paths: OrphanPaths,
+): Promise<{ readonly settled: Promise<void>; stop(graceMs: number): Promise<void> } | undefined> {
+  if (task.container === undefined || task.processTag === undefined) return undefined;
+  if (deps.containers === undefined) {
+    deps.warn(`Task ${task.id} ran in a container, but this host has no container backend to find it`);
+    return undefined;
+  }
+  const adopted = await deps.containers.adoptOrphan({
+    id: task.id,
+    processTag: task.processTag,
+    files: { exitPath: paths.exit, spillPath: paths.spill, spillCapBytes: task.output.capBytes },
+    skipBytes: (await measureOutput(deps.files, task, paths)).capturedBytes,
+  });
+  if (!("settled" in adopted)) {
+    deps.warn(`Task ${task.id}: its container could not be taken over: ${adopted.problem}`);
+    return undefined;
+  }
+  const settled = adopted.settled.catch((cause: unknown) =>
+    deps.warn(
+      `Task ${task.id}: its container's log and exit code could not be saved: ${cause instanceof Error ? cause.message : String(cause)}`,
+    ),
+  );
+  if (adopted.state === "ended") await settled;
+  return { settled, stop: (graceMs) => adopted.stop(graceMs) }; // a promise returned bare would be awaited here
 }
 
 /** Writes the terminal state durably; if that fails, the note says so and the next session tries again. */
