@@ -13,6 +13,8 @@ import Docker from "dockerode";
 import { buildTaskImage, TASK_IMAGE } from "../adapters/fake/task-image.test-support.ts";
 import { DockerContainerBackends } from "../adapters/node/docker-container-backends.ts";
 import { NodeTaskSupervisor } from "../adapters/node/node-task-supervisor.ts";
+import { ok } from "../domain/shared/model/result.ts";
+import { CONTAINER_SETTINGS_DEFAULTS } from "../domain/tasks/model/container-settings.ts";
 import { normalizeRunArguments } from "../domain/tasks/model/run-request.ts";
 import type { TaskRuntime } from "../domain/tasks/service/task-runtime.ts";
 import { benchRuntime } from "./bench-runtime.ts";
@@ -127,7 +129,7 @@ async function main(): Promise<void> {
   const runtime = benchRuntime(dir, {
     onNotice,
     supervisor,
-    containers: new DockerContainerBackends(),
+    containers: new DockerContainerBackends(async () => ok(CONTAINER_SETTINGS_DEFAULTS)),
     config: { outputCapBytes: 128 << 20 },
   });
   const events = await dieTimes();

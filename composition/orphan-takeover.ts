@@ -33,13 +33,17 @@ export async function takeOverOrphans(
     import("../adapters/node/system-clock.ts"),
     import("../adapters/node/docker-container-backends.ts"),
   ]);
+  const [{ containerSettingsFiles }, { userAgentDir }] = await Promise.all([
+    import("../adapters/node/container-settings-files.ts"),
+    import("../adapters/node/user-agent-dir.ts"),
+  ]);
   return recoverOrphans(
     {
       files: new NodeFileCommitter(),
       probe: new NodeSurvivorProbe(),
       clock: new SystemClock(),
       warn,
-      containers: new DockerContainerBackends(),
+      containers: new DockerContainerBackends(containerSettingsFiles(userAgentDir(process.env), config.cwd)),
     },
     {
       root,

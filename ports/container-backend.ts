@@ -4,7 +4,10 @@ import type { ContainerFacts } from "../domain/tasks/model/task-snapshot.ts";
 import type { HostIdentity, SupervisionFiles, TaskSupervisor } from "./task-survival.ts";
 
 export type ContainerBackendError = TypedError<
-  "container_engine_unreachable" | "container_image_missing" | "container_backend_unavailable"
+  | "container_engine_unreachable"
+  | "container_image_missing"
+  | "container_backend_unavailable"
+  | "container_config_invalid"
 >;
 
 /** One task, ready to launch: a supervisor for exactly this task, and the facts to record before it starts. */

@@ -90,18 +90,19 @@ export class FakeContainerBackends implements ContainerBackends {
   ): Promise<Result<PreparedContainer, ContainerBackendError>> {
     if (!this.reachable)
       return err(typedError("container_engine_unreachable", "no Docker engine answers at fake://engine: start it"));
-    const imageId = this.images[placement.image];
-    if (imageId === undefined)
+    const image = placement.image;
+    const imageId = image === undefined ? undefined : this.images[image];
+    if (image === undefined || imageId === undefined)
       return err(
         typedError(
           "container_image_missing",
-          `the engine has no image ${placement.image}: build it or run \`docker pull ${placement.image}\` first`,
+          `the engine has no image ${image ?? "(none given, none configured)"}: build it or run \`docker pull ${image}\` first`,
         ),
       );
     this.prepared.push(task.id);
     return ok({
       supervisor: this.supervisor,
-      facts: { runOn: placement.runOn, image: placement.image, imageId, engine: "fake://engine", tree: "bind" },
+      facts: { runOn: placement.runOn, image, imageId, engine: "fake://engine", tree: "bind" },
     });
   }
 }

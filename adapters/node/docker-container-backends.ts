@@ -1,5 +1,6 @@
 import type Dockerode from "dockerode";
 import { err, ok, type Result, typedError } from "../../domain/shared/model/result.ts";
+import type { ContainerSettings, ContainerSettingsError } from "../../domain/tasks/model/container-settings.ts";
 import type { ContainerPlacement } from "../../domain/tasks/model/run-request.ts";
 import type {
   AdoptedContainer,
@@ -10,16 +11,9 @@ import type {
 } from "../../ports/container-backend.ts";
 import { adoptOrphanContainer } from "./docker-orphan.ts";
 import type { HostIdentity } from "../../ports/task-survival.ts";
+import { CONTAINER_SETTINGS_FILE } from "./container-settings-files.ts";
 import { engineProblem } from "./docker-calls.ts";
 import { DockerTaskSupervisor } from "./docker-task-supervisor.ts";
-
-/** What every container task gets unless configured otherwise. */
-export interface ContainerDefaults {
-  readonly network: boolean;
-  readonly pidsLimit: number;
-}
-
-export const CONTAINER_DEFAULTS: ContainerDefaults = { network: false, pidsLimit: 4096 };
 
 /** The engine client, as `DOCKER_HOST` (and `DOCKER_TLS_VERIFY`, `DOCKER_CERT_PATH`) name it: loaded on first use. */
 async function engineFromEnvironment(): Promise<Dockerode> {
@@ -45,8 +39,8 @@ export class DockerContainerBackends implements ContainerBackends {
   #engine: Promise<Dockerode> | undefined;
 
   constructor(
+    private readonly settings: () => Promise<Result<ContainerSettings, ContainerSettingsError>>,
     private readonly connect: () => Promise<Dockerode> = engineFromEnvironment,
-    private readonly defaults: ContainerDefaults = CONTAINER_DEFAULTS,
     private readonly user: string = `${process.getuid?.() ?? 0}:${process.getgid?.() ?? 0}`,
   ) {}
 
@@ -68,6 +62,16 @@ export class DockerContainerBackends implements ContainerBackends {
           'runOn "swarm" is not available in this version; use runOn "docker" for a container on the local engine',
         ),
       );
+    const settings = await this.settings();
+    if (!settings.ok) return settings;
+    const image = placement.image ?? settings.value.image;
+    if (image === undefined)
+      return err(
+        typedError(
+          "container_image_missing",
+          `no image was given and your container config names none: pass image, or set "image" in ~/.pi/agent/${CONTAINER_SETTINGS_FILE}`,
+        ),
+      );
     const docker = await this.#connected();
     if (!docker.ok) return docker;
     const endpoint = await endpointOf(docker.value);
@@ -80,12 +84,12 @@ export class DockerContainerBackends implements ContainerBackends {
       );
     let imageId: string;
     try {
-      imageId = (await docker.value.getImage(placement.image).inspect()).Id;
+      imageId = (await docker.value.getImage(image).inspect()).Id;
     } catch (error) {
       return err(
         typedError(
           "container_image_missing",
-          `the engine at ${endpoint.name} has no image ${JSON.stringify(placement.image)} (${engineProblem(error)}); images are never pulled for a task: build it or run \`docker pull ${placement.image}\` first`,
+          `the engine at ${endpoint.name} has no image ${JSON.stringify(image)} (${engineProblem(error)}); images are never pulled for a task: build it or run \`docker pull ${image}\` first`,
         ),
       );
     }
@@ -94,11 +98,11 @@ export class DockerContainerBackends implements ContainerBackends {
       host: task.host === undefined ? "unknown" : `${task.host.pid}/${task.host.startedAt}`,
       imageId,
       user: this.user,
-      ...this.defaults,
+      ...settings.value,
     });
     return ok({
       supervisor,
-      facts: { runOn: placement.runOn, image: placement.image, imageId, engine: endpoint.name, tree: "bind" },
+      facts: { runOn: placement.runOn, image, imageId, engine: endpoint.name, tree: "bind" },
     });
   }
 

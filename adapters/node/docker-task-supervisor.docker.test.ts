@@ -11,13 +11,16 @@ import {
 } from "../../contract-tests/task-supervisor.contract.ts";
 import { drain } from "../../contract-tests/process-output.ts";
 import { buildTaskImage, requireDockerEngine, TASK_IMAGE } from "../fake/task-image.test-support.ts";
-import { CONTAINER_DEFAULTS, DockerContainerBackends } from "./docker-container-backends.ts";
+import { ok } from "../../domain/shared/model/result.ts";
+import { CONTAINER_SETTINGS_DEFAULTS } from "../../domain/tasks/model/container-settings.ts";
+import { DockerContainerBackends } from "./docker-container-backends.ts";
 import { TASK_LABEL } from "./docker-task-supervisor.ts";
 
 const FILE = "adapters/node/docker-task-supervisor.docker.test.ts";
 const engineAvailable = await requireDockerEngine(FILE);
 const docker = new Docker();
 const HOST = { pid: process.pid, startedAt: "test" };
+const DEFAULTS = async () => ok(CONTAINER_SETTINGS_DEFAULTS);
 const POLICY = { afterShellExit: { remaining: "stop", graceMs: 500 }, killGraceMs: 1_000 } as const;
 
 beforeAll(async () => {
@@ -39,7 +42,7 @@ const shell = (scenario: SupervisedScenario): string => {
 
 let taskNumber = 0;
 /** A supervisor for one fresh task on the local engine. */
-async function prepared(backends = new DockerContainerBackends()) {
+async function prepared(backends = new DockerContainerBackends(DEFAULTS)) {
   const id = `dockertest${process.pid}x${++taskNumber}`;
   const ready = await backends.prepare({ runOn: "docker", image: TASK_IMAGE }, { id, host: HOST });
   if (!ready.ok) throw new Error(ready.error.message);
@@ -75,7 +78,7 @@ describe.runIf(engineAvailable)("Docker container tasks", () => {
   );
 
   describeContainerBackendsContract("DockerContainerBackends on the local engine", async () => ({
-    backends: new DockerContainerBackends(),
+    backends: new DockerContainerBackends(DEFAULTS),
     image: TASK_IMAGE,
     missingImage: "pi-bg-no-such-image:1",
     dir: mkdtempSync(join(tmpdir(), "docker-task-")),
@@ -97,7 +100,7 @@ describe.runIf(engineAvailable)("Docker container tasks", () => {
   it("runs as the configured user in the project directory, without a network, and passes large output exactly", async () => {
     const dir = mkdtempSync(join(tmpdir(), "docker-task-"));
     chmodSync(dir, 0o777); // another user writes here
-    const backends = new DockerContainerBackends(undefined, CONTAINER_DEFAULTS, "4321:4321");
+    const backends = new DockerContainerBackends(DEFAULTS, undefined, "4321:4321");
     const { proc } = await start(
       "id -u; pwd; ls /sys/class/net; head -c 3000000 /dev/zero | tr '\\0' 'z'; touch made-here; echo done >&2",
       dir,
@@ -111,6 +114,28 @@ describe.runIf(engineAvailable)("Docker container tasks", () => {
     expect(stderr).toHaveLength(0);
     expect(exit).toEqual({ code: 0, signal: null });
     expect(statSync(join(dir, "made-here")).uid).toBe(4321);
+  });
+
+  it("the configured limits and network reach the container", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "docker-task-"));
+    const settings = { pidsLimit: 50, network: true, cpus: 0.5, memoryBytes: 64 * 1024 * 1024 };
+    const { id, proc } = await start(
+      "ls /sys/class/net; sleep 1",
+      dir,
+      new DockerContainerBackends(async () => ok(settings)),
+    );
+    const outputs = Promise.all([drain(proc.stdout), drain(proc.stderr)]);
+    const [entry] = await containersOf(id);
+    const info = await docker.getContainer(entry ?? "").inspect();
+    expect(info.HostConfig).toMatchObject({
+      PidsLimit: 50,
+      NanoCpus: 500_000_000,
+      Memory: 64 * 1024 * 1024,
+      NetworkMode: "bridge",
+    });
+    await proc.exited;
+    expect(Buffer.from((await outputs)[0]).toString()).toContain("eth0");
+    await proc.release?.();
   });
 
   it("a kill stops the container (SIGTERM, SIGKILL after the grace), and release removes it", async () => {
@@ -127,7 +152,10 @@ describe.runIf(engineAvailable)("Docker container tasks", () => {
   });
 
   it("an engine that does not answer is refused, naming how to start one", async () => {
-    const backends = new DockerContainerBackends(async () => new Docker({ socketPath: "/nonexistent/docker.sock" }));
+    const backends = new DockerContainerBackends(
+      DEFAULTS,
+      async () => new Docker({ socketPath: "/nonexistent/docker.sock" }),
+    );
     const refused = await backends.prepare({ runOn: "docker", image: TASK_IMAGE }, { id: "x", host: HOST });
     expect(refused.ok || refused.error).toMatchObject({
       code: "container_engine_unreachable",

@@ -22,6 +22,8 @@ export interface ContainerTaskSettings {
   readonly user: string;
   readonly network: boolean;
   readonly pidsLimit: number;
+  readonly cpus?: number;
+  readonly memoryBytes?: number;
 }
 
 /**
@@ -62,6 +64,8 @@ export class DockerTaskSupervisor implements TaskSupervisor {
           NetworkMode: s.network ? "bridge" : "none",
           Init: true,
           PidsLimit: s.pidsLimit,
+          ...(s.cpus === undefined ? {} : { NanoCpus: Math.round(s.cpus * 1e9) }),
+          ...(s.memoryBytes === undefined ? {} : { Memory: s.memoryBytes, MemorySwap: s.memoryBytes }),
           LogConfig: { Type: "json-file", Config: {} },
         },
       });

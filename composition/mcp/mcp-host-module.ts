@@ -6,7 +6,9 @@ import { CryptoRandomSource } from "../../adapters/node/crypto-random-source.ts"
 import { NodeFileCommitter } from "../../adapters/node/node-file-committer.ts";
 import { NodeProcessLauncher } from "../../adapters/node/node-process-launcher.ts";
 import { processIdentity } from "../../adapters/node/node-survivor-probe.ts";
+import { containerSettingsFiles } from "../../adapters/node/container-settings-files.ts";
 import { DockerContainerBackends } from "../../adapters/node/docker-container-backends.ts";
+import { userAgentDir } from "../../adapters/node/user-agent-dir.ts";
 import { NodeTaskSupervisor } from "../../adapters/node/node-task-supervisor.ts";
 import { TOKENS, type ChildHost } from "../tokens.ts";
 
@@ -37,7 +39,11 @@ export function mcpHostModule(host: McpHostBindings): ContainerModule {
     const supervisor = new NodeTaskSupervisor();
     // Its tasks have been stopped or let go by then; the supervisor ends once the ones let go have ended.
     bind(TOKENS.survival)
-      .toConstantValue({ supervisor, host: processIdentity(process.pid), containers: new DockerContainerBackends() })
+      .toConstantValue({
+        supervisor,
+        host: processIdentity(process.pid),
+        containers: new DockerContainerBackends(containerSettingsFiles(userAgentDir(process.env), host.config.cwd)),
+      })
       .onDeactivation(() => supervisor.close());
   });
 }

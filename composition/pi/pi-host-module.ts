@@ -6,7 +6,9 @@ import { GitWorktreeInspector } from "../../adapters/node/git-worktree-inspector
 import { NodeFileCommitter } from "../../adapters/node/node-file-committer.ts";
 import { NodeProcessLauncher } from "../../adapters/node/node-process-launcher.ts";
 import { processIdentity } from "../../adapters/node/node-survivor-probe.ts";
+import { containerSettingsFiles } from "../../adapters/node/container-settings-files.ts";
 import { DockerContainerBackends } from "../../adapters/node/docker-container-backends.ts";
+import { userAgentDir } from "../../adapters/node/user-agent-dir.ts";
 import { NodeTaskSupervisor } from "../../adapters/node/node-task-supervisor.ts";
 import { SystemClock } from "../../adapters/node/system-clock.ts";
 import { PiTaskNotifier } from "../../adapters/pi/pi-task-notifier.ts";
@@ -36,7 +38,11 @@ export function piHostModule(
     const supervisor = new NodeTaskSupervisor();
     // Its tasks have been stopped or let go by then; the supervisor ends once the ones let go have ended.
     bind(TOKENS.survival)
-      .toConstantValue({ supervisor, host: processIdentity(process.pid), containers: new DockerContainerBackends() })
+      .toConstantValue({
+        supervisor,
+        host: processIdentity(process.pid),
+        containers: new DockerContainerBackends(containerSettingsFiles(userAgentDir(process.env), config.cwd)),
+      })
       .onDeactivation(() => supervisor.close());
   });
 }

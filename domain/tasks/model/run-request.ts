@@ -15,8 +15,8 @@ export type ContainerRunOn = "docker" | "swarm";
 
 export interface ContainerPlacement {
   readonly runOn: ContainerRunOn;
-  /** An image the engine already holds: images are never pulled for a task. */
-  readonly image: string;
+  /** An image the engine already holds (never pulled); absent: the image your container config names. */
+  readonly image?: string;
 }
 
 const nonBlank = (maxLength: number, description: string) => Type.String({ pattern: "\\S", maxLength, description });
@@ -55,7 +55,7 @@ export const RunArgumentsSchema = Type.Object(
     runOn: Type.Optional(
       stringEnum(["host", "docker", "swarm"] as const, {
         description:
-          'Where the command runs: on this machine (default "host"), in a container on the local Docker engine ("docker"), or as a Docker Swarm job ("swarm"); both container kinds need `image` and get no network and none of your environment',
+          'Where the command runs: on this machine (default "host"), in a container on the local Docker engine ("docker"), or as a Docker Swarm job ("swarm"); a container gets no network and none of your environment, and runs `image` (or the one your container config names)',
       }),
     ),
     image: Type.Optional(
@@ -91,16 +91,15 @@ export interface RunRequest {
   readonly onShellExit?: "wait";
   /** Opt-in survival of session shutdown and reload; present only when true. */
   readonly surviveReload?: true;
-  /** Both present when the task runs in a container instead of on the host (see `containerPlacement`). */
+  /** Present when the task runs in a container instead of on the host (see `containerPlacement`). */
   readonly runOn?: ContainerRunOn;
   readonly image?: string;
 }
 
 /** Where a request runs when not on the host. */
 export function containerPlacement(request: RunRequest): ContainerPlacement | undefined {
-  return request.runOn === undefined || request.image === undefined
-    ? undefined
-    : { runOn: request.runOn, image: request.image };
+  if (request.runOn === undefined) return undefined;
+  return request.image === undefined ? { runOn: request.runOn } : { runOn: request.runOn, image: request.image };
 }
 
 const HINTS = {
@@ -163,10 +162,6 @@ function placementOf(args: RunArguments): Result<ContainerPlacement | undefined,
     return args.image === undefined
       ? ok(undefined)
       : refuse(`'image' is only for runOn "docker" or "swarm": add runOn, or leave image out to run on this machine`);
-  if (args.image === undefined)
-    return refuse(
-      `runOn "${runOn}" needs 'image': name an image the engine already has (\`docker images\` lists them)`,
-    );
   if (args.isAgent)
     return refuse(
       `an agent run (isAgent: true) cannot run in a container: its telemetry is not available there; use runOn "host", or isAgent: false for a plain command`,
@@ -175,7 +170,7 @@ function placementOf(args: RunArguments): Result<ContainerPlacement | undefined,
     return refuse(
       `'surviveReload' is not available for container tasks yet: leave it out (the container is stopped when the session ends)`,
     );
-  return ok({ runOn, image: args.image });
+  return ok(args.image === undefined ? { runOn } : { runOn, image: args.image });
 }
 
 const DERIVED_NAME_CHARS = 48;

@@ -74,6 +74,7 @@ describe("bg_run with runOn docker", () => {
 
   it.each([
     ["an image the engine lacks", { image: "nope:1" }, {}, "container_image_missing"],
+    ["no image given and none configured", {}, {}, "container_image_missing"],
     ["an engine that does not answer", { image: "node:22" }, { reachable: false }, "container_engine_unreachable"],
     [
       "a host without container backends",
@@ -96,8 +97,6 @@ describe("bg_run with runOn docker", () => {
 
 describe("bg_run arguments for container tasks", () => {
   it.each([
-    [{ runOn: "docker" }, "needs 'image'"],
-    [{ runOn: "swarm" }, "needs 'image'"],
     [{ image: "node:22" }, "'image' is only for runOn"],
     [{ runOn: "docker", image: "node:22", isAgent: true }, "cannot run in a container"],
     [{ runOn: "docker", image: "node:22", surviveReload: true }, "not available for container tasks"],
