@@ -91,6 +91,7 @@ export function describeTaskSupervisorContract(
     const run = async (subject: TaskSupervisorSubject, scenario: SupervisedScenario, env = {}) => {
       const proc = await launch(subject, scenario, env);
       const [stdout, stderr, exit] = await Promise.all([drain(proc.stdout), drain(proc.stderr), proc.exited]);
+      await proc.release?.(); // what the launch kept after its end (a container) goes, as the host does once it is durable
       return { stdout: text(stdout), stderr: text(stderr), exit };
     };
     /** Runs a detached child under `policy`: its pid, the reported end of the command, and the task's end. */

@@ -71,3 +71,23 @@ export async function buildTaskImage(): Promise<string> {
   }
   return TASK_IMAGE;
 }
+
+/**
+ * Whether the local engine is a manager of an active swarm (`.ci/run` makes a one-node swarm on test ranges):
+ * under CI=true its absence is one failing test; otherwise a loud warning, and the caller's suite is skipped.
+ */
+export async function requireSwarm(file: string): Promise<boolean> {
+  if (!(await requireDockerEngine(file))) return false;
+  const { default: Docker } = await import("dockerode");
+  const info = (await new Docker().info()) as { Swarm?: { LocalNodeState?: string; ControlAvailable?: boolean } };
+  if (info.Swarm?.LocalNodeState === "active" && info.Swarm.ControlAvailable === true) return true;
+  const message = `the local Docker engine is not a swarm manager, ${file} cannot run: run .ci/run, or \`docker swarm init --advertise-addr 127.0.0.1 --default-addr-pool 198.51.100.0/24 --default-addr-pool-mask-length 26\``;
+  if (process.env.CI === "true")
+    describe(file, () => {
+      it("requires a one-node swarm in CI", () => {
+        throw new Error(message);
+      });
+    });
+  else console.warn(`\n${"!".repeat(100)}\nSKIPPING ${file} — ${message}\n${"!".repeat(100)}\n`);
+  return false;
+}

@@ -13,7 +13,9 @@ import { adoptOrphanContainer } from "./docker-orphan.ts";
 import type { HostIdentity } from "../../ports/task-survival.ts";
 import { CONTAINER_SETTINGS_FILE } from "./container-settings-files.ts";
 import { engineProblem } from "./docker-calls.ts";
-import { DockerTaskSupervisor } from "./docker-task-supervisor.ts";
+import { type ContainerTaskSettings, DockerTaskSupervisor } from "./docker-task-supervisor.ts";
+import { noEgressNetwork, swarmNode } from "./swarm-node.ts";
+import { SwarmTaskSupervisor } from "./swarm-task-supervisor.ts";
 
 /** The engine client, as `DOCKER_HOST` (and `DOCKER_TLS_VERIFY`, `DOCKER_CERT_PATH`) name it: loaded on first use. */
 async function engineFromEnvironment(): Promise<Dockerode> {
@@ -55,13 +57,6 @@ export class DockerContainerBackends implements ContainerBackends {
     placement: ContainerPlacement,
     task: { readonly id: string; readonly host: HostIdentity | undefined },
   ): Promise<Result<PreparedContainer, ContainerBackendError>> {
-    if (placement.runOn === "swarm")
-      return err(
-        typedError(
-          "container_backend_unavailable",
-          'runOn "swarm" is not available in this version; use runOn "docker" for a container on the local engine',
-        ),
-      );
     const settings = await this.settings();
     if (!settings.ok) return settings;
     const image = placement.image ?? settings.value.image;
@@ -93,15 +88,20 @@ export class DockerContainerBackends implements ContainerBackends {
         ),
       );
     }
-    const supervisor = new DockerTaskSupervisor(docker.value, {
+    const taskSettings = {
       taskId: task.id,
       host: task.host === undefined ? "unknown" : `${task.host.pid}/${task.host.startedAt}`,
       imageId,
       user: this.user,
       ...settings.value,
-    });
+    };
+    const supervisor =
+      placement.runOn === "docker"
+        ? ok(new DockerTaskSupervisor(docker.value, taskSettings))
+        : await swarmSupervisor(docker.value, taskSettings);
+    if (!supervisor.ok) return supervisor;
     return ok({
-      supervisor,
+      supervisor: supervisor.value,
       facts: { runOn: placement.runOn, image, imageId, engine: endpoint.name, tree: "bind" },
     });
   }
@@ -122,4 +122,17 @@ export class DockerContainerBackends implements ContainerBackends {
       );
     }
   }
+}
+
+/** A supervisor for one Swarm job on this engine's node, or why the swarm cannot take it. */
+async function swarmSupervisor(
+  docker: Dockerode,
+  settings: ContainerTaskSettings,
+): Promise<Result<SwarmTaskSupervisor, ContainerBackendError>> {
+  const node = await swarmNode(docker);
+  if (!node.ok) return err(typedError("container_backend_unavailable", node.error));
+  if (settings.network) return ok(new SwarmTaskSupervisor(docker, { ...settings, nodeId: node.value }));
+  const network = await noEgressNetwork(docker);
+  if (!network.ok) return err(typedError("container_backend_unavailable", network.error));
+  return ok(new SwarmTaskSupervisor(docker, { ...settings, nodeId: node.value, noEgressNetwork: network.value }));
 }

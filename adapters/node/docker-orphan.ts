@@ -24,12 +24,14 @@ export async function adoptOrphanContainer(docker: Dockerode, orphan: OrphanCont
     return { state: "unreachable", problem: `the Docker engine could not be asked: ${engineProblem(error)}` };
   }
   const entry = found[0];
-  if (entry === undefined)
+  if (entry === undefined) {
+    await removeJobs(docker, orphan);
     return { state: "missing", problem: `no container labelled with task ${orphan.id} is on the engine any more` };
+  }
   const container = docker.getContainer(entry.Id);
   return {
     state: entry.State === "running" ? "running" : "ended",
-    settled: settle(container, orphan),
+    settled: settle(container, orphan).then(() => removeJobs(docker, orphan)),
     stop: (graceMs) => stopContainer(container, graceMs),
   };
 }
@@ -75,4 +77,16 @@ async function spill(
   } catch {
     return { spilledBytes: 0, lostOutputBytes: total };
   }
+}
+
+/** A Swarm job's service outlives its container's end: it goes too (none exists for a docker task). */
+async function removeJobs(docker: Dockerode, orphan: OrphanContainer): Promise<void> {
+  const services = await docker
+    .listServices({ filters: { label: [`${TASK_LABEL}=${orphan.id}`, `${TAG_LABEL}=${orphan.processTag}`] } })
+    .catch(() => []);
+  for (const service of services)
+    await docker
+      .getService(service.ID)
+      .remove()
+      .catch(() => undefined);
 }

@@ -33,6 +33,8 @@ export class DockerTaskProcess implements RunningProcess {
     private readonly container: Dockerode.Container,
     logs: Readable,
     files: SupervisionFiles,
+    /** What removes the task's container (and its log); a Swarm job's removes its service. */
+    private readonly remove: () => Promise<unknown> = () => container.remove({ force: true }),
   ) {
     // One ordered stream: the output file then holds the log's bytes in the log's own order, so a later host
     // can tell exactly which part of the log it already has (a byte count) when it takes the task over.
@@ -119,6 +121,6 @@ export class DockerTaskProcess implements RunningProcess {
 
   /** Removes the container (and its log) once the task's end is durable on the host. */
   async release(): Promise<void> {
-    await this.container.remove({ force: true }).catch(() => undefined); // already removed
+    await this.remove().catch(() => undefined); // already removed
   }
 }

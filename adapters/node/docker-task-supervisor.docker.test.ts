@@ -3,7 +3,7 @@ import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Docker from "dockerode";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeContainerBackendsContract } from "../../contract-tests/container-backends.contract.ts";
 import {
   describeTaskSupervisorContract,
@@ -65,6 +65,12 @@ async function start(command: string, dir: string, backends?: DockerContainerBac
 }
 
 describe.runIf(engineAvailable)("Docker container tasks", () => {
+  afterAll(async () => {
+    // Every container this file made was released (or taken over): none is left on the engine.
+    const left = await docker.listContainers({ all: true, filters: { label: [TASK_LABEL] } });
+    expect(left.filter((c) => c.Labels[TASK_LABEL]?.startsWith(`dockertest${process.pid}x`))).toEqual([]);
+  });
+
   describeTaskSupervisorContract(
     "DockerTaskSupervisor (one container per task on the local engine)",
     async () => ({
@@ -114,6 +120,7 @@ describe.runIf(engineAvailable)("Docker container tasks", () => {
     expect(stderr).toHaveLength(0);
     expect(exit).toEqual({ code: 0, signal: null });
     expect(statSync(join(dir, "made-here")).uid).toBe(4321);
+    await proc.release?.();
   });
 
   it("the configured limits and network reach the container", async () => {

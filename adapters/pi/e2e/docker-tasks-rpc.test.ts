@@ -5,7 +5,7 @@ import Docker from "dockerode";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeIsolatedAgentDir, type IsolatedAgentDir } from "../../fake/isolated-agent-dir.ts";
 import { startScriptedModelServer, type ScriptedModelServer } from "../../fake/scripted-model-server.ts";
-import { buildTaskImage, requireDockerEngine, TASK_IMAGE } from "../../fake/task-image.test-support.ts";
+import { buildTaskImage, requireDockerEngine, requireSwarm, TASK_IMAGE } from "../../fake/task-image.test-support.ts";
 import type { PiRecord } from "./jsonl-lines.ts";
 import { startPiRpc, type PiRpcClient } from "./rpc-client.ts";
 import { LEAN_PI_ARGS } from "./scripted-parent.test-support.ts";
@@ -15,6 +15,7 @@ import { TaskRpc } from "./task-rpc.test-support.ts";
 // bg_run with runOn "docker" through the real Pi host: a container on the local engine per task.
 const FILE = "adapters/pi/e2e/docker-tasks-rpc.test.ts";
 const engineAvailable = await requireDockerEngine(FILE);
+const swarmAvailable = engineAvailable && (await requireSwarm(FILE));
 const docker = new Docker();
 let server: ScriptedModelServer;
 let agent: IsolatedAgentDir;
@@ -127,4 +128,35 @@ describe.runIf(engineAvailable)("bg_run runOn docker through pi --mode rpc", () 
     const after = existsSync(join(cwd, ".pi")) ? readdirSync(join(cwd, ".pi"), { recursive: true }).length : 0;
     expect(after).toBe(before);
   }, 60_000);
+});
+
+describe.runIf(swarmAvailable)("bg_run runOn swarm through pi --mode rpc", () => {
+  const servicesOf = (taskId: string) =>
+    docker.listServices({ filters: { label: [`pi-background-tasks.task=${taskId}`] } });
+
+  it("runs as a Swarm job: output read back, the notice, the engine's exit code, and no service or container left", async () => {
+    const task = await rpc.bgRun(pi, {
+      name: "a job",
+      command: "echo in a job; exit 4",
+      runOn: "swarm",
+      image: TASK_IMAGE,
+    });
+    await pi.waitFor(noticeFor(task.id), 60_000);
+    expect(rpc.metadataOf(task)).toMatchObject({ status: "failed", exitCode: 4 });
+    const metadata = JSON.parse(readFileSync(join(cwd, task.outputPath.replace(/\.output$/, ".json")), "utf8"));
+    expect(metadata.container).toMatchObject({ runOn: "swarm", image: TASK_IMAGE });
+    const logs = await rpc.callTool(pi, "bg_logs", { taskId: task.id, tail: false });
+    expect(logs.text).toContain("in a job\n");
+    expect(await servicesOf(task.id)).toEqual([]);
+    expect(await containersOf(task.id)).toEqual([]);
+  }, 90_000);
+
+  it("bg_kill stops the job, and removes its service", async () => {
+    const task = await rpc.bgRun(pi, { name: "long job", command: "sleep 300", runOn: "swarm", image: TASK_IMAGE });
+    await expect.poll(async () => (await containersOf(task.id)).length, { timeout: 30_000 }).toBe(1);
+    const killed = await rpc.callTool(pi, "bg_kill", { taskId: task.id });
+    expect(killed.text).toContain("Status: killed");
+    await expect.poll(async () => (await servicesOf(task.id)).length, { timeout: 20_000 }).toBe(0);
+    expect(await containersOf(task.id)).toEqual([]);
+  }, 90_000);
 });

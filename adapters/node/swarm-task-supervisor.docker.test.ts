@@ -1,0 +1,107 @@
+import { mkdtempSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Docker from "dockerode";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describeTaskSupervisorContract } from "../../contract-tests/task-supervisor.contract.ts";
+import { drain } from "../../contract-tests/process-output.ts";
+import { ok } from "../../domain/shared/model/result.ts";
+import { CONTAINER_SETTINGS_DEFAULTS } from "../../domain/tasks/model/container-settings.ts";
+import { buildTaskImage, requireSwarm, TASK_IMAGE } from "../fake/task-image.test-support.ts";
+import { DockerContainerBackends } from "./docker-container-backends.ts";
+import { TASK_LABEL } from "./docker-task-supervisor.ts";
+
+const FILE = "adapters/node/swarm-task-supervisor.docker.test.ts";
+const swarmAvailable = await requireSwarm(FILE);
+const docker = new Docker();
+const HOST = { pid: process.pid, startedAt: "test" };
+const POLICY = { afterShellExit: { remaining: "stop", graceMs: 500 }, killGraceMs: 1_000 } as const;
+const backends = new DockerContainerBackends(async () => ok(CONTAINER_SETTINGS_DEFAULTS));
+
+beforeAll(async () => {
+  if (swarmAvailable) await buildTaskImage();
+}, 120_000);
+
+let taskNumber = 0;
+async function prepared() {
+  const id = `swarmtest${process.pid}x${++taskNumber}`;
+  const ready = await backends.prepare({ runOn: "swarm", image: TASK_IMAGE }, { id, host: HOST });
+  if (!ready.ok) throw new Error(ready.error.message);
+  return { id, ...ready.value };
+}
+
+const servicesOf = (taskId: string) => docker.listServices({ filters: { label: [`${TASK_LABEL}=${taskId}`] } });
+
+async function start(command: string) {
+  const { id, supervisor, facts } = await prepared();
+  const dir = mkdtempSync(join(tmpdir(), "swarm-task-"));
+  const files = { exitPath: join(dir, "t.exit.json"), spillPath: join(dir, "t.spill"), spillCapBytes: 1 << 20 };
+  const launched = await supervisor.launch(supervisor.wrap({ kind: "shell", command }, {}, files, POLICY), dir);
+  if (!launched.ok) throw new Error(launched.error.message);
+  return { id, proc: launched.value, facts, dir };
+}
+
+describe.runIf(swarmAvailable)("Swarm job tasks", () => {
+  afterAll(async () => {
+    // Every job this file made was released: no service and no container of it is left.
+    const mine = (labels: Record<string, string> | undefined) =>
+      labels?.[TASK_LABEL]?.startsWith(`swarmtest${process.pid}x`);
+    const services = await docker.listServices({ filters: { label: [TASK_LABEL] } });
+    const containers = await docker.listContainers({ all: true, filters: { label: [TASK_LABEL] } });
+    expect(services.filter((x) => mine(x.Spec?.Labels))).toEqual([]);
+    expect(containers.filter((c) => mine(c.Labels))).toEqual([]);
+  });
+
+  describeTaskSupervisorContract(
+    "Swarm replicated-job, one per task, on this engine's node",
+    async () => ({
+      supervisor: (await prepared()).supervisor,
+      dir: mkdtempSync(join(tmpdir(), "swarm-task-")),
+      command: (scenario) => ({
+        kind: "shell",
+        command:
+          scenario.kind === "print-and-exit"
+            ? `printf '%s' '${scenario.stdout}'; printf '%s' '${scenario.stderr}' >&2; exit ${scenario.exitCode}`
+            : scenario.kind === "print-env"
+              ? `printf '%s' "$${scenario.name}"`
+              : scenario.kind === "die-by-signal"
+                ? "kill -USR2 $$"
+                : "true",
+      }),
+      readFile: (path) => readFile(path).catch(() => undefined),
+      alive: async () => false,
+    }),
+    "container",
+  );
+
+  it("a job without a network has an address on the internal overlay and no route out; released, its service is gone", async () => {
+    const { id, proc, facts, dir } = await start("pwd; cat /proc/net/route | cut -f2 | tail -n +2; exit 3");
+    expect(facts).toMatchObject({ runOn: "swarm", image: TASK_IMAGE });
+    const [stdout, , exit] = await Promise.all([drain(proc.stdout), drain(proc.stderr), proc.exited]);
+    const lines = Buffer.from(stdout).toString().trim().split("\n");
+    expect(lines[0]).toBe(dir);
+    expect(lines.slice(1)).not.toContain("00000000"); // no default route
+    expect(lines.slice(1).length).toBeGreaterThan(0);
+    expect(exit).toEqual({ code: 3, signal: null });
+    expect(await servicesOf(id)).toHaveLength(1);
+    await proc.release?.();
+    expect(await servicesOf(id)).toEqual([]);
+  });
+
+  it("a kill stops the job's container; released, nothing of it is left", async () => {
+    const { id, proc } = await start("trap '' TERM; echo ready; while :; do sleep 1; done");
+    const outputs = Promise.all([drain(proc.stdout), drain(proc.stderr)]);
+    await proc.killGroup({ graceMs: 300 });
+    expect((await proc.exited).code).toBe(128 + 9);
+    await outputs;
+    await proc.release?.();
+    expect(await servicesOf(id)).toEqual([]);
+    await expect
+      .poll(
+        async () => (await docker.listContainers({ all: true, filters: { label: [`${TASK_LABEL}=${id}`] } })).length,
+        { timeout: 10_000 },
+      )
+      .toBe(0);
+  });
+});
