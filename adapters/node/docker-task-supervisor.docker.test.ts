@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { chmodSync, mkdtempSync, statSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -121,6 +122,30 @@ describe.runIf(engineAvailable)("Docker container tasks", () => {
     expect(exit).toEqual({ code: 0, signal: null });
     expect(statSync(join(dir, "made-here")).uid).toBe(4321);
     await proc.release?.();
+  });
+
+  it("an image's ENTRYPOINT does not wrap the command: the shell runs it and its exit code is the task's", async () => {
+    const image = "pi-bg-entrypoint-test:1";
+    execFileSync("docker", ["build", "-q", "-t", image, "-"], {
+      input: `FROM ${TASK_IMAGE}\nENTRYPOINT ["/bin/echo", "ENTRYPOINT-RAN"]\n`,
+    });
+    const ready = await new DockerContainerBackends(DEFAULTS).prepare(
+      { runOn: "docker", image },
+      { id: `dockertest${process.pid}x${++taskNumber}`, host: HOST },
+    );
+    if (!ready.ok) throw new Error(ready.error.message);
+    const dir = mkdtempSync(join(tmpdir(), "docker-task-"));
+    const files = { exitPath: join(dir, "e.exit.json"), spillPath: join(dir, "e.spill"), spillCapBytes: 100 };
+    const wrapped = ready.value.supervisor.wrap({ kind: "shell", command: "echo hello; exit 5" }, {}, files, POLICY);
+    const launched = await ready.value.supervisor.launch(wrapped, dir);
+    if (!launched.ok) throw new Error(launched.error.message);
+    const [stdout, , exit] = await Promise.all([
+      drain(launched.value.stdout),
+      drain(launched.value.stderr),
+      launched.value.exited,
+    ]);
+    await launched.value.release?.();
+    expect({ out: Buffer.from(stdout).toString(), exit }).toEqual({ out: "hello\n", exit: { code: 5, signal: null } });
   });
 
   it("the configured limits and network reach the container", async () => {

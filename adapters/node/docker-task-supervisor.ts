@@ -53,6 +53,7 @@ export class DockerTaskSupervisor implements TaskSupervisor {
     try {
       container = await this.docker.createContainer({
         Image: s.imageId,
+        Entrypoint: [], // the command runs as given, not as arguments of the image's entrypoint (as Swarm does too)
         Cmd: command.kind === "shell" ? ["/bin/sh", "-c", command.command] : [command.file, ...command.args],
         Env: Object.entries(supervised.env).map(([name, value]) => `${name}=${value}`),
         WorkingDir: cwd,
