@@ -16,6 +16,20 @@ export type SupervisedScenario =
   /** Starts a child with its own stdio that runs `runMs` and exits 0; prints "detached <pid>\n" and exits 0 at once. */
   | { readonly kind: "detached-child"; readonly runMs: number };
 
+/** Each scenario as a POSIX shell command line (for supervisors that run a shell: the host's, a container's). */
+export function shellScenario(scenario: SupervisedScenario): string {
+  switch (scenario.kind) {
+    case "print-and-exit":
+      return `printf '%s' '${scenario.stdout}'; printf '%s' '${scenario.stderr}' >&2; exit ${scenario.exitCode}`;
+    case "print-env":
+      return `printf '%s' "$${scenario.name}"`;
+    case "die-by-signal":
+      return "kill -USR2 $$";
+    case "detached-child":
+      return `sleep ${scenario.runMs / 1000} </dev/null >/dev/null 2>&1 & echo "detached $!"`;
+  }
+}
+
 export interface TaskSupervisorSubject {
   readonly supervisor: TaskSupervisor;
   /** A fresh directory for the supervision files. */

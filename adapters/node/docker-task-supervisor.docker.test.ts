@@ -6,10 +6,7 @@ import { join } from "node:path";
 import Docker from "dockerode";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeContainerBackendsContract } from "../../contract-tests/container-backends.contract.ts";
-import {
-  describeTaskSupervisorContract,
-  type SupervisedScenario,
-} from "../../contract-tests/task-supervisor.contract.ts";
+import { describeTaskSupervisorContract, shellScenario } from "../../contract-tests/task-supervisor.contract.ts";
 import { drain } from "../../contract-tests/process-output.ts";
 import { buildTaskImage, requireDockerEngine, TASK_IMAGE } from "../fake/task-image.test-support.ts";
 import { ok } from "../../domain/shared/model/result.ts";
@@ -27,19 +24,6 @@ const POLICY = { afterShellExit: { remaining: "stop", graceMs: 500 }, killGraceM
 beforeAll(async () => {
   if (engineAvailable) await buildTaskImage();
 }, 120_000);
-
-const shell = (scenario: SupervisedScenario): string => {
-  switch (scenario.kind) {
-    case "print-and-exit":
-      return `printf '%s' '${scenario.stdout}'; printf '%s' '${scenario.stderr}' >&2; exit ${scenario.exitCode}`;
-    case "print-env":
-      return `printf '%s' "$${scenario.name}"`;
-    case "die-by-signal":
-      return "kill -USR2 $$";
-    case "detached-child":
-      return `sleep ${scenario.runMs / 1000} </dev/null >/dev/null 2>&1 & echo "detached $!"`;
-  }
-};
 
 let taskNumber = 0;
 /** A supervisor for one fresh task on the local engine. */
@@ -77,7 +61,7 @@ describe.runIf(engineAvailable)("Docker container tasks", () => {
     async () => ({
       supervisor: (await prepared()).supervisor,
       dir: mkdtempSync(join(tmpdir(), "docker-task-")),
-      command: (scenario) => ({ kind: "shell", command: shell(scenario) }),
+      command: (scenario) => ({ kind: "shell", command: shellScenario(scenario) }),
       readFile: (path) => readFile(path).catch(() => undefined),
       alive: async () => false,
     }),

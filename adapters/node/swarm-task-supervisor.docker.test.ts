@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Docker from "dockerode";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { describeTaskSupervisorContract } from "../../contract-tests/task-supervisor.contract.ts";
+import { describeTaskSupervisorContract, shellScenario } from "../../contract-tests/task-supervisor.contract.ts";
 import { drain } from "../../contract-tests/process-output.ts";
 import { ok } from "../../domain/shared/model/result.ts";
 import { CONTAINER_SETTINGS_DEFAULTS } from "../../domain/tasks/model/container-settings.ts";
@@ -58,17 +58,7 @@ describe.runIf(swarmAvailable)("Swarm job tasks", () => {
     async () => ({
       supervisor: (await prepared()).supervisor,
       dir: mkdtempSync(join(tmpdir(), "swarm-task-")),
-      command: (scenario) => ({
-        kind: "shell",
-        command:
-          scenario.kind === "print-and-exit"
-            ? `printf '%s' '${scenario.stdout}'; printf '%s' '${scenario.stderr}' >&2; exit ${scenario.exitCode}`
-            : scenario.kind === "print-env"
-              ? `printf '%s' "$${scenario.name}"`
-              : scenario.kind === "die-by-signal"
-                ? "kill -USR2 $$"
-                : "true",
-      }),
+      command: (scenario) => ({ kind: "shell", command: shellScenario(scenario) }),
       readFile: (path) => readFile(path).catch(() => undefined),
       alive: async () => false,
     }),

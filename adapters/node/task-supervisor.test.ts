@@ -4,10 +4,7 @@ import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import {
-  describeTaskSupervisorContract,
-  type SupervisedScenario,
-} from "../../contract-tests/task-supervisor.contract.ts";
+import { describeTaskSupervisorContract, shellScenario } from "../../contract-tests/task-supervisor.contract.ts";
 import { type ExitRecord, parseExitRecord } from "../../domain/tasks/model/exit-record.ts";
 import type { RunningProcess } from "../../ports/process-launcher.ts";
 import { NodeSurvivorProbe } from "./node-survivor-probe.ts";
@@ -81,23 +78,10 @@ async function collect(proc: RunningProcess) {
   return { stdout, stderr, exit };
 }
 
-const shell = (scenario: SupervisedScenario): string => {
-  switch (scenario.kind) {
-    case "print-and-exit":
-      return `printf '%s' '${scenario.stdout}'; printf '%s' '${scenario.stderr}' >&2; exit ${scenario.exitCode}`;
-    case "print-env":
-      return `printf '%s' "$${scenario.name}"`;
-    case "die-by-signal":
-      return "kill -USR2 $$";
-    case "detached-child":
-      return `sleep ${scenario.runMs / 1000} </dev/null >/dev/null 2>&1 & echo "detached $!"`;
-  }
-};
-
 describeTaskSupervisorContract("NodeTaskSupervisor (one task-supervisor.mjs for the host)", async () => ({
   supervisor,
   dir: mkdtempSync(join(tmpdir(), "supervisor-")),
-  command: (scenario) => ({ kind: "shell", command: shell(scenario), shell: "/bin/sh" }),
+  command: (scenario) => ({ kind: "shell", command: shellScenario(scenario), shell: "/bin/sh" }),
   readFile: (path) => readFile(path).catch(() => undefined),
   alive: (pid) => isAlive(pid),
 }));
