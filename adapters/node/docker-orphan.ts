@@ -1,8 +1,8 @@
-import { constants, open } from "node:fs/promises";
+import { constants, type FileHandle, open } from "node:fs/promises";
 import type Dockerode from "dockerode";
 import type { AdoptedContainer, OrphanContainer } from "../../ports/container-backend.ts";
-import { DockerLogFrames } from "./docker-log-frames.ts";
 import { engineProblem, stopContainer } from "./docker-calls.ts";
+import { readEndedLog } from "./docker-log-read.ts";
 import { TAG_LABEL, TASK_LABEL } from "./docker-task-supervisor.ts";
 import { commitFile } from "./durable-commit.mjs";
 
@@ -39,10 +39,7 @@ export async function adoptOrphanContainer(docker: Dockerode, orphan: OrphanCont
 async function settle(container: Dockerode.Container, orphan: OrphanContainer): Promise<void> {
   await container.wait().catch(() => undefined); // ended already, or the engine went away: inspect says which
   const info = await container.inspect();
-  const whole = (await container.logs({ follow: false, stdout: true, stderr: true })) as unknown as Buffer;
-  const rest: Buffer[] = [];
-  new DockerLogFrames((_stream, bytes) => rest.push(bytes), orphan.skipBytes).push(whole);
-  const { spilledBytes, lostOutputBytes } = await spill(orphan.files.spillPath, rest, orphan.files.spillCapBytes);
+  const { spilledBytes, lostOutputBytes } = await spill(container, orphan);
   const record = {
     schema_version: EXIT_RECORD_SCHEMA,
     code: info.State.ExitCode,
@@ -56,27 +53,38 @@ async function settle(container: Dockerode.Container, orphan: OrphanContainer): 
   await container.remove({ force: true }).catch(() => undefined); // already removed
 }
 
-/** The bytes into a new spill file (never an existing one), up to `cap`; what did not fit or failed is counted. */
+/**
+ * The log after what the host had, streamed into a new spill file (never an existing one, and none for an empty
+ * rest) up to its cap; what did not fit, or could not be written, is counted.
+ */
 async function spill(
-  path: string,
-  chunks: readonly Buffer[],
-  cap: number,
+  container: Dockerode.Container,
+  orphan: OrphanContainer,
 ): Promise<{ spilledBytes: number; lostOutputBytes: number }> {
-  const total = chunks.reduce((n, c) => n + c.length, 0);
-  if (total === 0) return { spilledBytes: 0, lostOutputBytes: 0 };
-  const kept = Buffer.concat(chunks).subarray(0, cap);
-  try {
-    const file = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
+  const { spillPath, spillCapBytes } = orphan.files;
+  let file: FileHandle | undefined;
+  let failed = false; // a write failed: nothing more is written, the rest is counted
+  let spilled = 0;
+  let total = 0;
+  await readEndedLog(container, orphan.skipBytes, async (bytes) => {
+    total += bytes.length;
+    const kept = bytes.subarray(0, Math.max(0, spillCapBytes - spilled));
+    if (kept.length === 0 || failed) return;
     try {
-      await file.writeFile(kept);
-      await file.sync();
-    } finally {
-      await file.close();
+      file ??= await open(spillPath, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
+      await file.write(kept, 0, kept.length, spilled);
+      spilled += kept.length;
+    } catch {
+      failed = true;
     }
-    return { spilledBytes: kept.length, lostOutputBytes: total - kept.length };
-  } catch {
-    return { spilledBytes: 0, lostOutputBytes: total };
-  }
+  });
+  const synced = await file?.sync().then(
+    () => true,
+    () => false,
+  );
+  await file?.close().catch(() => undefined);
+  if (synced === false) spilled = 0; // nothing written is known to be there
+  return { spilledBytes: spilled, lostOutputBytes: total - spilled };
 }
 
 /** A Swarm job's service outlives its container's end: it goes too (none exists for a docker task). */

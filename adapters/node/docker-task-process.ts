@@ -5,6 +5,7 @@ import type { SupervisionFiles } from "../../ports/task-survival.ts";
 import { ByteQueue } from "./byte-queue.ts";
 import { DockerLogFrames } from "./docker-log-frames.ts";
 import { engineProblem, stopContainer } from "./docker-calls.ts";
+import { readEndedLog } from "./docker-log-read.ts";
 import { commitFile } from "./durable-commit.mjs";
 
 /** Bytes queued for a stream nobody has read yet before the log connection is paused. */
@@ -60,7 +61,7 @@ export class DockerTaskProcess implements RunningProcess {
     this.exited = Promise.all([waited, logsEnded]).then(async ([w]) => {
       logs.removeAllListeners("data");
       logs.destroy(); // nothing more comes from it: bytes it still held are read back by the catch-up
-      const caughtUp = await this.#catchUp(frames.delivered, (_stream, bytes) => output.push(bytes));
+      const caughtUp = await this.#catchUp(frames.delivered, (bytes) => output.push(bytes));
       const ended = await this.#settle(w, caughtUp, files);
       if (ended.said.length > 0) output.push(ended.said);
       output.end();
@@ -73,11 +74,9 @@ export class DockerTaskProcess implements RunningProcess {
    * the final 1,728 bytes of a 3,000,000-byte line, every time). Once the container has ended its log is
    * complete, so it is read once more and whatever follows the bytes already passed on is passed on too.
    */
-  async #catchUp(delivered: number, onPayload: (stream: 1 | 2, bytes: Buffer) => void): Promise<string | undefined> {
+  async #catchUp(delivered: number, onPayload: (bytes: Buffer) => void): Promise<string | undefined> {
     try {
-      const whole = (await this.container.logs({ follow: false, stdout: true, stderr: true })) as unknown as Buffer;
-      const rest = new DockerLogFrames(onPayload, delivered);
-      rest.push(whole);
+      await readEndedLog(this.container, delivered, onPayload);
       return undefined;
     } catch (error) {
       return `the container's log could not be read back to its end: ${engineProblem(error)}`;

@@ -76,24 +76,24 @@ export class SwarmTaskSupervisor implements TaskSupervisor {
     } catch (error) {
       return err(typedError("spawn_failed", `the swarm did not create the job: ${engineProblem(error)}`));
     }
-    const remove = () => service.remove();
     const scheduled = await this.#containerOf(service);
+    // The service goes, and its container with it (the swarm may keep a failed task's container for a while);
+    // one failing removal does not keep the other from being tried.
+    const removeAll = async () => {
+      const container = scheduled.ok ? this.docker.getContainer(scheduled.value) : undefined;
+      await Promise.allSettled([service.remove(), container?.remove({ force: true })]); // already gone: fine
+    };
     if (!scheduled.ok) {
-      await remove().catch(() => undefined); // nothing of a failed start is left
+      await removeAll(); // nothing of a failed start is left
       return err(typedError("spawn_failed", scheduled.error));
     }
     try {
       const container = this.docker.getContainer(scheduled.value);
       const logs = (await container.logs({ follow: true, stdout: true, stderr: true })) as unknown as Readable;
       const info = await container.inspect();
-      // The service goes, and its container with it (the swarm may keep a failed task's container for a while).
-      const removeAll = async () => {
-        await remove();
-        await container.remove({ force: true }).catch(() => undefined);
-      };
       return ok(new DockerTaskProcess(info.State.Pid, container, logs, supervised.files, removeAll));
     } catch (error) {
-      await remove().catch(() => undefined);
+      await removeAll();
       return err(typedError("spawn_failed", `the job's container could not be followed: ${engineProblem(error)}`));
     }
   }
@@ -103,9 +103,12 @@ export class SwarmTaskSupervisor implements TaskSupervisor {
     const deadline = Date.now() + SCHEDULE_TIMEOUT_MS;
     let last = "no task yet";
     while (Date.now() < deadline) {
-      const tasks = (await this.docker.listTasks({ filters: { service: [service.id] } })) as {
-        Status?: { State?: string; Err?: string; ContainerStatus?: { ContainerID?: string } };
-      }[];
+      let tasks: { Status?: { State?: string; Err?: string; ContainerStatus?: { ContainerID?: string } } }[];
+      try {
+        tasks = await this.docker.listTasks({ filters: { service: [service.id] } });
+      } catch (error) {
+        return err(`the swarm could not say where the job runs: ${engineProblem(error)}`);
+      }
       const status = tasks[0]?.Status;
       const id = status?.ContainerStatus?.ContainerID;
       if (id !== undefined && id !== "") return ok(id);

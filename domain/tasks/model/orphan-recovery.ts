@@ -154,7 +154,7 @@ function outputNote(output: RecoveredOutput, exit: ExitRecord | undefined, task:
   const parts: string[] = [];
   if (output.headOnly)
     parts.push(
-      `the rolling tail of the output file was never put back in order, so only its first ${output.capturedBytes} bytes are shown (the raw file keeps the rest)`,
+      `the rolling tail of the output file was never put back in order, so only its first ${output.capturedBytes} bytes are shown (${task.container === undefined ? "the raw file keeps the rest" : "the engine's log after them follows in the spill file"})`,
     );
   const spillPath = spillDisplayPath(task);
   if (exit?.hostGone === true) {
@@ -164,8 +164,10 @@ function outputNote(output: RecoveredOutput, exit: ExitRecord | undefined, task:
     parts.push(`${output.spilledBytes} bytes of later output were saved in ${spillPath}`);
   else if (exit === undefined && task.detachedAt === undefined)
     parts.push("output after the host died was not captured");
-  // Bytes the supervisor had handed to the pipe but the host never read cannot be counted by anyone.
-  parts.push(`output still in the pipe when the host ${task.detachedAt === undefined ? "died" : "let go"} is lost`);
+  // Bytes the supervisor had handed to the pipe but the host never read cannot be counted by anyone; a
+  // container's engine keeps its whole log, so nothing of its output is lost that way.
+  if (task.container === undefined)
+    parts.push(`output still in the pipe when the host ${task.detachedAt === undefined ? "died" : "let go"} is lost`);
   return parts.join("; ");
 }
 
@@ -175,9 +177,11 @@ function accountingOf(
   exit: ExitRecord | undefined,
 ): { readonly bytesWritten: number; readonly output: OutputAccounting } {
   const prior = task.detachedAt === undefined ? undefined : task.output;
-  const produced = prior?.producedBytes ?? output.fileBytes;
+  // A container's log replays from the engine after the bytes read in order, out-of-order ring bytes included.
+  const unread = task.container === undefined ? output.fileBytes - output.capturedBytes : 0;
+  const produced = prior?.producedBytes ?? output.capturedBytes + unread;
   const kept = prior?.keptBytes ?? output.capturedBytes;
-  const elided = prior?.elidedBytes ?? output.fileBytes - output.capturedBytes;
+  const elided = prior?.elidedBytes ?? unread;
   const lost = exit?.lostOutputBytes ?? 0;
   const unwritten = (prior?.unwrittenBytes ?? 0) + lost;
   const producedBytes = produced + output.spilledBytes + lost;

@@ -37,15 +37,22 @@ const containerTask = (id: string): TaskSnapshot => ({
   container: { runOn: "docker", image: "node:22", imageId: "sha256:abc", engine: "fake://engine", tree: "bind" },
 });
 
-async function world(log: string, code: number | undefined, policy: "reattach" | "kill" = "reattach", present = true) {
+async function world(
+  log: string,
+  code: number | undefined,
+  policy: "reattach" | "kill" = "reattach",
+  present = true,
+  output = { file: "the host had this|", capBytes: 1 << 20 },
+) {
   const files = new InMemoryFileCommitter();
   const probe = new FakeSurvivorProbe();
   const clock = new FakeClock();
   const warnings: string[] = [];
-  const task = containerTask("bd1");
+  const base = containerTask("bd1");
+  const task = { ...base, output: { ...base.output, capBytes: output.capBytes } };
   await files.ensureDir(OLD);
   await files.replaceAtomic(`${OLD}/bd1.json`, encode(JSON.stringify(task)));
-  await files.replaceAtomic(`${OLD}/bd1.output`, encode("the host had this|"));
+  await files.replaceAtomic(`${OLD}/bd1.output`, encode(output.file));
   probe.dirs = [{ dir: OLD, metadataFiles: [`${OLD}/bd1.json`] }];
   if (code === undefined) probe.tagged.set(TAG, [78]); // its processes are still there
   const supervisor = new FakeTaskSupervisor(
@@ -127,5 +134,20 @@ describe("recovering a container task after its host died", () => {
     const ended = await task?.stop("user");
     expect(ended).toMatchObject({ status: "killed", killKind: "user" });
     expect(w.containers.orphans.has("bd1")).toBe(false);
+  });
+
+  it("output past the cap: the engine's log replays everything after the head once, and the count is the log's", async () => {
+    // cap 80: a head of 20 bytes, a marker, and a ring the dead host left out of order
+    const log = `${"h".repeat(20)}${"r".repeat(150)}end\n`;
+    const file = `${"h".repeat(20)}${"?".repeat(60)}`;
+    const w = await world(log, 0, "reattach", true, { file, capBytes: 80 });
+    expect(decode(w.files.contents(`${OLD}/bd1.after-host.output`))).toBe(log.slice(20, 100));
+    expect(w.meta()).toMatchObject({
+      status: "completed",
+      bytesWritten: log.length,
+      output: { producedBytes: log.length, keptBytes: 100 },
+      recovery: { spilledBytes: 80, lostOutputBytes: log.length - 100 },
+    });
+    expect(w.meta().error).not.toContain("still in the pipe");
   });
 });

@@ -49,7 +49,7 @@ function setup(options: { backends?: false; reachable?: boolean } = {}) {
       retainTasks: 100,
     },
   );
-  return { files, runtime, hostLauncher, containerLauncher, containers };
+  return { files, runtime, hostLauncher, containerLauncher, containers, inContainer };
 }
 
 describe("bg_run with runOn docker", () => {
@@ -110,5 +110,21 @@ describe("bg_run arguments for container tasks", () => {
   it("runOn host is the default and adds nothing", () => {
     const r = normalizeRunArguments({ command: "make", isAgent: false, runOn: "host" });
     expect(r.ok && r.value).not.toHaveProperty("runOn");
+  });
+
+  it("a shutdown while a container is starting waits for the start, then stops that task too", async () => {
+    const { runtime, containerLauncher, inContainer } = setup();
+    containerLauncher.on(() => true, { stdout: ["runs until stopped\n"] });
+    let open: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const launch = inContainer.launch.bind(inContainer);
+    inContainer.launch = async (...args) => gate.then(() => launch(...args));
+    const starting = runtime.start(request({ runOn: "docker", image: "node:22" }));
+    for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+    const stopping = runtime.shutdown();
+    open();
+    const [started] = await Promise.all([starting, stopping]);
+    expect(started.ok).toBe(true);
+    expect(runtime.list().map((t) => t.status)).toEqual(["killed"]);
   });
 });

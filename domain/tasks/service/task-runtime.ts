@@ -15,6 +15,7 @@ import type { RecoveredTask } from "./recovered-task.ts";
 import { afterShellExit, prepareContainer, supervise, survivalFields } from "./supervised-launch.ts";
 import { TaskExecution } from "./task-execution.ts";
 import { TaskMetadataWriter } from "./task-metadata-writer.ts";
+import { endAtShutdown } from "./task-shutdown.ts";
 import type { TaskRuntimeConfig, TaskRuntimeDeps } from "./task-runtime-config.ts";
 import type { TrackedTask } from "./tracked-task.ts";
 
@@ -35,6 +36,8 @@ export class TaskRuntime {
   private readonly tasks = new Map<string, TrackedTask>();
   private readonly listeners = new Set<Listener>();
   private shuttingDown = false;
+  /** Starts under way: a shutdown waits for them, so a task whose launch it overtook is stopped too. */
+  private readonly starting = new Set<Promise<unknown>>();
 
   constructor(
     private readonly deps: TaskRuntimeDeps,
@@ -42,6 +45,12 @@ export class TaskRuntime {
   ) {}
 
   async start(request: RunRequest, plan?: LaunchPlan): Promise<Result<TaskSnapshot, StartError>> {
+    const started = this.startTask(request, plan);
+    this.starting.add(started);
+    return started.finally(() => this.starting.delete(started));
+  }
+
+  private async startTask(request: RunRequest, plan?: LaunchPlan): Promise<Result<TaskSnapshot, StartError>> {
     if (this.shuttingDown)
       return err({
         code: "runtime_shutting_down",
@@ -218,41 +227,12 @@ export class TaskRuntime {
     return () => this.listeners.delete(listener);
   }
 
-  /**
-   * Stops every running task without notifications and waits until all are durable. A surviveReload task is
-   * left running instead (the next session reattaches it), and so is what it started.
-   */
+  /** Ends every task as `endAtShutdown` says (no notices), once the starts under way are done; waits until all are durable. */
   async shutdown(): Promise<void> {
     this.shuttingDown = true;
-    const all = [...this.tasks.values()];
-    await Promise.all(
-      all.map((t) =>
-        t.snapshot.surviveReload === true
-          ? this.leaveRunning(t)
-          : t.isRunning
-            ? t.stop("shutdown")
-            : t.whenTerminal().then(() => this.sweepLeftovers(t)),
-      ),
-    );
+    await Promise.allSettled([...this.starting]);
+    await Promise.all([...this.tasks.values()].map((t) => endAtShutdown(t, this.deps.warn)));
     this.listeners.clear();
-  }
-
-  private async leaveRunning(task: TrackedTask): Promise<void> {
-    if (!task.isRunning) return;
-    const detached = await task.detach();
-    if (!detached.ok)
-      this.deps.warn(
-        `Task ${task.snapshot.id} was left running (surviveReload), but its files could not be completed: ${detached.error.message}`,
-      );
-  }
-
-  /** Nothing a task started outlives the session: a finished command's daemons are stopped too. */
-  private async sweepLeftovers(task: TrackedTask): Promise<void> {
-    const stopped = await task.sweepLeftovers();
-    if (stopped.length > 0)
-      this.deps.warn(
-        `Task ${task.snapshot.id}: ${stopped.length} process(es) it left running were stopped at shutdown (pids ${stopped.join(", ")})`,
-      );
   }
 
   get isShuttingDown(): boolean {
