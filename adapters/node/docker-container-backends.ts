@@ -28,14 +28,16 @@ async function endpointOf(docker: Dockerode): Promise<{ readonly name: string; r
   const modem = docker.modem as { socketPath?: unknown; protocol?: string; host?: string; port?: string | number };
   const socket = typeof modem.socketPath === "function" ? await modem.socketPath() : modem.socketPath;
   if (typeof socket === "string") return { name: `unix://${socket}`, local: true };
-  return { name: `${modem.protocol ?? "tcp"}://${modem.host ?? "?"}:${modem.port ?? "?"}`, local: false };
+  const address = `${modem.host ?? "?"}:${modem.port ?? "?"}`;
+  if (modem.protocol === "ssh") return { name: `ssh://${address}`, local: false };
+  return { name: `tcp://${address}${modem.protocol === "https" ? " (TLS)" : ""}`, local: false };
 }
 
 /**
  * Container tasks on a Docker engine. Nothing is created before the engine has answered and the image is
- * known to be there; images are never pulled. Only a local engine is served: the project tree is bind-mounted,
- * and on a remote engine that path would be the remote machine's (an empty or different directory), so a
- * remote engine is refused until the tree can be copied.
+ * known to be there; images are never pulled. A local engine bind-mounts the project tree; a remote one
+ * (`DOCKER_HOST=tcp://…` with TLS, or `ssh://…`) would see its own machine's path there, an empty or different
+ * directory, so a docker task gets a copy of the tree instead and a Swarm job is refused.
  */
 export class DockerContainerBackends implements ContainerBackends {
   #engine: Promise<Dockerode> | undefined;
@@ -70,11 +72,11 @@ export class DockerContainerBackends implements ContainerBackends {
     const docker = await this.#connected();
     if (!docker.ok) return docker;
     const endpoint = await endpointOf(docker.value);
-    if (!endpoint.local)
+    if (!endpoint.local && placement.runOn === "swarm")
       return err(
         typedError(
           "container_backend_unavailable",
-          `the Docker engine at ${endpoint.name} is remote: the project tree would not be there, and copying it is not built yet; unset DOCKER_HOST to use the local engine`,
+          `the Docker engine at ${endpoint.name} is remote: a Swarm job there would not find the project tree, and copying it into a job is not built; use runOn "docker" (which copies the tree), or unset DOCKER_HOST to use the local swarm`,
         ),
       );
     let imageId: string;
@@ -93,8 +95,9 @@ export class DockerContainerBackends implements ContainerBackends {
       host: task.host === undefined ? "unknown" : `${task.host.pid}/${task.host.startedAt}`,
       imageId,
       user: this.user,
+      tree: endpoint.local ? "bind" : "copy",
       ...settings.value,
-    };
+    } as const;
     const supervisor =
       placement.runOn === "docker"
         ? ok(new DockerTaskSupervisor(docker.value, taskSettings))
@@ -102,7 +105,14 @@ export class DockerContainerBackends implements ContainerBackends {
     if (!supervisor.ok) return supervisor;
     return ok({
       supervisor: supervisor.value,
-      facts: { runOn: placement.runOn, image, imageId, engine: endpoint.name, tree: "bind" },
+      facts: {
+        runOn: placement.runOn,
+        image,
+        imageId,
+        engine: endpoint.name,
+        tree: taskSettings.tree,
+        network: taskSettings.network,
+      },
     });
   }
 

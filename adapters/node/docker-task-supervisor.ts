@@ -5,6 +5,7 @@ import type { SupervisedLaunch, TaskSupervisor } from "../../ports/task-survival
 import { engineProblem } from "./docker-calls.ts";
 import { DockerTaskProcess } from "./docker-task-process.ts";
 import { taggedLaunch } from "./process-tag.ts";
+import { projectTreeArchive } from "./project-tree-archive.ts";
 
 /** Labels every task container carries, so a later host finds it (and only its own) by them. */
 export const TASK_LABEL = "pi-background-tasks.task";
@@ -21,6 +22,8 @@ export interface ContainerTaskSettings {
   /** `uid:gid` the command runs as, so files it writes in the project are the user's. */
   readonly user: string;
   readonly network: boolean;
+  /** "bind": the engine is local and mounts the project directory; "copy": a remote one gets a copy of it. */
+  readonly tree: "bind" | "copy";
   readonly pidsLimit: number;
   readonly cpus?: number;
   readonly memoryBytes?: number;
@@ -28,7 +31,8 @@ export interface ContainerTaskSettings {
 
 /**
  * Runs one task as one container on a Docker engine, through its API (dockerode). The project directory is
- * bind-mounted at the same path and is the working directory; the command runs under the engine's init
+ * bind-mounted at the same path (a remote engine gets a copy of it there, unpacked before the start) and is the
+ * working directory; the command runs under the engine's init
  * (`--init`), so a stop reaches it and its children are reaped; there is no network unless configured.
  * A shell command runs with the image's `/bin/sh`: the host's shell need not exist in the image.
  */
@@ -61,7 +65,7 @@ export class DockerTaskSupervisor implements TaskSupervisor {
         Labels: { [TASK_LABEL]: s.taskId, [HOST_LABEL]: s.host, [TAG_LABEL]: supervised.processTag },
         Tty: false,
         HostConfig: {
-          Binds: [`${cwd}:${cwd}`],
+          ...(s.tree === "bind" ? { Binds: [`${cwd}:${cwd}`] } : {}),
           NetworkMode: s.network ? "bridge" : "none",
           Init: true,
           PidsLimit: s.pidsLimit,
@@ -74,6 +78,7 @@ export class DockerTaskSupervisor implements TaskSupervisor {
       return err(typedError("spawn_failed", `the engine did not create the container: ${engineProblem(error)}`));
     }
     try {
+      if (s.tree === "copy") await container.putArchive(await projectTreeArchive(cwd, s.user), { path: "/" });
       await container.start();
       const logs = (await container.logs({ follow: true, stdout: true, stderr: true })) as unknown;
       const info = await container.inspect();

@@ -4,13 +4,14 @@ import { join } from "node:path";
 import Docker from "dockerode";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeIsolatedAgentDir, type IsolatedAgentDir } from "../../fake/isolated-agent-dir.ts";
+import { type RemoteEngine, startRemoteEngine } from "../../fake/remote-engine.test-support.ts";
 import { startScriptedModelServer, type ScriptedModelServer } from "../../fake/scripted-model-server.ts";
 import { buildTaskImage, requireDockerEngine, requireSwarm, TASK_IMAGE } from "../../fake/task-image.test-support.ts";
 import type { PiRecord } from "./jsonl-lines.ts";
 import { startPiRpc, type PiRpcClient } from "./rpc-client.ts";
 import { LEAN_PI_ARGS } from "./scripted-parent.test-support.ts";
 import { PACKAGE_ROOT } from "./sdk-session.ts";
-import { TaskRpc } from "./task-rpc.test-support.ts";
+import { type RpcTask, TaskRpc } from "./task-rpc.test-support.ts";
 
 // bg_run with runOn "docker" through the real Pi host: a container on the local engine per task.
 const FILE = "adapters/pi/e2e/docker-tasks-rpc.test.ts";
@@ -160,3 +161,54 @@ describe.runIf(swarmAvailable)("bg_run runOn swarm through pi --mode rpc", () =>
     expect(await containersOf(task.id)).toEqual([]);
   }, 90_000);
 });
+
+describe.runIf(engineAvailable)(
+  "bg_run runOn docker on a remote engine (DOCKER_HOST=tcp://… with TLS) through pi --mode rpc",
+  () => {
+    let engine: RemoteEngine;
+    let remotePi: PiRpcClient;
+    let project: string;
+
+    beforeAll(async () => {
+      engine = await startRemoteEngine();
+      project = mkdtempSync(join(tmpdir(), "bg-remote-project-"));
+      writeFileSync(join(project, "input.txt"), "from the host\n");
+      remotePi = startPiRpc({
+        args: [...LEAN_PI_ARGS, "-e", PACKAGE_ROOT],
+        env: { ...agent.env, ...engine.env },
+        cwd: project,
+      });
+    }, 180_000);
+
+    afterAll(async () => {
+      await remotePi?.close().catch(() => undefined);
+      await engine?.stop();
+    }, 60_000);
+
+    it("the task runs on that engine in a copy of the project: the receipt says so, the output is read back, the host's files stay, nothing is left there", async () => {
+      const remoteRpc = new TaskRpc(server, project);
+      const started = await remoteRpc.callTool(remotePi, "bg_run", {
+        name: "remote",
+        command: "cat input.txt; echo changed > input.txt; cat input.txt; exit 2",
+        isAgent: false,
+        triggerOnCompletion: false,
+        runOn: "docker",
+        image: TASK_IMAGE,
+      });
+      expect(started.isError, started.text).toBe(false);
+      expect(started.text).toContain(`on ${engine.env.DOCKER_HOST} (TLS)`);
+      expect(started.text).toContain("the project directory was copied to the same path there");
+      const task = (started.details as { task: RpcTask }).task;
+      await remotePi.waitFor(noticeFor(task.id), 60_000);
+      expect(remoteRpc.metadataOf(task)).toMatchObject({
+        status: "failed",
+        exitCode: 2,
+        container: { tree: "copy", engine: `${engine.env.DOCKER_HOST} (TLS)` },
+      });
+      const logs = await remoteRpc.callTool(remotePi, "bg_logs", { taskId: task.id, tail: false });
+      expect(logs.text).toContain("from the host\nchanged\n");
+      expect(readFileSync(join(project, "input.txt"), "utf8")).toBe("from the host\n");
+      expect(await engine.docker.listContainers({ all: true })).toEqual([]);
+    }, 120_000);
+  },
+);

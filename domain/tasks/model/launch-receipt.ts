@@ -56,5 +56,9 @@ function agentTelemetryLine(task: TaskSnapshot): string {
 }
 
 function containerLine(c: ContainerFacts): string {
-  return `Runs in: a ${c.runOn === "docker" ? "container" : "Swarm job"} of image ${c.image} (${c.imageId}) on ${c.engine}, as your user, without a network and without your environment; the project directory is mounted at the same path. Nothing outlives the command there: when it exits, the container ends.`;
+  const tree =
+    c.tree === "bind"
+      ? "the project directory is mounted at the same path"
+      : "the engine is remote, so the project directory was copied to the same path there (without .pi/): what the command changes stays in the container and is removed with it";
+  return `Runs in: a ${c.runOn === "docker" ? "container" : "Swarm job"} of image ${c.image} (${c.imageId}) on ${c.engine}, as your user, ${c.network === true ? "with a network" : "without a network"} and without your environment; ${tree}. Nothing outlives the command there: when it exits, the container ends.`;
 }

@@ -121,7 +121,8 @@ export const TaskMetadataSchema = closed({
       image: text(255),
       imageId: text(200),
       engine: text(4096),
-      tree: Type.Literal("bind"),
+      tree: literals(["bind", "copy"] as const),
+      network: Type.Optional(Type.Boolean()),
     }),
   ),
   recovery: Type.Optional(

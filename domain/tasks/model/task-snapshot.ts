@@ -147,8 +147,13 @@ export interface ContainerFacts {
   readonly imageId: string;
   /** The engine, as its endpoint names it (`unix:///var/run/docker.sock`, `tcp://…`). */
   readonly engine: string;
-  /** How the task sees the project tree: the host's directory bind-mounted at the same path. */
-  readonly tree: "bind";
+  /**
+   * How the task sees the project tree: the host's directory bind-mounted at the same path ("bind", a local
+   * engine), or a copy of it unpacked at the same path in the container ("copy", a remote engine).
+   */
+  readonly tree: "bind" | "copy";
+  /** Whether the container had a network (the config's choice); absent in records of earlier versions. */
+  readonly network?: boolean;
 }
 
 /** How a later host took over a task whose host had ended (crash, or a surviveReload shutdown). */

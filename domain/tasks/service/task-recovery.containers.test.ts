@@ -42,7 +42,7 @@ async function world(
   code: number | undefined,
   policy: "reattach" | "kill" = "reattach",
   present = true,
-  output = { file: "the host had this|", capBytes: 1 << 20 },
+  output: { file: string; capBytes: number; remote?: boolean } = { file: "the host had this|", capBytes: 1 << 20 },
 ) {
   const files = new InMemoryFileCommitter();
   const probe = new FakeSurvivorProbe();
@@ -54,7 +54,7 @@ async function world(
   await files.replaceAtomic(`${OLD}/bd1.json`, encode(JSON.stringify(task)));
   await files.replaceAtomic(`${OLD}/bd1.output`, encode(output.file));
   probe.dirs = [{ dir: OLD, metadataFiles: [`${OLD}/bd1.json`] }];
-  if (code === undefined) probe.tagged.set(TAG, [78]); // its processes are still there
+  if (code === undefined && output.remote !== true) probe.tagged.set(TAG, [78]); // its processes are still there
   const supervisor = new FakeTaskSupervisor(
     new SeededRandomSource(1),
     files,
@@ -149,5 +149,14 @@ describe("recovering a container task after its host died", () => {
       recovery: { spilledBytes: 80, lostOutputBytes: log.length - 100 },
     });
     expect(w.meta().error).not.toContain("still in the pipe");
+  });
+
+  it("a container on a remote engine: its processes are not in this host's table, and the engine's word that it runs is enough", async () => {
+    const w = await world("the host had this|later\n", undefined, "reattach", true, {
+      file: "the host had this|",
+      capBytes: 1 << 20,
+      remote: true,
+    });
+    expect(w.recovered.map((t) => t.snapshot.status)).toEqual(["running"]);
   });
 });

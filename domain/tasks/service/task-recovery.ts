@@ -93,14 +93,20 @@ async function recoverOne(
   if (!(await claimOrphan(deps.files, deps.probe, dir, task.id))) return undefined;
   const container = await adoptContainer(deps, task, paths);
   const found = await readExitRecord(deps.files, paths.exit);
-  const live = task.processTag === undefined ? [] : await deps.probe.taggedProcesses(task.processTag);
+  // A container's engine says whether it runs (a remote or rootless one's processes are not in this host's table).
+  const live =
+    container !== undefined
+      ? Number(container.running)
+      : task.processTag === undefined
+        ? 0
+        : (await deps.probe.taggedProcesses(task.processTag)).length;
   const action = planOrphan(
     task,
     {
       hostAlive: false,
       exit: found.exit,
       ...(found.problem === undefined ? {} : { exitProblem: found.problem }),
-      liveProcesses: live.length,
+      liveProcesses: live,
     },
     config.policy,
   );
@@ -160,7 +166,9 @@ async function adoptContainer(
   deps: RecoveryDeps,
   task: TaskSnapshot,
   paths: OrphanPaths,
-): Promise<{ readonly settled: Promise<void>; stop(graceMs: number): Promise<void> } | undefined> {
+): Promise<
+  { readonly running: boolean; readonly settled: Promise<void>; stop(graceMs: number): Promise<void> } | undefined
+> {
   if (task.container === undefined || task.processTag === undefined) return undefined;
   if (deps.containers === undefined) {
     deps.warn(`Task ${task.id} ran in a container, but this host has no container backend to find it`);
@@ -182,7 +190,8 @@ async function adoptContainer(
     ),
   );
   if (adopted.state === "ended") await settled;
-  return { settled, stop: (graceMs) => adopted.stop(graceMs) }; // a promise returned bare would be awaited here
+  // A promise returned bare would be awaited here.
+  return { running: adopted.state === "running", settled, stop: (graceMs) => adopted.stop(graceMs) };
 }
 
 /** Writes the terminal state durably; if that fails, the note says so and the next session tries again. */
