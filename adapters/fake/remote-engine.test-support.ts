@@ -15,9 +15,9 @@ export interface RemoteEngine {
 
 /**
  * Starts a second `dockerd` of this machine on a loopback port with TLS client verification (a CA, a server
- * certificate for 127.0.0.1 and a client certificate made here with openssl), its own data and exec roots, no
- * bridge and no iptables rules, and gives it the task image from the local engine (`docker save` → `load`).
- * Needs root, as the local engine does.
+ * certificate for 127.0.0.1 and a client certificate made here with openssl), its own data and exec roots, its
+ * own bridge and no iptables rules, and gives it the task image from the local engine (`docker save` → `load`).
+ * Needs root (and iproute2's `ip`), as the local engine does.
  */
 export async function startRemoteEngine(): Promise<RemoteEngine> {
   const root = mkdtempSync("/tmp/re-");
@@ -25,13 +25,17 @@ export async function startRemoteEngine(): Promise<RemoteEngine> {
   execFileSync("mkdir", ["-p", certs]);
   makeCertificates(certs);
   const port = await freePort();
+  // A bridge of its own: with `--bridge none` dockerd deletes the machine's docker0, the local engine's.
+  const bridge = `pi-re-${port}`;
+  execFileSync("ip", ["link", "add", "name", bridge, "type", "bridge"]);
+  execFileSync("ip", ["addr", "add", `198.18.${port % 256}.1/24`, "dev", bridge]); // a benchmarking range, not private
   const daemon = spawn(
     "dockerd",
     [
       ...["--data-root", join(root, "data"), "--exec-root", join(root, "x"), "--pidfile", join(root, "d.pid")],
       ...["-H", `tcp://127.0.0.1:${port}`, "--tlsverify", "--tlscacert", join(certs, "ca.pem")],
       ...["--tlscert", join(certs, "server-cert.pem"), "--tlskey", join(certs, "server-key.pem")],
-      ...["--bridge", "none", "--iptables=false", "--ip6tables=false", "--storage-driver", "vfs"],
+      ...["--bridge", bridge, "--iptables=false", "--ip6tables=false", "--storage-driver", "vfs"],
     ],
     { stdio: ["ignore", "ignore", "pipe"] },
   );
@@ -48,7 +52,7 @@ export async function startRemoteEngine(): Promise<RemoteEngine> {
     cert: readFileSync(join(certs, "cert.pem")),
     key: readFileSync(join(certs, "key.pem")),
   });
-  const stop = () => stopDaemon(daemon, root);
+  const stop = () => stopDaemon(daemon, root, bridge);
   try {
     await answering(docker, daemon, () => log);
     const image = await new Docker().getImage(TASK_IMAGE).get();
@@ -105,7 +109,7 @@ async function answering(docker: Dockerode, daemon: ChildProcess, log: () => str
   throw new Error(`the second dockerd did not answer on loopback:\n${log()}`);
 }
 
-async function stopDaemon(daemon: ChildProcess, root: string): Promise<void> {
+async function stopDaemon(daemon: ChildProcess, root: string, bridge: string): Promise<void> {
   if (daemon.exitCode === null) {
     const ended = new Promise((resolve) => daemon.once("exit", resolve));
     daemon.kill("SIGTERM");
@@ -113,4 +117,5 @@ async function stopDaemon(daemon: ChildProcess, root: string): Promise<void> {
     if (daemon.exitCode === null) daemon.kill("SIGKILL");
   }
   rmSync(root, { recursive: true, force: true });
+  execFileSync("ip", ["link", "del", bridge]);
 }

@@ -3,6 +3,7 @@ import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describeHostRunPathsContract } from "../../contract-tests/host-run-paths.ts";
 import { describeTaskSupervisorContract, shellScenario } from "../../contract-tests/task-supervisor.contract.ts";
 import { drain } from "../../contract-tests/process-output.ts";
 import { type RemoteEngine, startRemoteEngine } from "../fake/remote-engine.test-support.ts";
@@ -11,6 +12,7 @@ import { ok } from "../../domain/shared/model/result.ts";
 import { CONTAINER_SETTINGS_DEFAULTS } from "../../domain/tasks/model/container-settings.ts";
 import { DockerContainerBackends } from "./docker-container-backends.ts";
 import { TASK_LABEL } from "./docker-task-supervisor.ts";
+import type { TaskSupervisor } from "../../ports/task-survival.ts";
 
 const FILE = "adapters/node/docker-remote-engine.docker.test.ts";
 const engineAvailable = await requireDockerEngine(FILE);
@@ -43,6 +45,16 @@ async function prepared(runOn: "docker" | "swarm" = "docker", user = "0:0") {
   const id = `remotetest${process.pid}x${++taskNumber}`;
   const backends = new DockerContainerBackends(DEFAULTS, fromEnvironment, user);
   return { id, ready: await backends.prepare({ runOn, image: TASK_IMAGE }, { id, host: HOST }) };
+}
+
+/** Runs `command` as a task of `supervisor` in `dir` to its end; its output. */
+async function run(supervisor: TaskSupervisor, command: string, dir: string): Promise<string> {
+  const files = { exitPath: join(dir, "t.exit.json"), spillPath: join(dir, "t.spill"), spillCapBytes: 1 << 20 };
+  const launched = await supervisor.launch(supervisor.wrap({ kind: "shell", command }, {}, files, POLICY), dir);
+  if (!launched.ok) throw new Error(launched.error.message);
+  const [out] = await Promise.all([drain(launched.value.stdout), launched.value.exited]);
+  await launched.value.release?.();
+  return Buffer.from(out).toString();
 }
 
 describe.runIf(engineAvailable)(
@@ -83,19 +95,20 @@ describe.runIf(engineAvailable)(
       writeFileSync(join(dir, "src", "a.c"), "int main;\n");
       mkdirSync(join(dir, ".pi", "tasks"), { recursive: true });
       writeFileSync(join(dir, ".pi", "tasks", "other.output"), "another task's output\n");
-      const files = { exitPath: join(dir, "t.exit.json"), spillPath: join(dir, "t.spill"), spillCapBytes: 1 << 20 };
       const command =
         "pwd; cat input.txt src/a.c; ls -a .pi 2>&1 | head -1; stat -c %u src/a.c; echo changed > input.txt && echo wrote";
-      const wrapped = ready.value.supervisor.wrap({ kind: "shell", command }, {}, files, POLICY);
-      const launched = await ready.value.supervisor.launch(wrapped, dir);
-      if (!launched.ok) throw new Error(launched.error.message);
-      const [out] = await Promise.all([drain(launched.value.stdout), launched.value.exited]);
-      await launched.value.release?.();
-      expect(Buffer.from(out).toString()).toMatch(
+      const out = await run(ready.value.supervisor, command, dir);
+      expect(out).toMatch(
         new RegExp(`^${dir}\nfrom the host\nint main;\nls: \\.pi: No such file or directory\n1000\nwrote\n$`),
       );
       expect(await readFile(join(dir, "input.txt"), "utf8")).toBe("from the host\n");
       expect(readdirSync(dir).sort()).toEqual([".pi", "input.txt", "src", "t.exit.json"]);
+    });
+
+    describeHostRunPathsContract(async (command, dir) => {
+      const { ready } = await prepared();
+      if (!ready.ok) throw new Error(ready.error.message);
+      return run(ready.value.supervisor, command, dir);
     });
 
     it("a Swarm job on a remote engine is refused, typed and naming what to use, before anything is created", async () => {

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import Docker from "dockerode";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeContainerBackendsContract } from "../../contract-tests/container-backends.contract.ts";
+import { describeHostRunPathsContract } from "../../contract-tests/host-run-paths.ts";
 import { describeTaskSupervisorContract, shellScenario } from "../../contract-tests/task-supervisor.contract.ts";
 import { drain } from "../../contract-tests/process-output.ts";
 import { buildTaskImage, requireDockerEngine, TASK_IMAGE } from "../fake/task-image.test-support.ts";
@@ -106,6 +107,13 @@ describe.runIf(engineAvailable)("Docker container tasks", () => {
     expect(exit).toEqual({ code: 0, signal: null });
     expect(statSync(join(dir, "made-here")).uid).toBe(4321);
     await proc.release?.();
+  });
+
+  describeHostRunPathsContract(async (command, dir) => {
+    const { proc } = await start(command, dir);
+    const [stdout] = await Promise.all([drain(proc.stdout), proc.exited]);
+    await proc.release?.();
+    return Buffer.from(stdout).toString();
   });
 
   it("an image's ENTRYPOINT does not wrap the command: the shell runs it and its exit code is the task's", async () => {

@@ -4,6 +4,7 @@ import type { LaunchError, RunningProcess } from "../../ports/process-launcher.t
 import type { SupervisedLaunch, TaskSupervisor } from "../../ports/task-survival.ts";
 import { engineProblem } from "./docker-calls.ts";
 import { DockerTaskProcess } from "./docker-task-process.ts";
+import { hostRunPaths } from "./host-run-paths.ts";
 import { taggedLaunch } from "./process-tag.ts";
 import { projectTreeArchive } from "./project-tree-archive.ts";
 
@@ -65,7 +66,9 @@ export class DockerTaskSupervisor implements TaskSupervisor {
         Labels: { [TASK_LABEL]: s.taskId, [HOST_LABEL]: s.host, [TAG_LABEL]: supervised.processTag },
         Tty: false,
         HostConfig: {
-          ...(s.tree === "bind" ? { Binds: [`${cwd}:${cwd}`] } : {}),
+          ...(s.tree === "bind"
+            ? { Binds: [`${cwd}:${cwd}`, ...hostRunPaths(cwd).map((path) => `${path}:${path}:ro`)] }
+            : {}),
           NetworkMode: s.network ? "bridge" : "none",
           Init: true,
           PidsLimit: s.pidsLimit,

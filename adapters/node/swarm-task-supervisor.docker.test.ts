@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Docker from "dockerode";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describeHostRunPathsContract } from "../../contract-tests/host-run-paths.ts";
 import { describeTaskSupervisorContract, shellScenario } from "../../contract-tests/task-supervisor.contract.ts";
 import { drain } from "../../contract-tests/process-output.ts";
 import { ok } from "../../domain/shared/model/result.ts";
@@ -33,9 +34,8 @@ async function prepared() {
 
 const servicesOf = (taskId: string) => docker.listServices({ filters: { label: [`${TASK_LABEL}=${taskId}`] } });
 
-async function start(command: string) {
+async function start(command: string, dir = mkdtempSync(join(tmpdir(), "swarm-task-"))) {
   const { id, supervisor, facts } = await prepared();
-  const dir = mkdtempSync(join(tmpdir(), "swarm-task-"));
   const files = { exitPath: join(dir, "t.exit.json"), spillPath: join(dir, "t.spill"), spillCapBytes: 1 << 20 };
   const launched = await supervisor.launch(supervisor.wrap({ kind: "shell", command }, {}, files, POLICY), dir);
   if (!launched.ok) throw new Error(launched.error.message);
@@ -64,6 +64,13 @@ describe.runIf(swarmAvailable)("Swarm job tasks", () => {
     }),
     "container",
   );
+
+  describeHostRunPathsContract(async (command, dir) => {
+    const { proc } = await start(command, dir);
+    const [stdout] = await Promise.all([drain(proc.stdout), proc.exited]);
+    await proc.release?.();
+    return Buffer.from(stdout).toString();
+  });
 
   it("a job without a network has an address on the internal overlay and no route out; released, its service is gone", async () => {
     const { id, proc, facts, dir } = await start("pwd; cat /proc/net/route | cut -f2 | tail -n +2; exit 3");

@@ -6,6 +6,7 @@ import type { SupervisedLaunch, TaskSupervisor } from "../../ports/task-survival
 import { engineProblem } from "./docker-calls.ts";
 import { DockerTaskProcess } from "./docker-task-process.ts";
 import { type ContainerTaskSettings, HOST_LABEL, TAG_LABEL, TASK_LABEL } from "./docker-task-supervisor.ts";
+import { hostRunPaths } from "./host-run-paths.ts";
 import { taggedLaunch } from "./process-tag.ts";
 
 /** How long a job may wait for the swarm to give it a container before its launch fails. */
@@ -56,7 +57,10 @@ export class SwarmTaskSupervisor implements TaskSupervisor {
             User: s.user,
             Init: true,
             Labels: labels,
-            Mounts: [{ Type: "bind", Source: cwd, Target: cwd }],
+            Mounts: [
+              { Type: "bind", Source: cwd, Target: cwd },
+              ...hostRunPaths(cwd).map((path) => ({ Type: "bind", Source: path, Target: path, ReadOnly: true })),
+            ],
             StopGracePeriod: supervised.policy.killGraceMs * 1_000_000,
           },
           RestartPolicy: { Condition: "none", MaxAttempts: 0 },
