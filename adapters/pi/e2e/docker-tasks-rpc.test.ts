@@ -33,6 +33,39 @@ const noticeFor = (id: string) => (e: PiRecord) =>
 const containersOf = async (taskId: string) =>
   docker.listContainers({ all: true, filters: { label: [`pi-background-tasks.task=${taskId}`] } });
 
+/**
+ * Starts a container task, SIGKILLs pi while it runs, starts a new pi: the task is reattached, ends with the
+ * engine's exit code, every byte once (the new host's part after a marker), and nothing is left on the engine.
+ */
+async function outlivesItsHost(runOn: "docker" | "swarm"): Promise<string> {
+  const go = `go-${runOn}`;
+  const task = await rpc.bgRun(pi, {
+    name: "outlives its host",
+    // Whole lines (the engine logs a partial line only at its end); it goes on once the test creates the file.
+    command: `echo before; while [ ! -e ${go} ]; do sleep 0.1; done; echo after; exit 6`,
+    runOn,
+    image: TASK_IMAGE,
+  });
+  await expect.poll(() => readFileSync(join(cwd, task.outputPath), "utf8"), { timeout: 30_000 }).toBe("before\n");
+  process.kill(pi.pid, "SIGKILL");
+  await pi.exited;
+  expect(await containersOf(task.id)).toHaveLength(1); // the engine keeps running it
+  pi = startPiRpc({ args: [...LEAN_PI_ARGS, "-e", PACKAGE_ROOT], env: agent.env, cwd });
+  const running = await rpc.status(pi, task.id);
+  expect(running.task, JSON.stringify(rpc.metadataOf(task))).toMatchObject({ status: "running" });
+  writeFileSync(join(cwd, go), "");
+  await pi.waitFor(noticeFor(task.id), 30_000);
+  expect(rpc.metadataOf(task)).toMatchObject({ status: "failed", exitCode: 6 });
+  const logs = await rpc.callTool(pi, "bg_logs", { taskId: task.id, tail: false });
+  expect(logs.text).toMatch(
+    /before\n\n\[pi-background-tasks: the host that started this task stopped reading here[^\n]*\]\nafter\n/,
+  );
+  expect(logs.text.split("before")).toHaveLength(2);
+  expect(logs.text.split("after")).toHaveLength(2);
+  expect(await containersOf(task.id)).toEqual([]);
+  return task.id;
+}
+
 beforeAll(async () => {
   if (!engineAvailable) return;
   await buildTaskImage();
@@ -89,30 +122,7 @@ describe.runIf(engineAvailable)("bg_run runOn docker through pi --mode rpc", () 
   }, 90_000);
 
   it("a host SIGKILLed while its container task runs: the next pi reattaches it and records the engine's exit code, with every byte once", async () => {
-    const task = await rpc.bgRun(pi, {
-      name: "outlives its host",
-      // Whole lines (the engine logs a partial line only at its end); it goes on once the test creates `go`.
-      command: "echo before; while [ ! -e go ]; do sleep 0.1; done; echo after; exit 6",
-      runOn: "docker",
-      image: TASK_IMAGE,
-    });
-    await expect.poll(() => readFileSync(join(cwd, task.outputPath), "utf8"), { timeout: 20_000 }).toBe("before\n");
-    process.kill(pi.pid, "SIGKILL");
-    await pi.exited;
-    expect(await containersOf(task.id)).toHaveLength(1); // the engine keeps running it
-    pi = startPiRpc({ args: [...LEAN_PI_ARGS, "-e", PACKAGE_ROOT], env: agent.env, cwd });
-    const running = await rpc.status(pi, task.id);
-    expect(running.task, JSON.stringify(rpc.metadataOf(task))).toMatchObject({ status: "running" });
-    writeFileSync(join(cwd, "go"), "");
-    await pi.waitFor(noticeFor(task.id), 30_000);
-    expect(rpc.metadataOf(task)).toMatchObject({ status: "failed", exitCode: 6 });
-    const logs = await rpc.callTool(pi, "bg_logs", { taskId: task.id, tail: false });
-    expect(logs.text).toMatch(
-      /before\n\n\[pi-background-tasks: the host that started this task stopped reading here[^\n]*\]\nafter\n/,
-    );
-    expect(logs.text.split("before")).toHaveLength(2);
-    expect(logs.text.split("after")).toHaveLength(2);
-    expect(await containersOf(task.id)).toEqual([]);
+    await outlivesItsHost("docker");
   }, 120_000);
 
   it("an image the engine lacks: a typed error naming what to do, and nothing is created", async () => {
@@ -151,6 +161,10 @@ describe.runIf(swarmAvailable)("bg_run runOn swarm through pi --mode rpc", () =>
     expect(await servicesOf(task.id)).toEqual([]);
     expect(await containersOf(task.id)).toEqual([]);
   }, 90_000);
+
+  it("a host SIGKILLed while its job runs: the next pi reattaches it, records the exit code, every byte once, and removes the service", async () => {
+    expect(await servicesOf(await outlivesItsHost("swarm"))).toEqual([]);
+  }, 120_000);
 
   it("bg_kill stops the job, and removes its service", async () => {
     const task = await rpc.bgRun(pi, { name: "long job", command: "sleep 300", runOn: "swarm", image: TASK_IMAGE });
