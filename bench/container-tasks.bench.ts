@@ -1,10 +1,11 @@
-// Container tasks (issue #22) against host tasks, through the real runtime, in one run:
+// Container tasks (issue #22), docker and swarm, against host tasks, through the real runtime, in one run:
 // - start → running (bg_run's answer) and start → durable terminal for `true`, one task at a time;
 // - exit → durable terminal: for a container, the engine's `die` event (its own nanosecond stamp) to the
 //   runtime's terminal event; for a host task, the exit time the shell printed as its last line;
 // - capture: a task writing 64 MiB to stdout, start → durable terminal;
 // - N container tasks at once: every notice exactly once, no container left behind.
-// Needs a local Docker engine and Debian's busybox-static (the image is built locally).
+// Needs a local Docker engine that is a swarm manager (.ci/run makes one) and Debian's busybox-static (the image
+// is built locally).
 // Run: node --import tsx bench/container-tasks.bench.ts [runs] [concurrent]   (default 15, 50)
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -26,13 +27,14 @@ const docker = new Docker();
 const wallNs = (): bigint => BigInt(Math.round((performance.timeOrigin + performance.now()) * 1_000)) * 1_000n;
 const ms = (ns: bigint) => Number(ns) / 1e6;
 
-type Where = "host" | "docker";
+type Where = "host" | "docker" | "swarm";
+const ALL: readonly Where[] = ["host", "docker", "swarm"];
 
 function request(command: string, where: Where) {
   const r = normalizeRunArguments({
     command,
     isAgent: false,
-    ...(where === "docker" ? { runOn: "docker", image: TASK_IMAGE } : {}),
+    ...(where === "host" ? {} : { runOn: where, image: TASK_IMAGE }),
   });
   if (!r.ok) throw new Error(r.error.message);
   return r.value;
@@ -83,7 +85,7 @@ async function oneAtATime(runtime: TaskRuntime, where: Where, command: string, d
     whole.push(performance.now() - t0);
     if (!end.ok || end.value.status !== "completed") throw new Error(`task ${started.value.id} did not complete`);
     const done = terminal.get(started.value.id) ?? 0n;
-    if (where === "docker") {
+    if (where !== "host") {
       await new Promise((resolve) => setTimeout(resolve, 20)); // the event may trail the terminal state
       const died = dies.get(started.value.id);
       if (died !== undefined) exitToTerminal.push(ms(done - died));
@@ -138,23 +140,26 @@ async function main(): Promise<void> {
     const results: Record<Where, Awaited<ReturnType<typeof oneAtATime>>> = {
       host: await oneAtATime(runtime, "host", "true; date +%s%N", events.times),
       docker: await oneAtATime(runtime, "docker", "true", events.times),
+      swarm: await oneAtATime(runtime, "swarm", "true", events.times),
     };
-    for (const where of ["host", "docker"] as const) {
+    for (const where of ALL) {
       const r = results[where];
       rows[`${where}: start → running p50 ms`] = median(r.running);
       rows[`${where}: start → durable terminal p50 ms`] = median(r.whole);
       rows[`${where}: exit → durable terminal p50 ms`] = median(r.exitToTerminal);
       rows[`${where}: exit → durable terminal p99 ms`] = percentile(r.exitToTerminal, 99);
     }
-    rows["ratio start → running docker / host"] = median(results.docker.running) / median(results.host.running);
-    rows["ratio start → terminal docker / host"] = median(results.docker.whole) / median(results.host.whole);
-    rows["ratio exit → terminal docker / host"] =
-      median(results.docker.exitToTerminal) / median(results.host.exitToTerminal);
+    for (const where of ["docker", "swarm"] as const) {
+      const r = results[where];
+      rows[`ratio start → running ${where} / host`] = median(r.running) / median(results.host.running);
+      rows[`ratio start → terminal ${where} / host`] = median(r.whole) / median(results.host.whole);
+      rows[`ratio exit → terminal ${where} / host`] = median(r.exitToTerminal) / median(results.host.exitToTerminal);
+    }
     report(`one task at a time, ${RUNS} runs each (host: under the host's task supervisor)`, rows);
 
-    const capture: Record<Where, number[]> = { host: [], docker: [] };
+    const capture: Record<Where, number[]> = { host: [], docker: [], swarm: [] };
     for (let i = 0; i < 3; i++)
-      for (const where of ["host", "docker"] as const) {
+      for (const where of ALL) {
         const t0 = performance.now();
         const task = await runtime.start(request("head -c 67108864 /dev/zero", where));
         if (!task.ok) throw new Error(task.error.message);
@@ -164,9 +169,12 @@ async function main(): Promise<void> {
     report("64 MiB to stdout, start → durable terminal, 3 runs each", {
       "host p50 ms": median(capture.host),
       "docker p50 ms": median(capture.docker),
+      "swarm p50 ms": median(capture.swarm),
       "ratio docker / host": median(capture.docker) / median(capture.host),
-      "docker MiB/s": 64 / (median(capture.docker) / 1000),
+      "ratio swarm / host": median(capture.swarm) / median(capture.host),
       "host MiB/s": 64 / (median(capture.host) / 1000),
+      "docker MiB/s": 64 / (median(capture.docker) / 1000),
+      "swarm MiB/s": 64 / (median(capture.swarm) / 1000),
     });
 
     notices.clear();
