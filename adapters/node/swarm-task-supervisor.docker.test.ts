@@ -25,22 +25,30 @@ beforeAll(async () => {
 }, 120_000);
 
 let taskNumber = 0;
-async function prepared() {
+async function prepared(from = backends) {
   const id = `swarmtest${process.pid}x${++taskNumber}`;
-  const ready = await backends.prepare({ runOn: "swarm", image: TASK_IMAGE }, { id, host: HOST });
+  const ready = await from.prepare({ runOn: "swarm", image: TASK_IMAGE }, { id, host: HOST });
   if (!ready.ok) throw new Error(ready.error.message);
   return { id, ...ready.value };
 }
 
 const servicesOf = (taskId: string) => docker.listServices({ filters: { label: [`${TASK_LABEL}=${taskId}`] } });
 
-async function start(command: string, dir = mkdtempSync(join(tmpdir(), "swarm-task-"))) {
-  const { id, supervisor, facts } = await prepared();
+async function launch(command: string, dir: string, from = backends) {
+  const { id, supervisor, facts } = await prepared(from);
   const files = { exitPath: join(dir, "t.exit.json"), spillPath: join(dir, "t.spill"), spillCapBytes: 1 << 20 };
   const launched = await supervisor.launch(supervisor.wrap({ kind: "shell", command }, {}, files, POLICY), dir);
+  return { id, launched, facts };
+}
+
+async function start(command: string, dir = mkdtempSync(join(tmpdir(), "swarm-task-")), from = backends) {
+  const { id, launched, facts } = await launch(command, dir, from);
   if (!launched.ok) throw new Error(launched.error.message);
   return { id, proc: launched.value, facts, dir };
 }
+
+const constrained = (swarmConstraints: string[]) =>
+  new DockerContainerBackends(async () => ok({ ...CONTAINER_SETTINGS_DEFAULTS, swarmConstraints }));
 
 describe.runIf(swarmAvailable)("Swarm job tasks", () => {
   afterAll(async () => {
@@ -84,6 +92,18 @@ describe.runIf(swarmAvailable)("Swarm job tasks", () => {
     expect(await servicesOf(id)).toHaveLength(1);
     await proc.release?.();
     expect(await servicesOf(id)).toEqual([]);
+  });
+
+  it("placement constraints from the settings: one this node meets runs; one it does not is a launch error at once, nothing left", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "swarm-task-"));
+    const met = await start("echo placed", dir, constrained(["node.role==manager"]));
+    const spec = await docker.getService((await servicesOf(met.id))[0]?.ID ?? "").inspect();
+    expect(spec.Spec.TaskTemplate.Placement.Constraints).toContain("node.role==manager");
+    await Promise.all([drain(met.proc.stdout), met.proc.exited]);
+    await met.proc.release?.();
+    const unmet = await launch("echo never", dir, constrained(["node.labels.pi-bg-test==absent"]));
+    expect(unmet.launched.ok || unmet.launched.error.message).toMatch(/no suitable node/);
+    expect(await servicesOf(unmet.id)).toEqual([]);
   });
 
   it("a kill stops the job's container; released, nothing of it is left", async () => {

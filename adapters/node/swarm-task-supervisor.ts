@@ -16,6 +16,8 @@ const POLL_MS = 100;
 export interface SwarmTaskSettings extends ContainerTaskSettings {
   /** The swarm node of this engine: the job is pinned to it, so the project path it mounts is this machine's. */
   readonly nodeId: string;
+  /** Placement constraints from the settings, beyond the pin to this node. */
+  readonly swarmConstraints?: readonly string[];
   /** Without a network: the id of an internal overlay network (no route out), created by the backend. */
   readonly noEgressNetwork?: string;
 }
@@ -71,7 +73,7 @@ export class SwarmTaskSupervisor implements TaskSupervisor {
               ...(s.memoryBytes === undefined ? {} : { MemoryBytes: s.memoryBytes }),
             },
           },
-          Placement: { Constraints: [`node.id==${s.nodeId}`] },
+          Placement: { Constraints: [`node.id==${s.nodeId}`, ...(s.swarmConstraints ?? [])] },
           Networks: s.noEgressNetwork === undefined ? [] : [{ Target: s.noEgressNetwork }],
           LogDriver: { Name: "json-file" },
         },
@@ -117,7 +119,9 @@ export class SwarmTaskSupervisor implements TaskSupervisor {
       const id = status?.ContainerStatus?.ContainerID;
       if (id !== undefined && id !== "") return ok(id);
       last = `${status?.State ?? "no task yet"}${status?.Err ? `: ${status.Err}` : ""}`;
-      if (status?.State === "rejected" || status?.State === "failed") break;
+      // A job no node may run waits forever ("no suitable node"): said at once, naming the constraints.
+      if (status?.State === "rejected" || status?.State === "failed" || /no suitable node/.test(status?.Err ?? ""))
+        break;
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }
     return err(`the swarm gave the job no container (its task is ${last})`);

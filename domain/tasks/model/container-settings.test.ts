@@ -21,6 +21,16 @@ describe("container settings", () => {
     expect(containerSettings({}, { cpus: 2 }, "p")).toMatchObject({ ok: true, value: { cpus: 2 } }); // a limit where there was none
   });
 
+  it("Swarm constraints: the project's are added to the user's (they only narrow where a job may run)", () => {
+    const r = containerSettings(
+      { swarmConstraints: ["node.role==manager"] },
+      { swarmConstraints: ["node.labels.ssd==true"] },
+      "p",
+    );
+    expect(r).toMatchObject({ ok: true, value: { swarmConstraints: ["node.role==manager", "node.labels.ssd==true"] } });
+    expect(parse('{"swarmConstraints": ["node.id==x; rm -rf /"]}').ok).toBe(false);
+  });
+
   it.each([
     [{ network: true }, "network"],
     [{ image: "evil:latest" }, "image"],

@@ -13,6 +13,12 @@ export const ContainerSettingsSchema = Type.Object(
     memoryBytes: Type.Optional(Type.Integer({ minimum: 4 * 1024 * 1024 })),
     pidsLimit: Type.Optional(Type.Integer({ minimum: 1, maximum: 4_194_304 })),
     network: Type.Optional(Type.Boolean()),
+    /** Swarm placement constraints (`node.labels.gpu==true`), added to the job's pin to this engine's node. */
+    swarmConstraints: Type.Optional(
+      Type.Array(Type.String({ pattern: "^[A-Za-z0-9._-]+ *(==|!=) *[A-Za-z0-9._:/=-]+$", maxLength: 200 }), {
+        maxItems: 16,
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -25,6 +31,7 @@ export interface ContainerSettings {
   readonly memoryBytes?: number;
   readonly pidsLimit: number;
   readonly network: boolean;
+  readonly swarmConstraints?: readonly string[];
 }
 
 export type ContainerSettingsError = TypedError<"container_config_invalid">;
@@ -49,8 +56,9 @@ export function parseContainerSettings(
 
 /**
  * The settings container tasks run with: the user's file over the defaults, then the project's file, which may
- * only narrow them (any task can write a project file, so it may lower limits or turn the network off, never
- * raise a limit, turn the network on or choose the image). A project file that tries is refused whole.
+ * only narrow them (any task can write a project file, so it may lower limits, turn the network off or add Swarm
+ * constraints, never raise a limit, turn the network on or choose the image). A project file that tries is
+ * refused whole.
  */
 export function containerSettings(
   user: ContainerSettingsFile | undefined,
@@ -68,7 +76,8 @@ export function containerSettings(
   ].filter((w): w is string => w !== undefined);
   if (widened.length > 0)
     return err(invalid(projectWhere, `may only narrow the container settings, but widens ${widened.join(", ")}`));
-  return ok({ ...base, ...project });
+  const constraints = [...(base.swarmConstraints ?? []), ...(project.swarmConstraints ?? [])];
+  return ok({ ...base, ...project, ...(constraints.length === 0 ? {} : { swarmConstraints: constraints }) });
 }
 
 /** A project value above the user's widens; a limit where the user set none narrows. */
