@@ -27,13 +27,19 @@ export async function swarmNode(docker: Dockerode): Promise<Result<string, strin
  * The id of the internal overlay network for jobs without a network, created on first use with a subnet from
  * the swarm's own address pool (an internal network has no gateway out, and no docker_gwbridge is attached).
  */
-export async function noEgressNetwork(docker: Dockerode): Promise<Result<string, string>> {
+export async function noEgressNetwork(docker: Dockerode, name = NO_EGRESS_NETWORK): Promise<Result<string, string>> {
   try {
-    const found = await docker.listNetworks({ filters: { name: [NO_EGRESS_NETWORK] } });
-    const existing = found.find((n) => n.Name === NO_EGRESS_NETWORK);
-    if (existing !== undefined) return ok(existing.Id);
+    const found = await docker.listNetworks({ filters: { name: [name] } });
+    const existing = found.find((n) => n.Name === name);
+    // One made by someone else under this name may have a route out: it is never joined.
+    if (existing !== undefined)
+      return existing.Internal === true && existing.Driver === "overlay"
+        ? ok(existing.Id)
+        : err(
+            `a network named ${name} exists but is not an internal overlay network (it could reach out): remove it (\`docker network rm ${name}\`) and the next task makes its own`,
+          );
     const created = await docker.createNetwork({
-      Name: NO_EGRESS_NETWORK,
+      Name: name,
       Driver: "overlay",
       Internal: true,
       Labels: { "pi-background-tasks.network": "no-egress" },

@@ -12,6 +12,7 @@ import { CONTAINER_SETTINGS_DEFAULTS } from "../../domain/tasks/model/container-
 import { buildTaskImage, requireSwarm, TASK_IMAGE } from "../fake/task-image.test-support.ts";
 import { DockerContainerBackends } from "./docker-container-backends.ts";
 import { TASK_LABEL } from "./docker-task-supervisor.ts";
+import { noEgressNetwork } from "./swarm-node.ts";
 
 const FILE = "adapters/node/swarm-task-supervisor.docker.test.ts";
 const swarmAvailable = await requireSwarm(FILE);
@@ -104,6 +105,17 @@ describe.runIf(swarmAvailable)("Swarm job tasks", () => {
     const unmet = await launch("echo never", dir, constrained(["node.labels.pi-bg-test==absent"]));
     expect(unmet.launched.ok || unmet.launched.error.message).toMatch(/no suitable node/);
     expect(await servicesOf(unmet.id)).toEqual([]);
+  });
+
+  it("a network of that name that is not internal is never joined: a typed refusal naming how to remove it", async () => {
+    const name = `pi-bg-test-open-${process.pid}`;
+    const open = await docker.createNetwork({ Name: name, Driver: "overlay", Internal: false });
+    try {
+      const joined = await noEgressNetwork(docker, name);
+      expect(joined.ok || joined.error).toMatch(/is not an internal overlay network.*docker network rm/);
+    } finally {
+      await open.remove();
+    }
   });
 
   it("a kill stops the job's container; released, nothing of it is left", async () => {
