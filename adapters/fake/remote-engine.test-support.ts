@@ -28,7 +28,7 @@ export async function startRemoteEngine(): Promise<RemoteEngine> {
   // A bridge of its own: with `--bridge none` dockerd deletes the machine's docker0, the local engine's.
   const bridge = `pi-re-${port}`;
   execFileSync("ip", ["link", "add", "name", bridge, "type", "bridge"]);
-  execFileSync("ip", ["addr", "add", `198.18.${port % 256}.1/24`, "dev", bridge]); // a benchmarking range, not private
+  execFileSync("ip", ["addr", "add", bridgeAddress(port), "dev", bridge]);
   const daemon = spawn(
     "dockerd",
     [
@@ -84,6 +84,15 @@ function makeCertificates(dir: string): void {
       `x509 -req -in ${cert}.csr -CA ca.pem -CAkey ca-key.pem -CAcreateserial -out ${cert} -days 2 -extfile ${cert}.ext`,
     );
   }
+}
+
+/**
+ * A /30 of the benchmarking range 198.18.0.0/15 (never a private one) chosen by the port, so engines started at
+ * once (one per test file and lane) never share a subnet: 32,768 blocks, and ephemeral ports are 32768–60999.
+ */
+function bridgeAddress(port: number): string {
+  const host = ((port % 32_768) * 4 + 1) >>> 0;
+  return `198.${18 + (host >> 16)}.${(host >> 8) & 255}.${host & 255}/30`;
 }
 
 async function freePort(): Promise<number> {
