@@ -109,7 +109,7 @@ describe.runIf(engineAvailable)(
       const { ready } = await prepared();
       if (!ready.ok) throw new Error(ready.error.message);
       return run(ready.value.supervisor, command, dir);
-    });
+    }, "copy");
 
     it("a Swarm job on a remote engine is refused, typed and naming what to use, before anything is created", async () => {
       const { ready } = await prepared("swarm");

@@ -54,6 +54,8 @@ export class DockerTaskSupervisor implements TaskSupervisor {
       return err(typedError("spawn_failed", "a container task gets no stdin: pass its input in a file instead"));
     const { command } = supervised;
     const s = this.settings;
+    const readOnly = s.tree === "bind" ? hostRunPaths(cwd) : ok([]);
+    if (!readOnly.ok) return err(typedError("spawn_failed", readOnly.error));
     let container: Dockerode.Container;
     try {
       container = await this.docker.createContainer({
@@ -67,7 +69,7 @@ export class DockerTaskSupervisor implements TaskSupervisor {
         Tty: false,
         HostConfig: {
           ...(s.tree === "bind"
-            ? { Binds: [`${cwd}:${cwd}`, ...hostRunPaths(cwd).map((path) => `${path}:${path}:ro`)] }
+            ? { Binds: [`${cwd}:${cwd}`, ...readOnly.value.map((path) => `${path}:${path}:ro`)] }
             : {}),
           NetworkMode: s.network ? "bridge" : "none",
           Init: true,

@@ -45,6 +45,8 @@ export class SwarmTaskSupervisor implements TaskSupervisor {
     const s = this.settings;
     const { command } = supervised;
     const labels = { [TASK_LABEL]: s.taskId, [HOST_LABEL]: s.host, [TAG_LABEL]: supervised.processTag };
+    const readOnly = hostRunPaths(cwd);
+    if (!readOnly.ok) return err(typedError("spawn_failed", readOnly.error));
     let service: Dockerode.Service;
     try {
       service = await this.docker.createService({
@@ -61,7 +63,7 @@ export class SwarmTaskSupervisor implements TaskSupervisor {
             Labels: labels,
             Mounts: [
               { Type: "bind", Source: cwd, Target: cwd },
-              ...hostRunPaths(cwd).map((path) => ({ Type: "bind", Source: path, Target: path, ReadOnly: true })),
+              ...readOnly.value.map((path) => ({ Type: "bind", Source: path, Target: path, ReadOnly: true })),
             ],
             StopGracePeriod: supervised.policy.killGraceMs * 1_000_000,
           },
