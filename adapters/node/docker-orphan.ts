@@ -29,6 +29,12 @@ export async function adoptOrphanContainer(docker: Dockerode, orphan: OrphanCont
     return { state: "missing", problem: `no container labelled with task ${orphan.id} is on the engine any more` };
   }
   const container = docker.getContainer(entry.Id);
+  if (entry.State === "created") {
+    // The host ended while starting it (copying a tree, say): it never ran, so it has no exit code to record.
+    await container.remove({ force: true }).catch(() => undefined);
+    await removeJobs(docker, orphan);
+    return { state: "missing", problem: `its container was created but never started; it was removed` };
+  }
   return {
     state: entry.State === "running" ? "running" : "ended",
     settled: settle(container, orphan).then(() => removeJobs(docker, orphan)),
