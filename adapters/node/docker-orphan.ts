@@ -1,4 +1,4 @@
-import { constants, type FileHandle, open } from "node:fs/promises";
+import { constants, type FileHandle, open, unlink } from "node:fs/promises";
 import type Dockerode from "dockerode";
 import type { AdoptedContainer, OrphanContainer } from "../../ports/container-backend.ts";
 import { engineProblem, stopContainer } from "./docker-calls.ts";
@@ -60,8 +60,10 @@ async function settle(container: Dockerode.Container, orphan: OrphanContainer): 
 }
 
 /**
- * The log after what the host had, streamed into a new spill file (never an existing one, and none for an empty
- * rest) up to its cap; what did not fit, or could not be written, is counted.
+ * The log after what the host had, streamed into the spill file up to its cap (none for an empty rest); what
+ * did not fit, or could not be written, is counted. A spill left by an earlier settle that was cut off is
+ * replaced (recovery has checked the task's files are its own). What is counted as spilled is what the file
+ * holds, as the next reader measures it: a file whose sync failed is removed.
  */
 async function spill(
   container: Dockerode.Container,
@@ -72,24 +74,32 @@ async function spill(
   let failed = false; // a write failed: nothing more is written, the rest is counted
   let spilled = 0;
   let total = 0;
-  await readEndedLog(container, orphan.skipBytes, async (bytes) => {
-    total += bytes.length;
-    const kept = bytes.subarray(0, Math.max(0, spillCapBytes - spilled));
-    if (kept.length === 0 || failed) return;
-    try {
-      file ??= await open(spillPath, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
-      await file.write(kept, 0, kept.length, spilled);
-      spilled += kept.length;
-    } catch {
-      failed = true;
+  const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW;
+  try {
+    await readEndedLog(container, orphan.skipBytes, async (bytes) => {
+      total += bytes.length;
+      const kept = bytes.subarray(0, Math.max(0, spillCapBytes - spilled));
+      if (kept.length === 0 || failed) return;
+      try {
+        file ??= await open(spillPath, flags, 0o600);
+        const { bytesWritten } = await file.write(kept, 0, kept.length, spilled);
+        spilled += bytesWritten;
+        failed = bytesWritten < kept.length;
+      } catch {
+        failed = true;
+      }
+    });
+  } finally {
+    const synced = await file?.sync().then(
+      () => true,
+      () => false,
+    );
+    await file?.close().catch(() => undefined);
+    if (synced === false) {
+      spilled = 0; // nothing written is known to be there
+      await unlink(spillPath).catch(() => undefined);
     }
-  });
-  const synced = await file?.sync().then(
-    () => true,
-    () => false,
-  );
-  await file?.close().catch(() => undefined);
-  if (synced === false) spilled = 0; // nothing written is known to be there
+  }
   return { spilledBytes: spilled, lostOutputBytes: total - spilled };
 }
 

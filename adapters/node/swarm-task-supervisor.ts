@@ -111,11 +111,14 @@ export class SwarmTaskSupervisor implements TaskSupervisor {
     const deadline = Date.now() + SCHEDULE_TIMEOUT_MS;
     let last = "no task yet";
     while (Date.now() < deadline) {
-      let tasks: { Status?: { State?: string; Err?: string; ContainerStatus?: { ContainerID?: string } } }[];
+      let tasks: { Status?: { State?: string; Err?: string; ContainerStatus?: { ContainerID?: string } } }[] = [];
       try {
         tasks = await this.docker.listTasks({ filters: { service: [service.id] } });
       } catch (error) {
-        return err(`the swarm could not say where the job runs: ${engineProblem(error)}`);
+        // A swarm between leaders answers again soon: asked again until the deadline.
+        last = `unknown: the swarm could not say where the job runs (${engineProblem(error)})`;
+        await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+        continue;
       }
       const status = tasks[0]?.Status;
       const id = status?.ContainerStatus?.ContainerID;
