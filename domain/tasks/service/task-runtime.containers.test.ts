@@ -49,7 +49,7 @@ function setup(options: { backends?: false; reachable?: boolean } = {}) {
       retainTasks: 100,
     },
   );
-  return { files, runtime, hostLauncher, containerLauncher, containers, inContainer };
+  return { files, runtime, hostLauncher, containerLauncher, containers, inContainer, clock };
 }
 
 describe("bg_run with runOn docker", () => {
@@ -126,5 +126,26 @@ describe("bg_run arguments for container tasks", () => {
     const [started] = await Promise.all([starting, stopping]);
     expect(started.ok).toBe(true);
     expect(runtime.list().map((t) => t.status)).toEqual(["killed"]);
+  });
+
+  it("a start that outlasts the shutdown's wait (an engine that stalls) does not hold the exit; its task is ended once it starts", async () => {
+    const { runtime, containerLauncher, inContainer, clock } = setup();
+    containerLauncher.on(() => true, { stdout: ["runs until stopped\n"] });
+    let open: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const launch = inContainer.launch.bind(inContainer);
+    inContainer.launch = async (...args) => gate.then(() => launch(...args));
+    const starting = runtime.start(request({ runOn: "docker", image: "node:22" }));
+    for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+    let stopped = false;
+    const stopping = runtime.shutdown().then(() => (stopped = true));
+    for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+    expect(stopped).toBe(false); // waiting for the start
+    clock.advance(3_000 + 10_000);
+    await stopping;
+    open();
+    const started = await starting;
+    expect(started.ok).toBe(true);
+    await expect.poll(() => runtime.list().map((t) => t.status)).toEqual(["killed"]);
   });
 });

@@ -31,6 +31,9 @@ export type LogError = LookupError | TypedError<"output_unreadable" | "untrusted
 
 type Listener = (snapshot: TaskSnapshot) => void;
 
+/** How long a shutdown waits for starts under way beyond the kill grace (a container start includes its image and tree). */
+const STARTS_WAIT_MS = 10_000;
+
 /** The background task registry: start, inspect, read, stop, and deliver exactly one notice per task. */
 export class TaskRuntime {
   private readonly tasks = new Map<string, TrackedTask>();
@@ -38,6 +41,8 @@ export class TaskRuntime {
   private shuttingDown = false;
   /** Starts under way: a shutdown waits for them, so a task whose launch it overtook is stopped too. */
   private readonly starting = new Set<Promise<unknown>>();
+  /** The shutdown has taken its list of tasks: one whose start ends later is ended at once. */
+  private shutdownListed = false;
 
   constructor(
     private readonly deps: TaskRuntimeDeps,
@@ -147,6 +152,7 @@ export class TaskRuntime {
     );
     this.tasks.set(id, current);
     this.emit(current.snapshot);
+    if (this.shutdownListed) void endAtShutdown(current, this.deps.warn); // its start outlasted the shutdown's wait
     return ok(current.snapshot);
   }
 
@@ -230,9 +236,21 @@ export class TaskRuntime {
   /** Ends every task as `endAtShutdown` says (no notices), once the starts under way are done; waits until all are durable. */
   async shutdown(): Promise<void> {
     this.shuttingDown = true;
-    await Promise.allSettled([...this.starting]);
+    await this.startsSettled(this.config.killGraceMs + STARTS_WAIT_MS);
+    this.shutdownListed = true;
     await Promise.all([...this.tasks.values()].map((t) => endAtShutdown(t, this.deps.warn)));
     this.listeners.clear();
+  }
+
+  /** Resolves once the starts under way are done, or after `ms` (an engine that stalls cannot hold the exit). */
+  private startsSettled(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = this.deps.clock.after(ms, resolve);
+      void Promise.allSettled([...this.starting]).then(() => {
+        timer.cancel();
+        resolve();
+      });
+    });
   }
 
   get isShuttingDown(): boolean {
