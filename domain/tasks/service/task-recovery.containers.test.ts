@@ -42,7 +42,10 @@ async function world(
   code: number | undefined,
   policy: "reattach" | "kill" = "reattach",
   present = true,
-  output: { file: string; capBytes: number; remote?: boolean } = { file: "the host had this|", capBytes: 1 << 20 },
+  output: { file: string; capBytes: number; remote?: boolean; reachable?: boolean } = {
+    file: "the host had this|",
+    capBytes: 1 << 20,
+  },
 ) {
   const files = new InMemoryFileCommitter();
   const probe = new FakeSurvivorProbe();
@@ -61,7 +64,7 @@ async function world(
     clock,
     new FakeProcessLauncher({ clock }),
   );
-  const containers = new FakeContainerBackends({}, supervisor, true, files);
+  const containers = new FakeContainerBackends({}, supervisor, output.reachable ?? true, files);
   if (present) containers.orphans.set("bd1", { tag: TAG, log, ...(code === undefined ? {} : { code }) });
   const recovered = await recoverOrphans(
     { files, probe, clock, warn: (m) => warnings.push(m), containers },
@@ -158,5 +161,17 @@ describe("recovering a container task after its host died", () => {
       remote: true,
     });
     expect(w.recovered.map((t) => t.snapshot.status)).toEqual(["running"]);
+  });
+
+  it("a remote engine this host cannot reach: the task is left as it is (still running) for a session that can, never finalized blind", async () => {
+    const w = await world("x", undefined, "reattach", true, {
+      file: "",
+      capBytes: 1 << 20,
+      remote: true,
+      reachable: false,
+    });
+    expect(w.recovered).toEqual([]);
+    expect(w.meta().status).toBe("running");
+    expect(w.warnings.join("\n")).toContain("left as it is until a session reaches fake://engine");
   });
 });

@@ -92,6 +92,7 @@ async function recoverOne(
   }
   if (!(await claimOrphan(deps.files, deps.probe, dir, task.id))) return undefined;
   const container = await adoptContainer(deps, task, paths);
+  if (container === "left") return undefined;
   const found = await readExitRecord(deps.files, paths.exit);
   // A container's engine says whether it runs (a remote or rootless one's processes are not in this host's table).
   const live =
@@ -167,12 +168,19 @@ async function adoptContainer(
   task: TaskSnapshot,
   paths: OrphanPaths,
 ): Promise<
-  { readonly running: boolean; readonly settled: Promise<void>; stop(graceMs: number): Promise<void> } | undefined
+  | { readonly running: boolean; readonly settled: Promise<void>; stop(graceMs: number): Promise<void> }
+  | "left"
+  | undefined
 > {
   if (task.container === undefined || task.processTag === undefined) return undefined;
+  // This host's process table shows a local engine's containers, never a remote one's: such a task is left as
+  // it is for a later session that reaches its engine, rather than finalized while it may still run there.
+  const remote = !task.container.engine.startsWith("unix://");
   if (deps.containers === undefined) {
-    deps.warn(`Task ${task.id} ran in a container, but this host has no container backend to find it`);
-    return undefined;
+    deps.warn(
+      `Task ${task.id} ran in a container, but this host has no container backend to find it${remote ? "; left as it is" : ""}`,
+    );
+    return remote ? "left" : undefined;
   }
   const adopted = await deps.containers.adoptOrphan({
     id: task.id,
@@ -181,8 +189,11 @@ async function adoptContainer(
     skipBytes: (await measureOutput(deps.files, task, paths)).capturedBytes,
   });
   if (!("settled" in adopted)) {
-    deps.warn(`Task ${task.id}: its container could not be taken over: ${adopted.problem}`);
-    return undefined;
+    const left = remote && adopted.state === "unreachable";
+    deps.warn(
+      `Task ${task.id}: its container could not be taken over: ${adopted.problem}${left ? `; left as it is until a session reaches ${task.container.engine}` : ""}`,
+    );
+    return left ? "left" : undefined;
   }
   const settled = adopted.settled.catch((cause: unknown) =>
     deps.warn(
