@@ -83,7 +83,7 @@ export class DockerTaskSupervisor implements TaskSupervisor {
       return err(typedError("spawn_failed", `the engine did not create the container: ${engineProblem(error)}`));
     }
     try {
-      if (s.tree === "copy") await container.putArchive(await projectTreeArchive(cwd, s.user), { path: "/" });
+      if (s.tree === "copy") await copyTree(container, cwd, s.user);
       await container.start();
       const logs = (await container.logs({ follow: true, stdout: true, stderr: true })) as unknown;
       const info = await container.inspect();
@@ -92,7 +92,18 @@ export class DockerTaskSupervisor implements TaskSupervisor {
       );
     } catch (error) {
       await container.remove({ force: true }).catch(() => undefined); // nothing of a failed start is left
-      return err(typedError("spawn_failed", `the engine did not start the container: ${engineProblem(error)}`));
+      const what = s.tree === "copy" ? "the project could not be copied into the container, or it" : "the container";
+      return err(typedError("spawn_failed", `${what} did not start: ${engineProblem(error)}`));
     }
+  }
+}
+
+/** The project tree into a created container; the archive stops reading files however the upload ends. */
+async function copyTree(container: Dockerode.Container, cwd: string, user: string): Promise<void> {
+  const archive = await projectTreeArchive(cwd, user);
+  try {
+    await container.putArchive(archive, { path: "/" });
+  } finally {
+    (archive as { destroy?: () => void }).destroy?.();
   }
 }
