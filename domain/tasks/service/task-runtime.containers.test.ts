@@ -52,6 +52,19 @@ function setup(options: { backends?: false; reachable?: boolean } = {}) {
   return { files, runtime, hostLauncher, containerLauncher, containers, inContainer, clock };
 }
 
+/** A container task whose launch is held until `open()`: the task runs until stopped once it starts. */
+async function startHeld() {
+  const world = setup();
+  world.containerLauncher.on(() => true, { stdout: ["runs until stopped\n"] });
+  let open: () => void = () => undefined;
+  const gate = new Promise<void>((resolve) => (open = resolve));
+  const launch = world.inContainer.launch.bind(world.inContainer);
+  world.inContainer.launch = async (...args) => gate.then(() => launch(...args));
+  const starting = world.runtime.start(request({ runOn: "docker", image: "node:22" }));
+  for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+  return { ...world, open, starting };
+}
+
 describe("bg_run with runOn docker", () => {
   it("runs the command in the prepared container, without the host's environment, and records where", async () => {
     const { runtime, hostLauncher, containerLauncher } = setup();
@@ -113,14 +126,7 @@ describe("bg_run arguments for container tasks", () => {
   });
 
   it("a shutdown while a container is starting waits for the start, then stops that task too", async () => {
-    const { runtime, containerLauncher, inContainer } = setup();
-    containerLauncher.on(() => true, { stdout: ["runs until stopped\n"] });
-    let open: () => void = () => undefined;
-    const gate = new Promise<void>((resolve) => (open = resolve));
-    const launch = inContainer.launch.bind(inContainer);
-    inContainer.launch = async (...args) => gate.then(() => launch(...args));
-    const starting = runtime.start(request({ runOn: "docker", image: "node:22" }));
-    for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+    const { runtime, open, starting } = await startHeld();
     const stopping = runtime.shutdown();
     open();
     const [started] = await Promise.all([starting, stopping]);
@@ -129,14 +135,7 @@ describe("bg_run arguments for container tasks", () => {
   });
 
   it("a start that outlasts the shutdown's wait (an engine that stalls) does not hold the exit; its task is ended once it starts", async () => {
-    const { runtime, containerLauncher, inContainer, clock } = setup();
-    containerLauncher.on(() => true, { stdout: ["runs until stopped\n"] });
-    let open: () => void = () => undefined;
-    const gate = new Promise<void>((resolve) => (open = resolve));
-    const launch = inContainer.launch.bind(inContainer);
-    inContainer.launch = async (...args) => gate.then(() => launch(...args));
-    const starting = runtime.start(request({ runOn: "docker", image: "node:22" }));
-    for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+    const { runtime, open, starting, clock } = await startHeld();
     let stopped = false;
     const stopping = runtime.shutdown().then(() => (stopped = true));
     for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
