@@ -61,3 +61,10 @@ function concat(chunks: readonly Uint8Array[]): Uint8Array {
   }
   return out;
 }
+
+/** Runs a launched task to its end and releases it: its stdout as text. */
+export async function outputToEnd(proc: RunningProcess): Promise<string> {
+  const [stdout] = await Promise.all([drain(proc.stdout), proc.exited]);
+  await proc.release?.();
+  return Buffer.from(stdout).toString();
+}

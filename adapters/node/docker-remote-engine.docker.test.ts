@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeHostRunPathsContract } from "../../contract-tests/host-run-paths.ts";
 import { describeTaskSupervisorContract, shellScenario } from "../../contract-tests/task-supervisor.contract.ts";
-import { drain } from "../../contract-tests/process-output.ts";
+import { outputToEnd } from "../../contract-tests/process-output.ts";
 import { type RemoteEngine, startRemoteEngine } from "../fake/remote-engine.test-support.ts";
 import { buildTaskImage, requireDockerEngine, TASK_IMAGE } from "../fake/task-image.test-support.ts";
 import { ok } from "../../domain/shared/model/result.ts";
@@ -52,9 +52,7 @@ async function run(supervisor: TaskSupervisor, command: string, dir: string): Pr
   const files = { exitPath: join(dir, "t.exit.json"), spillPath: join(dir, "t.spill"), spillCapBytes: 1 << 20 };
   const launched = await supervisor.launch(supervisor.wrap({ kind: "shell", command }, {}, files, POLICY), dir);
   if (!launched.ok) throw new Error(launched.error.message);
-  const [out] = await Promise.all([drain(launched.value.stdout), launched.value.exited]);
-  await launched.value.release?.();
-  return Buffer.from(out).toString();
+  return outputToEnd(launched.value);
 }
 
 describe.runIf(engineAvailable)(

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeContainerBackendsContract } from "../../contract-tests/container-backends.contract.ts";
 import { describeHostRunPathsContract } from "../../contract-tests/host-run-paths.ts";
 import { describeTaskSupervisorContract, shellScenario } from "../../contract-tests/task-supervisor.contract.ts";
-import { drain } from "../../contract-tests/process-output.ts";
+import { drain, outputToEnd } from "../../contract-tests/process-output.ts";
 import { buildTaskImage, requireDockerEngine, TASK_IMAGE } from "../fake/task-image.test-support.ts";
 import { ok } from "../../domain/shared/model/result.ts";
 import { CONTAINER_SETTINGS_DEFAULTS } from "../../domain/tasks/model/container-settings.ts";
@@ -110,12 +110,7 @@ describe.runIf(engineAvailable)("Docker container tasks", () => {
     await proc.release?.();
   });
 
-  describeHostRunPathsContract(async (command, dir) => {
-    const { proc } = await start(command, dir);
-    const [stdout] = await Promise.all([drain(proc.stdout), proc.exited]);
-    await proc.release?.();
-    return Buffer.from(stdout).toString();
-  });
+  describeHostRunPathsContract(async (command, dir) => outputToEnd((await start(command, dir)).proc));
 
   it("an orphan whose container was created but never started (its host died starting it): no exit code is made up, and it is removed", async () => {
     const id = `dockertest${process.pid}x${++taskNumber}`;

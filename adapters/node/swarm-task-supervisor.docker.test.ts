@@ -6,7 +6,7 @@ import Docker from "dockerode";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeHostRunPathsContract } from "../../contract-tests/host-run-paths.ts";
 import { describeTaskSupervisorContract, shellScenario } from "../../contract-tests/task-supervisor.contract.ts";
-import { drain } from "../../contract-tests/process-output.ts";
+import { drain, outputToEnd } from "../../contract-tests/process-output.ts";
 import { ok } from "../../domain/shared/model/result.ts";
 import { CONTAINER_SETTINGS_DEFAULTS } from "../../domain/tasks/model/container-settings.ts";
 import { buildTaskImage, requireSwarm, TASK_IMAGE } from "../fake/task-image.test-support.ts";
@@ -74,12 +74,7 @@ describe.runIf(swarmAvailable)("Swarm job tasks", () => {
     "container",
   );
 
-  describeHostRunPathsContract(async (command, dir) => {
-    const { proc } = await start(command, dir);
-    const [stdout] = await Promise.all([drain(proc.stdout), proc.exited]);
-    await proc.release?.();
-    return Buffer.from(stdout).toString();
-  });
+  describeHostRunPathsContract(async (command, dir) => outputToEnd((await start(command, dir)).proc));
 
   it("a job without a network has an address on the internal overlay and no route out; released, its service is gone", async () => {
     const { id, proc, facts, dir } = await start("pwd; cat /proc/net/route | cut -f2 | tail -n +2; exit 3");
