@@ -13,11 +13,12 @@
 // `graceMs` to end, then the rest is stopped (SIGTERM, SIGKILL after `killGraceMs`); with `wait` they are
 // waited for. The command's end and what still runs are reported at once. Only when nothing of the tree is
 // left (and the pipes have closed, or 2 s of unhindered relay later if a process that cleared its tag holds them) is the exit
-// status committed to the exit record (temp file, fsync, rename, directory fsync), and then reported.
+// status committed to the exit record, and then reported. The record file is created empty before the command
+// starts (a file already there refuses the launch) and written in place at the end: see reserveRecord.
 
 import { spawn } from "node:child_process";
 import { closeSync, constants as fsConstants, fsyncSync, openSync, writeSync } from "node:fs";
-import { commitFile } from "./durable-commit.mjs";
+import { reserveRecord } from "./durable-commit.mjs";
 import { startTicksOf, watchTree } from "./task-supervisor-tree.mjs";
 
 const SCHEMA = "pi-background-tasks.exit.v1";
@@ -30,6 +31,13 @@ const DRAIN_MS = 2_000;
  */
 export function startTask(request, link, onEnd) {
   return new Promise((resolve, reject) => {
+    let record;
+    try {
+      record = reserveRecord(request.exitPath);
+    } catch (error) {
+      reject(new Error(`the exit record ${request.exitPath} cannot be created: ${error.message}`));
+      return;
+    }
     let child;
     try {
       child = spawn(request.file, request.args, {
@@ -39,21 +47,23 @@ export function startTask(request, link, onEnd) {
         stdio: [request.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"],
       });
     } catch (error) {
+      record.abandon();
       reject(error); // thrown, not emitted: E2BIG, a cwd that stopped being a directory, ENOMEM, …
       return;
     }
     if (child.pid === undefined) {
       for (const stream of [child.stdin, child.stdout, child.stderr]) stream?.destroy();
+      record.abandon();
       child.once("error", (error) => reject(error));
       return;
     }
     child.on("error", () => undefined); // after a start, errors are signalling races: the exit says what happened
     resolve(child.pid);
-    supervise(child, request, link, onEnd);
+    supervise(child, request, record, link, onEnd);
   });
 }
 
-function supervise(child, request, link, onEnd) {
+function supervise(child, request, exitRecord, link, onEnd) {
   const { exitPath, spillPath, spillCapBytes, tag, afterShellExit, killGraceMs } = request;
   const notBefore = startTicksOf(child.pid);
   const relay = { hostGone: false, spillFd: -1, spillBroken: false, spilledBytes: 0, lostOutputBytes: 0 };
@@ -142,7 +152,7 @@ function supervise(child, request, link, onEnd) {
         closeSync(relay.spillFd);
       }
     }
-    const record = {
+    const ending = {
       schema_version: SCHEMA,
       code: shell.code,
       signal: shell.signal,
@@ -153,7 +163,7 @@ function supervise(child, request, link, onEnd) {
       ...(tree.descendants > 0 ? { tree } : {}),
     };
     try {
-      await commitFile(exitPath, `${JSON.stringify(record)}\n`);
+      await exitRecord.commit(`${JSON.stringify(ending)}\n`);
     } catch (error) {
       problems.push(`the exit status could not be recorded in ${exitPath}: ${error.message}`);
     }

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { createConnection } from "node:net";
 import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -110,7 +110,7 @@ describe("task-supervisor.mjs", () => {
     const out = proc.stdout[Symbol.asyncIterator]();
     expect(Buffer.from((await out.next()).value ?? []).toString()).toBe("ready\n");
     proc.detach?.(); // the host's end of the connection closes, as when the host dies
-    await expect.poll(() => existsSync(files.exitPath), { timeout: 10_000, interval: 50 }).toBe(true);
+    await expect.poll(() => statSync(files.exitPath).size > 0, { timeout: 10_000, interval: 50 }).toBe(true);
     expect(record(files.exitPath)).toMatchObject({ code: 4, hostGone: true, spilledBytes: 10, lostOutputBytes: 95 });
     expect(readFileSync(files.spillPath, "utf8")).toBe("x".repeat(10));
   });
@@ -122,6 +122,31 @@ describe("task-supervisor.mjs", () => {
       message: expect.stringContaining("ENOENT"),
     });
     expect(existsSync(files.exitPath)).toBe(false);
+  });
+
+  it("the exit record is created empty before the command starts and written at its end; a file already there refuses the launch", async () => {
+    const { proc, files } = await run("sleep 0.3; exit 3");
+    expect(statSync(files.exitPath).size).toBe(0); // reserved: nothing recorded yet
+    expect((await collect(proc)).exit).toEqual({ code: 3, signal: null });
+    expect(record(files.exitPath)).toMatchObject({ code: 3, hostGone: false });
+
+    const dir = mkdtempSync(join(tmpdir(), "supervisor-"));
+    const planted = { exitPath: join(dir, "t.exit.json"), spillPath: join(dir, "t.spill"), spillCapBytes: 100 };
+    writeFileSync(planted.exitPath, "planted");
+    const marker = join(dir, "ran");
+    const wrapped = supervisor.wrap(
+      { kind: "argv", file: "touch", args: [marker] },
+      { PATH: "/usr/bin:/bin" },
+      planted,
+      POLICY,
+    );
+    const launched = await supervisor.launch(wrapped, dir);
+    expect(launched.ok || launched.error).toMatchObject({
+      code: "spawn_failed",
+      message: expect.stringContaining(`the exit record ${planted.exitPath} cannot be created: EEXIST`),
+    });
+    expect(existsSync(marker)).toBe(false);
+    expect(readFileSync(planted.exitPath, "utf8")).toBe("planted");
   });
 
   it("NODE_OPTIONS reach the command, not the supervisor", async () => {
@@ -162,6 +187,7 @@ describe("task-supervisor.mjs", () => {
       expect(exit).toMatchObject({ code: null, signal: null });
       expect(exit.lost).toContain(`the task supervisor (pid ${daemon}) ended while the task ran`);
     }
+    for (const { files } of runs) expect(readFileSync(files.exitPath, "utf8")).toBe(""); // reserved, never written
     const probe = new NodeSurvivorProbe();
     for (const { tag } of runs) expect(await probe.taggedProcesses(tag)).toEqual([]);
     // The next task starts a new supervisor.

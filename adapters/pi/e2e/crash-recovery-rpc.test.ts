@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -67,7 +67,8 @@ describe("a Pi host that dies while its tasks run", () => {
     process.kill(first.pid, "SIGKILL"); // only the pi process: each task leads its own process group
     await first.exited;
     const exitRecord = join(cwd, finishing.outputPath.replace(/\.output$/, ".exit.json"));
-    await expect.poll(() => existsSync(exitRecord), { timeout: 10_000, interval: 100 }).toBe(true);
+    // Reserved (empty) when the task started; written by the supervisor once the command has ended.
+    await expect.poll(() => statSync(exitRecord).size > 0, { timeout: 10_000, interval: 100 }).toBe(true);
     expect(metadataOf(finishing).status).toBe("running"); // the dead host never finalized it
 
     second = startPi();

@@ -8,7 +8,7 @@ export const MAX_EXIT_RECORD_BYTES = 64 * 1024;
 
 const count = Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER });
 
-/** `<taskDir>/<id>.exit.json`, committed by the task supervisor once the command has ended. */
+/** `<taskDir>/<id>.exit.json`: created empty by the task supervisor before the command starts, written once it has ended. */
 export const ExitRecordSchema = Type.Object(
   {
     schema_version: Type.Literal(EXIT_RECORD_SCHEMA),

@@ -43,6 +43,7 @@ export interface ExitFinding {
 export async function readExitRecord(files: FileCommitter, path: string): Promise<ExitFinding> {
   const bytes = await readSmallFile(files, path, MAX_EXIT_RECORD_BYTES);
   if (!bytes.ok) return bytes.error.code === "file_not_found" ? {} : { problem: bytes.error.message };
+  if (bytes.value.length === 0) return {}; // created when the task started, not written yet
   const parsed = parseExitRecord(bytes.value);
   return parsed.ok ? { exit: parsed.value } : { problem: parsed.error.message };
 }

@@ -184,6 +184,19 @@ describe("recoverOrphans", () => {
     expect(m.exitCode).toBeUndefined();
   });
 
+  it("an exit record its supervisor reserved (empty) but never wrote is no record, not a damaged one", async () => {
+    const missing = await world([snapshot("ba")]);
+    await missing.recover();
+    const reserved = await world([snapshot("ba")]);
+    await reserved.write("ba.exit.json", "");
+    await reserved.recover();
+    expect(reserved.meta("ba")).toEqual(missing.meta("ba"));
+    const damaged = await world([snapshot("ba")]);
+    await damaged.write("ba.exit.json", '{"schema_version":');
+    await damaged.recover();
+    expect(damaged.meta("ba").error).toContain("not complete UTF-8 JSON");
+  });
+
   it("reattaches a running task, follows its saved output, and publishes the recorded exit once it appears", async () => {
     const w = await world([snapshot("ba")], { conversation: "conv-a" });
     w.probe.tagged.set(TAG, [78, 79]);
