@@ -15,7 +15,12 @@ export interface FrameHandlers {
  * start) and the moment the task's process object exists.
  */
 export class SupervisorFrames {
-  #buffer: Buffer = Buffer.alloc(0);
+  readonly #header = Buffer.alloc(HEADER);
+  #headerFill = 0;
+  /** The type of the frame being read, -1 between frames; `#left` of its payload bytes are still to come. */
+  #type = -1;
+  #left = 0;
+  #eventParts: Buffer[] = [];
   #kept: { type: number; payload: Buffer }[] = [];
   #handlers: FrameHandlers | undefined;
   #firstEvent: ((event: string | undefined) => void) | undefined;
@@ -37,21 +42,44 @@ export class SupervisorFrames {
     for (const frame of this.#kept.splice(0)) this.#dispatch(frame.type, frame.payload);
   }
 
+  /**
+   * Output is passed on piece by piece as it arrives (a frame of 64 KiB usually spans two reads), never copied;
+   * only an event, which is parsed whole, is put together.
+   */
   #take(chunk: Buffer): void {
-    this.#buffer = this.#buffer.length === 0 ? chunk : Buffer.concat([this.#buffer, chunk]);
-    while (this.#buffer.length >= HEADER) {
-      const length = this.#buffer.readUInt32BE(1);
-      if (this.#buffer.length < HEADER + length) return;
-      const type = this.#buffer.readUInt8(0);
-      const payload = this.#buffer.subarray(HEADER, HEADER + length);
-      this.#buffer = this.#buffer.subarray(HEADER + length);
-      if (this.#firstEvent !== undefined && type === EVENT) {
-        const resolve = this.#firstEvent;
-        this.#firstEvent = undefined;
-        resolve(payload.toString("utf8"));
-      } else if (this.#handlers === undefined) this.#kept.push({ type, payload });
-      else this.#dispatch(type, payload);
+    let at = 0;
+    while (at < chunk.length) {
+      if (this.#type < 0) {
+        const n = Math.min(HEADER - this.#headerFill, chunk.length - at);
+        chunk.copy(this.#header, this.#headerFill, at, at + n);
+        this.#headerFill += n;
+        at += n;
+        if (this.#headerFill < HEADER) return;
+        this.#headerFill = 0;
+        this.#type = this.#header.readUInt8(0);
+        this.#left = this.#header.readUInt32BE(1);
+      }
+      const piece = chunk.subarray(at, at + this.#left);
+      at += piece.length;
+      this.#left -= piece.length;
+      if (this.#type === EVENT) this.#eventParts.push(piece);
+      else if (piece.length > 0) this.#frame(this.#type, piece);
+      if (this.#left > 0) return;
+      if (this.#type === EVENT) {
+        const parts = this.#eventParts.splice(0);
+        this.#frame(EVENT, parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts));
+      }
+      this.#type = -1;
     }
+  }
+
+  #frame(type: number, payload: Buffer): void {
+    if (this.#firstEvent !== undefined && type === EVENT) {
+      const resolve = this.#firstEvent;
+      this.#firstEvent = undefined;
+      resolve(payload.toString("utf8"));
+    } else if (this.#handlers === undefined) this.#kept.push({ type, payload });
+    else this.#dispatch(type, payload);
   }
 
   #dispatch(type: number, payload: Buffer): void {
