@@ -68,6 +68,8 @@ export interface KillOptions {
   readonly graceMs: number;
 }
 
+export type DetachOutcome = "let_go" | "let_go_unconfirmed" | "ended";
+
 export interface RunningProcess {
   readonly pid: number;
   /**
@@ -106,11 +108,13 @@ export interface RunningProcess {
    */
   sendStdin?(bytes: Uint8Array): Promise<string | undefined>;
   /**
-   * Lets go of the process without stopping it: the host's ends of its pipes are closed and the host no
-   * longer waits for it (it may exit while the process runs on). Optional: launchers without it cannot
-   * leave a task running across a reload.
+   * Lets go of the process without stopping it: its streams end and the host no longer waits for it (it may
+   * exit while the process runs on). "let_go": every byte produced before is in the streams and what follows is
+   * kept elsewhere (the supervisor's spill file); "let_go_unconfirmed": what was in flight may be lost; "ended":
+   * the process ended first, and `exited` says how. Optional: launchers without it cannot leave a task running
+   * across a reload.
    */
-  detach?(): void;
+  detach?(): Promise<DetachOutcome>;
   /**
    * Frees what the launch keeps after its end (a container and its log) once the host has made the end
    * durable. Optional: a plain process keeps nothing.

@@ -4,6 +4,7 @@ import type { Readable, Writable } from "node:stream";
 import type { Result } from "../../domain/shared/model/result.ts";
 import { err, ok, typedError } from "../../domain/shared/model/result.ts";
 import type {
+  DetachOutcome,
   AfterLeaderExit,
   KillOptions,
   LaunchError,
@@ -156,11 +157,12 @@ class NodeRunningProcess implements RunningProcess {
     return this.#stops.sweep(options);
   }
 
-  /** Closes the host's ends of the pipes and stops holding the host's event loop open for this child. */
-  detach(): void {
+  /** Closes the host's ends of the pipes (what they still hold is lost) and stops holding the host's event loop open. */
+  async detach(): Promise<DetachOutcome> {
     const child = this.#child;
     child.unref();
     for (const stream of [child.stdin, child.stdout, child.stderr]) stream?.destroy();
+    return "let_go_unconfirmed";
   }
 
   /**

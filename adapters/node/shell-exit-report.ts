@@ -53,6 +53,11 @@ export function isReapedReport(line: string): boolean {
   return reportObject(line)?.event === "reaped";
 }
 
+/** `{"event":"detached"}`: the supervisor's answer to "detach", after every frame it relayed before. */
+export function isDetachedReport(line: string): boolean {
+  return reportObject(line)?.event === "detached";
+}
+
 /** `{"event":"started","pid":…}` → the pid; `{"event":"spawn_failed","message":…}` → the message. */
 export function parseStartReport(line: string): { readonly pid: number } | { readonly failure: string } | undefined {
   const report = reportObject(line);

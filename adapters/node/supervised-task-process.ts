@@ -1,13 +1,27 @@
 import type { Socket } from "node:net";
-import type { KillOptions, LeaderExit, ProcessExit, RunningProcess } from "../../ports/process-launcher.ts";
+import type {
+  DetachOutcome,
+  KillOptions,
+  LeaderExit,
+  ProcessExit,
+  RunningProcess,
+} from "../../ports/process-launcher.ts";
 import { processStartTicks } from "./process-census.ts";
-import { isReapedReport, parseShellExitReport, parseTaskEndReport, type TaskEndReport } from "./shell-exit-report.ts";
+import {
+  isDetachedReport,
+  isReapedReport,
+  parseShellExitReport,
+  parseTaskEndReport,
+  type TaskEndReport,
+} from "./shell-exit-report.ts";
 import { ByteQueue } from "./byte-queue.ts";
 import { SupervisorFrames } from "./supervisor-frames.ts";
 import { stopTree, TreeStops, type TreeTarget } from "./tree-stop.ts";
 
 /** Bytes queued for a stream nobody has read yet before the connection is paused (and so the command). */
 const HIGH_WATER = 256 * 1024;
+/** How long a supervisor has to answer "detach" while the host shuts down. */
+const DETACH_GRACE_MS = 5_000;
 
 /**
  * A task the shared supervisor runs, seen through its connection: output frames become the two streams
@@ -27,6 +41,7 @@ export class SupervisedTaskProcess implements RunningProcess {
   #reportLeaderExit: (exit: LeaderExit) => void = () => undefined;
   readonly #stops: TreeStops;
   #detached = false;
+  #letGo: (() => void) | undefined;
 
   constructor(
     readonly pid: number,
@@ -61,6 +76,7 @@ export class SupervisedTaskProcess implements RunningProcess {
           if (queue.size >= HIGH_WATER) socket.pause();
         },
         onEvent: (event) => {
+          if (isDetachedReport(event)) this.#letGo?.();
           if (isReapedReport(event)) this.#leaderExited = true; // its pid may be reused: signal the group only
           const leader = parseShellExitReport(event);
           if (leader !== undefined) this.#reportLeaderExit(leader);
@@ -81,11 +97,34 @@ export class SupervisedTaskProcess implements RunningProcess {
     return this.#stops.sweep(options);
   }
 
-  /** Closes the connection: the supervisor keeps the task's later output in its spill file. */
-  detach(): void {
+  /**
+   * Asks the supervisor to let go and reads on until it says it has: every byte it relayed before is in the
+   * streams, which then end, and it spills what comes after. "ended" when the task's end came first (its exit
+   * follows as usual). A supervisor that does not answer within the grace is cut off: what it had in flight
+   * is lost, and "let_go_unconfirmed" says so.
+   */
+  detach(): Promise<DetachOutcome> {
     this.#detached = true;
-    this.socket.destroy();
-    for (const stream of this.#streams) stream.end();
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.socket.destroy();
+        resolve("let_go_unconfirmed");
+      }, DETACH_GRACE_MS);
+      this.#letGo = () => {
+        clearTimeout(timer);
+        resolve("let_go");
+      };
+      void this.exited.then(() => {
+        clearTimeout(timer);
+        resolve("ended");
+      });
+      this.socket.once("close", () => {
+        clearTimeout(timer);
+        for (const stream of this.#streams) stream.end();
+        resolve("let_go_unconfirmed"); // no-op after an answer: the supervisor ended without one
+      });
+      this.socket.write("detach\n");
+    });
   }
 
   async #settle(

@@ -11,7 +11,8 @@
 // To the host it sends frames: one byte of type (0 a JSON event, 1 stdout, 2 stderr), four of length (big
 // endian), the payload. Events: started {pid}, spawn_failed {message} (also for a refused request),
 // reaped (the command exited; its pid is free), shell_exited {code, signal, remaining}, exit {code, signal,
-// stopped, problems}. A command that cannot be spawned fails its own task only.
+// stopped, problems}, detached (the answer to the host's "detach\n": the last frame; later output is spilled).
+// A command that cannot be spawned fails its own task only.
 //
 // It outlives its host: when the host is gone (its connection closed), tasks run on, their output goes to
 // their spill files and their exit records are committed as usual. It exits once no host is connected and
@@ -68,7 +69,11 @@ function serveTask(socket, request) {
     tasks--;
     exitWhenIdle();
   }).then(
-    (pid) => link.report({ event: "started", pid }, true),
+    (pid) => {
+      link.report({ event: "started", pid }, true);
+      socket.once("data", () => link.letGo()); // the host's only message after its request: "detach"
+      socket.resume();
+    },
     (error) => {
       link.report({ event: "spawn_failed", message: error.message ?? String(error) });
       socket.end();
@@ -121,6 +126,17 @@ function taskLink(socket) {
         return open;
       }
       return send(fd, chunk);
+    },
+    /**
+     * The host lets go (it is shutting down and the task survives it): everything relayed so far is ahead of the
+     * `detached` event on the connection, and from here on output goes to the spill file, so no byte falls between.
+     */
+    letGo() {
+      if (!open) return;
+      send(EVENT, Buffer.from(JSON.stringify({ event: "detached" })));
+      open = false;
+      socket.end();
+      for (const stream of paused.splice(0)) stream.resume();
     },
     report(event, first = false) {
       send(EVENT, Buffer.from(JSON.stringify(event)));

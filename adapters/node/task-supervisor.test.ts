@@ -109,10 +109,33 @@ describe("task-supervisor.mjs", () => {
     });
     const out = proc.stdout[Symbol.asyncIterator]();
     expect(Buffer.from((await out.next()).value ?? []).toString()).toBe("ready\n");
-    proc.detach?.(); // the host's end of the connection closes, as when the host dies
+    expect(await proc.detach?.()).toBe("let_go"); // the supervisor confirms; the host's connection closes
     await expect.poll(() => statSync(files.exitPath).size > 0, { timeout: 10_000, interval: 50 }).toBe(true);
     expect(record(files.exitPath)).toMatchObject({ code: 4, hostGone: true, spilledBytes: 10, lostOutputBytes: 95 });
     expect(readFileSync(files.spillPath, "utf8")).toBe("x".repeat(10));
+  });
+
+  it("a host that lets go while output flows loses nothing: each byte is in its streams or the spill file, in order", async () => {
+    const total = 4_000_000;
+    const { proc, files } = await run(`yes 0123456789 | head -c ${total}`, { spillCap: 8 << 20 });
+    const out = proc.stdout[Symbol.asyncIterator]();
+    const received = [Buffer.from((await out.next()).value ?? [])]; // then the host reads nothing: the command waits
+    const handedOver = proc.detach?.();
+    for (let next = await out.next(); next.done !== true; next = await out.next())
+      received.push(Buffer.from(next.value));
+    expect(await handedOver).toBe("let_go");
+    await expect.poll(() => statSync(files.exitPath).size > 0, { timeout: 10_000, interval: 50 }).toBe(true);
+    const host = Buffer.concat(received);
+    const spill = readFileSync(files.spillPath);
+    expect({ host: host.length > 0, spill: spill.length > 0, sum: host.length + spill.length }).toEqual({
+      host: true,
+      spill: true,
+      sum: total,
+    });
+    expect(
+      Buffer.concat([host, spill]).equals(Buffer.from("0123456789\n".repeat(total / 11 + 1)).subarray(0, total)),
+    ).toBe(true);
+    expect(record(files.exitPath)).toMatchObject({ hostGone: true, spilledBytes: spill.length, lostOutputBytes: 0 });
   });
 
   it("a command that cannot start is a typed launch error, and nothing is recorded", async () => {

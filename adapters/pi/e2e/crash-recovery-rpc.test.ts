@@ -136,4 +136,30 @@ describe("a Pi host that dies while its tasks run", () => {
     expect(tagged(survivorTag)).toEqual([]);
     await third.close();
   }, 90_000);
+
+  it("a surviveReload task whose session closes while it prints loses nothing: its output file and spill file hold every byte, in order", async () => {
+    const host = startPi();
+    const lines = 400_000;
+    const chatty = await bgRun(host, {
+      name: "chatty",
+      command: `i=0; while [ $i -lt 40 ]; do seq $((i*10000+1)) $((i*10000+10000)); i=$((i+1)); sleep 0.1; done`,
+      surviveReload: true,
+    });
+    await expect
+      .poll(() => statSync(join(cwd, chatty.outputPath)).size, { timeout: 10_000, interval: 20 })
+      .toBeGreaterThan(100_000);
+    await host.close(); // while it still prints: the session lets go of it
+    expect(metadataOf(chatty)).toMatchObject({ status: "running", detachedInOrder: true });
+
+    const next = startPi();
+    await expect
+      .poll(async () => (await status(next, chatty.id)).status, { timeout: 30_000, interval: 250 })
+      .toBe("completed");
+    const spillPath = join(cwd, chatty.outputPath.replace(/\.output$/, ".after-host.output"));
+    const saved = readFileSync(join(cwd, chatty.outputPath), "utf8") + readFileSync(spillPath, "utf8");
+    expect(saved.length).toBe(Array.from({ length: lines }, (_, i) => `${i + 1}\n`).join("").length);
+    expect(saved === Array.from({ length: lines }, (_, i) => `${i + 1}\n`).join("")).toBe(true);
+    expect((await status(next, chatty.id)).error ?? "").not.toContain("still in the pipe");
+    await next.close();
+  }, 90_000);
 });

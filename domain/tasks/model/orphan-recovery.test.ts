@@ -258,6 +258,13 @@ describe("orphanTerminal", () => {
     expect(t.status).toBe("completed");
     expect(t.error).toContain("left it running (surviveReload)");
     expect(t.recovery?.hostEnded).toBe("detached");
+    expect(t.error).toContain("output still in the pipe when the host let go is lost");
+  });
+
+  it("a hand-over the supervisor confirmed lost nothing in the pipe, and says no such thing", () => {
+    const origin = task({ surviveReload: true, detachedAt: 2_000, detachedInOrder: true });
+    const t = orphanTerminal(origin, { kind: "recorded", exit: exit({ code: 0 }) }, recoveredOutput(origin, 10, 0), at);
+    expect(t.error).not.toContain("still in the pipe");
   });
 });
 

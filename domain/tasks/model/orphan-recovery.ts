@@ -164,9 +164,9 @@ function outputNote(output: RecoveredOutput, exit: ExitRecord | undefined, task:
     parts.push(`${output.spilledBytes} bytes of later output were saved in ${spillPath}`);
   else if (exit === undefined && task.detachedAt === undefined)
     parts.push("output after the host died was not captured");
-  // Bytes the supervisor had handed to the pipe but the host never read cannot be counted by anyone; a
-  // container's engine keeps its whole log, so nothing of its output is lost that way.
-  if (task.container === undefined)
+  // Bytes the supervisor had handed to the pipe but the host never read cannot be counted by anyone, unless
+  // the host let go in order (it read up to the supervisor's answer); a container's engine keeps its whole log.
+  if (task.container === undefined && task.detachedInOrder !== true)
     parts.push(`output still in the pipe when the host ${task.detachedAt === undefined ? "died" : "let go"} is lost`);
   return parts.join("; ");
 }

@@ -115,6 +115,7 @@ export const TaskMetadataSchema = closed({
   processTag: Type.Optional(Type.String({ pattern: "^[0-9a-f]{32}$" })),
   surviveReload: Type.Optional(Type.Boolean()),
   detachedAt: Type.Optional(Type.Number()),
+  detachedInOrder: Type.Optional(Type.Literal(true)),
   container: Type.Optional(
     closed({
       runOn: literals(["docker", "swarm"] as const),

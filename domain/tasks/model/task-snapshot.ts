@@ -133,6 +133,8 @@ export interface TaskSnapshot extends TaskTelemetry {
   readonly surviveReload?: boolean;
   /** When the host let go of this surviveReload task at shutdown (the output file was complete then). */
   readonly detachedAt?: number;
+  /** The supervisor confirmed the hand-over: every byte before it is in the output file, every later one in the spill file. */
+  readonly detachedInOrder?: true;
   /** Set once a later host took over this task after the host that started it had ended. */
   readonly recovery?: TaskRecovery;
   /** Set on a task that runs in a container (runOn docker or swarm). */

@@ -28,8 +28,11 @@ export type StdoutFilter = StreamFilter;
 export class TaskExecution implements TrackedTask {
   readonly wakesAgent = true;
   private current: TaskSnapshot;
-  /** Set once the host let go of the task (surviveReload at shutdown): nothing more is read or decided here. */
+  /** Set once the host starts letting go of the task (surviveReload at shutdown): its pipes may close on purpose. */
+  private letGo = false;
+  /** Set once the host has let go: nothing more is read or decided here. */
   private detached = false;
+  private readonly pumps: Promise<unknown> = Promise.resolve();
   private killKind: KillKind | undefined;
   private timer: TimerHandle | undefined;
   private readonly terminal: Promise<TaskSnapshot>;
@@ -61,11 +64,11 @@ export class TaskExecution implements TrackedTask {
       (leader) => this.onShellExit(leader),
       () => undefined,
     );
-    const pumps = Promise.all([
+    this.pumps = Promise.all([
       this.pump(child.stdout, hooks.stdoutFilter),
       this.pump(child.stderr, hooks.stderrFilter),
     ]);
-    this.terminal = Promise.all([child.exited, pumps]).then(([exit]) => this.finish(exit, undefined));
+    this.terminal = Promise.all([child.exited, this.pumps]).then(([exit]) => this.finish(exit, undefined));
   }
 
   get snapshot(): TaskSnapshot {
@@ -100,17 +103,28 @@ export class TaskExecution implements TrackedTask {
   }
 
   /**
-   * Lets go of a running task without stopping it: the host's ends of the pipes are closed (the supervisor
-   * then keeps the output), the output file is closed in order, and the metadata, still "running", records
-   * when and how much output there was, for the session that reattaches it.
+   * Lets go of a running task without stopping it: output is read on until the launcher has handed the task
+   * over (the supervisor then keeps the output), the output file is closed in order, and the metadata, still
+   * "running", records when and how much output there was, for the session that reattaches it. A task that
+   * ends during the hand-over ends here as usual.
    */
   async detach(): Promise<Result<void, FileError>> {
-    if (!this.isRunning || this.detached) return { ok: true, value: undefined };
-    this.detached = true;
+    if (!this.isRunning || this.detached || this.letGo) return { ok: true, value: undefined };
+    this.letGo = true;
     this.timer?.cancel();
-    this.child?.detach?.();
+    const outcome = (await this.child?.detach?.()) ?? "let_go_unconfirmed";
+    if (outcome === "ended") {
+      await this.terminal;
+      return { ok: true, value: undefined };
+    }
+    this.detached = true;
+    if (this.child?.detach !== undefined) await this.pumps; // its streams end once it has let go
     const closed = await this.sink.close();
-    this.current = { ...this.snapshot, detachedAt: this.deps.clock.now() };
+    this.current = {
+      ...this.snapshot,
+      detachedAt: this.deps.clock.now(),
+      ...(outcome === "let_go" ? { detachedInOrder: true as const } : {}),
+    };
     const saved = await this.metadata.write(this.current);
     return closed.ok ? saved : closed;
   }
@@ -145,16 +159,16 @@ export class TaskExecution implements TrackedTask {
   private async pump(stream: AsyncIterable<Uint8Array>, filter?: StreamFilter): Promise<void> {
     try {
       for await (const chunk of stream) {
-        if (this.detached) return;
+        if (this.detached) return; // a launcher that cannot hand over: what comes after letting go is not read
         const pieces = filter === undefined ? [chunk] : await filter.push(chunk);
         for (const piece of pieces) await this.sink.append(piece);
         if (filter !== undefined) this.afterFilter(filter);
       }
     } catch (error) {
-      if (this.detached) return; // the pipes were closed on purpose
+      if (this.letGo) return; // the pipes were closed on purpose
       throw error;
     }
-    if (filter === undefined || this.detached) return;
+    if (filter === undefined || this.letGo) return;
     // The trailing telemetry is consumed here, before `finish` can decide the terminal state.
     for (const piece of await filter.flush()) await this.sink.append(piece);
     this.afterFilter(filter);
