@@ -7,6 +7,8 @@ import { normalizeRunArguments, type RunRequest } from "../../domain/tasks/model
 import { TaskRuntime, type TaskRuntimeConfig } from "../../domain/tasks/service/task-runtime.ts";
 import type { FileCommitter } from "../../ports/file-committer.ts";
 import type { ProcessLauncher } from "../../ports/process-launcher.ts";
+import type { TaskSupervisor } from "../../ports/task-survival.ts";
+import { processIdentity } from "./node-survivor-probe.ts";
 import { CryptoRandomSource } from "./crypto-random-source.ts";
 import { NodeFileCommitter } from "./node-file-committer.ts";
 import { NodeProcessLauncher, type NodeProcessLauncherOptions } from "./node-process-launcher.ts";
@@ -29,6 +31,8 @@ export function realRuntime(
     readonly launcher?: NodeProcessLauncherOptions;
     readonly files?: FileCommitter;
     readonly config?: Partial<TaskRuntimeConfig>;
+    /** Every task under this supervisor (the real one: `new NodeTaskSupervisor()`), as bg_run tasks run. */
+    readonly supervisor?: TaskSupervisor;
   } = {},
 ): RealRuntime {
   const delivered: TaskNotification[] = [];
@@ -50,6 +54,9 @@ export function realRuntime(
       random: new CryptoRandomSource(),
       notifier: { deliver: async (n) => (delivered.push(n), ok(undefined)) },
       warn: (m) => warnings.push(m),
+      ...(options.supervisor === undefined
+        ? {}
+        : { supervisor: options.supervisor, host: processIdentity(process.pid) }),
     },
     {
       cwd: dir,

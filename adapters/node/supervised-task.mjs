@@ -6,7 +6,8 @@
 //
 // When the host is gone (it died, or let go of the task to survive a reload) the link is closed. The command
 // keeps running: later output is appended to the spill file, up to its cap; bytes beyond that are counted,
-// never stored. Bytes already sent into the closed connection are lost unseen.
+// never stored. When the host dies, bytes already sent into its connection are lost unseen; when it lets go
+// ("detach"), it reads up to the supervisor's answer, so nothing falls between.
 //
 // A task is its whole tree: when the command exits while processes of the task still run (group members, or
 // processes carrying the tag that left the group), their output is relayed on and, with `stop`, they get

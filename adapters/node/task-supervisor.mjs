@@ -71,7 +71,7 @@ function serveTask(socket, request) {
   }).then(
     (pid) => {
       link.report({ event: "started", pid }, true);
-      socket.once("data", () => link.letGo()); // the host's only message after its request: "detach"
+      onLine(socket, (line) => line === "detach" && link.letGo()); // the host's only message after its request
       socket.resume();
     },
     (error) => {
@@ -132,7 +132,7 @@ function taskLink(socket) {
      * `detached` event on the connection, and from here on output goes to the spill file, so no byte falls between.
      */
     letGo() {
-      if (!open) return;
+      if (!open || socket.writableEnded) return; // the task has ended: its exit frame answers instead
       send(EVENT, Buffer.from(JSON.stringify({ event: "detached" })));
       open = false;
       socket.end();
@@ -168,6 +168,20 @@ function readRequest(socket, onRequest) {
   };
   socket.on("data", onData);
   socket.on("error", () => undefined);
+}
+
+/** Calls `onLine` with each line the host sends after its request (a line longer than a request is dropped). */
+function onLine(socket, handle) {
+  let text = "";
+  socket.setEncoding("utf8");
+  socket.on("data", (chunk) => {
+    text += chunk;
+    for (let nl = text.indexOf("\n"); nl >= 0; nl = text.indexOf("\n")) {
+      handle(text.slice(0, nl));
+      text = text.slice(nl + 1);
+    }
+    if (text.length > MAX_REQUEST_BYTES) text = "";
+  });
 }
 
 /** Why the request is refused: one event frame, then the connection is closed. */

@@ -67,6 +67,17 @@ async function text(stream: AsyncIterable<Uint8Array>): Promise<string> {
   return out;
 }
 
+/** A well-formed record, as a forger would write one. */
+const record0 = (): ExitRecord => ({
+  schema_version: "pi-background-tasks.exit.v1",
+  code: 0,
+  signal: null,
+  endedAt: 1,
+  hostGone: false,
+  spilledBytes: 0,
+  lostOutputBytes: 0,
+});
+
 function record(path: string): ExitRecord {
   const parsed = parseExitRecord(readFileSync(path));
   if (!parsed.ok) throw new Error(parsed.error.message);
@@ -136,6 +147,26 @@ describe("task-supervisor.mjs", () => {
       Buffer.concat([host, spill]).equals(Buffer.from("0123456789\n".repeat(total / 11 + 1)).subarray(0, total)),
     ).toBe(true);
     expect(record(files.exitPath)).toMatchObject({ hostGone: true, spilledBytes: spill.length, lostOutputBytes: 0 });
+  });
+
+  it("a task that ended before the host let go is answered by its end: every byte and the exit reach the host", async () => {
+    const total = 600_000; // more than the socket takes while the host reads nothing
+    const { proc, files } = await run(`head -c ${total} /dev/zero | tr '\\0' x; exit 6`);
+    await expect.poll(() => statSync(files.exitPath).size > 0, { timeout: 10_000, interval: 20 }).toBe(true);
+    const handedOver = proc.detach?.();
+    const { stdout, exit } = await collect(proc);
+    expect({ outcome: await handedOver, bytes: stdout.length, exit }).toEqual({
+      outcome: "ended",
+      bytes: total,
+      exit: { code: 6, signal: null },
+    });
+  });
+
+  it("a command that swaps its reserved exit record for its own does not decide what is recorded", async () => {
+    const forged = JSON.stringify({ ...record0(), code: 0 });
+    const { proc, files } = await run(`rm t.exit.json; printf '%s\\n' '${forged}' > t.exit.json; exit 7`);
+    expect((await collect(proc)).exit).toEqual({ code: 7, signal: null });
+    expect(record(files.exitPath)).toMatchObject({ code: 7 });
   });
 
   it("a command that cannot start is a typed launch error, and nothing is recorded", async () => {

@@ -112,13 +112,14 @@ export class TaskExecution implements TrackedTask {
     if (!this.isRunning || this.detached || this.letGo) return { ok: true, value: undefined };
     this.letGo = true;
     this.timer?.cancel();
-    const outcome = (await this.child?.detach?.()) ?? "let_go_unconfirmed";
+    const outcome = this.child?.detach === undefined ? undefined : await this.child.detach();
     if (outcome === "ended") {
       await this.terminal;
       return { ok: true, value: undefined };
     }
+    // Its streams end once it has let go: everything the host received goes into the file first.
+    if (outcome !== undefined) await this.pumps;
     this.detached = true;
-    if (this.child?.detach !== undefined) await this.pumps; // its streams end once it has let go
     const closed = await this.sink.close();
     this.current = {
       ...this.snapshot,
