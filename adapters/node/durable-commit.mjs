@@ -49,17 +49,18 @@ export function reserveRecord(path) {
     /**
      * Writes `text` as the whole file, fdatasyncs and closes; resolves once the name is durable too. If the name
      * no longer leads to this file alone (the task's command removed or replaced it), the record is committed the
-     * old way instead (temp file and rename over whatever is there), so a planted record never stands.
+     * old way instead (temp file and rename over whatever is there), so a planted record never stands; so is a
+     * record longer than a page, which a reader could see half-written in place.
      */
     async commit(text) {
       if (!held) throw new Error(`the record ${path} was already committed`);
-      const ours = stillOurs(fd, path);
+      const inPlace = Buffer.byteLength(text) <= IN_PLACE_MAX_BYTES && stillOurs(fd, path);
       try {
-        if (ours) await inBatch(fd, Buffer.from(text));
+        if (inPlace) await inBatch(fd, Buffer.from(text));
       } finally {
         release();
       }
-      if (!ours) return commitFile(path, text);
+      if (!inPlace) return commitFile(path, text);
       const failed = await named;
       if (failed !== undefined) throw failed;
     },
@@ -74,6 +75,8 @@ export function reserveRecord(path) {
     },
   };
 }
+
+const IN_PLACE_MAX_BYTES = 4096;
 
 /** The path names the open file, as its only link, and nothing else stands there. */
 function stillOurs(fd, path) {
