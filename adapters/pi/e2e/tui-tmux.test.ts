@@ -13,6 +13,7 @@ import { locatePiCli } from "./pi-process.ts";
 import { PACKAGE_ROOT } from "./sdk-session.ts";
 import { startTmux, type TmuxSession } from "./tmux-session.ts";
 import { LEAN_PI_ARGS } from "./scripted-parent.test-support.ts";
+import { TASK_METADATA_ENTRY } from "../../../domain/hygiene/model/prune-policy.ts";
 
 let server: ScriptedModelServer;
 let screen: TmuxSession;
@@ -42,7 +43,7 @@ function taskMetadata(name: string): { id: string; pid: number; status: string }
   const root = join(cwd, ".pi", "tasks");
   const dirs = readdirSync(root, { withFileTypes: true }).filter((d) => d.isDirectory()); // not .gitignore
   for (const { name: dir } of dirs) {
-    for (const file of readdirSync(join(root, dir)).filter((f) => f.endsWith(".json"))) {
+    for (const file of readdirSync(join(root, dir)).filter((f) => TASK_METADATA_ENTRY.test(f))) {
       const meta = JSON.parse(readFileSync(join(root, dir, file), "utf8")) as {
         id: string;
         pid: number;
