@@ -119,8 +119,7 @@ export class SupervisedTaskProcess implements RunningProcess {
         resolve("ended");
       });
       this.socket.once("close", () => {
-        clearTimeout(timer);
-        for (const stream of this.#streams) stream.end();
+        clearTimeout(timer); // the streams end in #settle, on the same close
         resolve("let_go_unconfirmed"); // no-op after an answer: the supervisor ended without one
       });
       this.socket.write("detach\n");

@@ -109,7 +109,7 @@ export class TaskExecution implements TrackedTask {
    * ends during the hand-over ends here as usual.
    */
   async detach(): Promise<Result<void, FileError>> {
-    if (!this.isRunning || this.detached || this.letGo) return { ok: true, value: undefined };
+    if (!this.isRunning || this.letGo) return { ok: true, value: undefined }; // letGo is set before detached
     this.letGo = true;
     this.timer?.cancel();
     const outcome = this.child?.detach === undefined ? undefined : await this.child.detach();
