@@ -93,8 +93,10 @@ export function describeFusionChildRunnerContract(
       const child = start(subject, "candidate-1.attempt-1");
       expect(subject.modelRequests()).toEqual([]);
       const prompt = 'Question: what is "x"?\n\n  indented — ü 😀\tend';
-      const result = await child.send(prompt, never());
+      let working = 0;
+      const result = await child.send(prompt, never(), () => working++);
       if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
+      expect(working).toBe(1);
       expect(result.value.text).toBe(text);
       expect(result.value.frames.map((f) => [f.provider, f.model, f.stopReason, f.textBytes, f.textSha256])).toEqual([
         [subject.route.provider, subject.route.model, "stop", new TextEncoder().encode(text).length, sha256(text)],
@@ -151,9 +153,11 @@ export function describeFusionChildRunnerContract(
       subject.script("merge.attempt-1", { kind: "answer", text: "unused", usage: { input: 1, output: 1 } });
       const abort = new AbortController();
       abort.abort();
-      const result = await start(subject, "merge.attempt-1").send("too late", abort.signal);
+      let working = 0;
+      const result = await start(subject, "merge.attempt-1").send("too late", abort.signal, () => working++);
       expect(result.ok ? "answered" : result.error.code).toBe("child_cancelled");
       expect(subject.modelRequests()).toEqual([]);
+      expect(working).toBe(0);
       expect(await subject.anyChildAlive()).toBe(false);
     });
 

@@ -81,7 +81,11 @@ export interface ChildError extends TypedError<ChildErrorCode> {
  * ~0.8 s Pi start-up overlaps earlier stages; nothing is written to stdin until `send`.
  */
 export interface PreparedChild {
-  send(prompt: string, signal: AbortSignal): Promise<Result<ChildStageResult, ChildError>>;
+  /**
+   * Writes the prompt and settles with the attempt's result. `onWorking` is called once when the child has
+   * begun on the prompt (its start-up is over and its model call comes next), never after the attempt ended.
+   */
+  send(prompt: string, signal: AbortSignal, onWorking?: () => void): Promise<Result<ChildStageResult, ChildError>>;
   /** Stops a child that will never get a prompt; resolves when its process group is gone. */
   discard(): Promise<void>;
 }

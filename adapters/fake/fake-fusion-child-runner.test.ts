@@ -66,8 +66,19 @@ describe("FakeFusionChildRunner", () => {
     expect(result.ok && result.value.usage).toEqual(usage);
     expect(result.ok && result.value.frames[0]?.textBytes).toBe(Buffer.byteLength("echo:héllo"));
     expect(runner.sentPrompt("merge.attempt-1")).toBe("héllo");
-    expect(runner.events.map((e) => e.kind)).toEqual(["prepare", "send", "settled"]);
+    expect(runner.events.map((e) => e.kind)).toEqual(["prepare", "send", "working", "settled"]);
     expect(runner.liveChildren()).toEqual([]);
+  });
+
+  it("reports working once its start-up is over, and not for an attempt that ended first", async () => {
+    const runner = new FakeFusionChildRunner({
+      a: { answer: "a", workingAfterMs: 5, delayMs: 20 },
+      b: { answer: "b", workingAfterMs: 50, delayMs: 5 },
+    });
+    const reported: string[] = [];
+    await Promise.all(["a", "b"].map((p) => prepared(runner, p).send("p", never, () => reported.push(p))));
+    expect(reported).toEqual(["a"]);
+    expect(runner.events.filter((e) => e.kind === "working").map((e) => e.prefix)).toEqual(["a"]);
   });
 
   it("fails as scripted with a partial result carrying usage", async () => {

@@ -34,6 +34,8 @@ export interface FakeStageScript {
   readonly prepareFail?: { readonly code: ChildErrorCode; readonly times?: number };
   /** Answer (or fail) after this many real milliseconds. */
   readonly delayMs?: number;
+  /** Reports working (its start-up over) this many real milliseconds after the prompt, default 0; not once settled. */
+  readonly workingAfterMs?: number;
   /** Never answer; only an abort ends the attempt. */
   readonly hang?: boolean;
   /** Usage reported when the attempt is cancelled mid-flight. */
@@ -65,6 +67,7 @@ export type FakeRunnerEvent =
   | { readonly kind: "prepare"; readonly prefix: string }
   | { readonly kind: "prepare_failed"; readonly prefix: string; readonly code: ChildErrorCode }
   | { readonly kind: "send"; readonly prefix: string }
+  | { readonly kind: "working"; readonly prefix: string }
   | { readonly kind: "settled"; readonly prefix: string; readonly outcome: "answered" | ChildErrorCode }
   | { readonly kind: "discard"; readonly prefix: string };
 
@@ -193,12 +196,22 @@ class FakePreparedChild implements PreparedChild {
     private readonly spec: ChildStageSpec,
   ) {}
 
-  async send(prompt: string, signal: AbortSignal): Promise<Result<ChildStageResult, ChildError>> {
+  async send(
+    prompt: string,
+    signal: AbortSignal,
+    onWorking?: () => void,
+  ): Promise<Result<ChildStageResult, ChildError>> {
     if (this.#used) throw new Error(`child ${this.spec.prefix} used twice`);
     this.#used = true;
     const script = this.runner.recordSend(this.spec, prompt);
     if (!signal.aborted) this.runner.modelPrompts.push(prompt);
+    const working = setTimeout(() => {
+      if (signal.aborted) return;
+      this.runner.events.push({ kind: "working", prefix: this.spec.prefix });
+      onWorking?.();
+    }, script?.workingAfterMs ?? 0);
     const finished = await waitFor(script, signal);
+    clearTimeout(working);
     if (finished) await writeAuditLog(this.runner.files, this.spec, script?.toolCalls ?? 0, script?.auditLog);
     const outcome = finished
       ? retried(this.spec, script, answer(this.spec, prompt, script))

@@ -25,6 +25,20 @@ describe("ChildStderrSplitter", () => {
     expect(s.problems).toEqual([]);
   });
 
+  it("takes the working frame as a signal, not a result, however it is chunked", () => {
+    const text = `warn\n${M}working\n${M}{"a":1}\n${M}"working"\n`;
+    for (let cut = 0; cut <= text.length; cut++) {
+      let working = 0;
+      const splitter = new ChildStderrSplitter(1 << 20, 1 << 20, () => working++);
+      splitter.push(Buffer.from(text.slice(0, cut)));
+      splitter.push(Buffer.from(text.slice(cut)));
+      splitter.end();
+      expect(working).toBe(1);
+      expect(splitter.frames).toEqual(['{"a":1}', '"working"']);
+      expect(splitter.kept().toString("utf8")).toBe("warn\n");
+    }
+  });
+
   it("finds a marker after output that lacked its newline", () => {
     const s = split(`no newline${M}{"a":1}\ntail`, []);
     expect(s.frames).toEqual(['{"a":1}']);

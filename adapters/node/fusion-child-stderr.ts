@@ -1,11 +1,14 @@
-import { FUSION_CHILD_RESULT_MARKER } from "../../domain/fusion/model/fusion-child-protocol.ts";
+import {
+  FUSION_CHILD_RESULT_MARKER,
+  FUSION_CHILD_WORKING_FRAME,
+} from "../../domain/fusion/model/fusion-child-protocol.ts";
 
 const MARKER = Buffer.from(FUSION_CHILD_RESULT_MARKER, "utf8");
 const NEWLINE = 0x0a;
 
 /**
  * Splits a child's stderr into metadata frames (a marker up to the next "\n", removed from the text)
- * and the rest. A marker is recognised anywhere, also after output that lacked its newline. The rest is
+ * and the rest. The `working` frame is no result: it calls `onWorking` instead of joining `frames`. A marker is recognised anywhere, also after output that lacked its newline. The rest is
  * kept up to `keepBytes`; beyond that it is only counted. Works on bytes, so chunk boundaries inside a
  * UTF-8 sequence or inside the marker do not matter.
  */
@@ -23,6 +26,7 @@ export class ChildStderrSplitter {
   constructor(
     private readonly keepBytes: number,
     private readonly maxFrameBytes: number,
+    private readonly onWorking: () => void = () => undefined,
   ) {}
 
   /** Bytes of non-frame stderr seen (kept or not). */
@@ -78,7 +82,11 @@ export class ChildStderrSplitter {
       } else this.#pending = Buffer.concat([this.#pending, body]);
     }
     if (newline < 0) return Buffer.alloc(0);
-    if (!this.#discardingFrame) this.frames.push(this.#pending.toString("utf8"));
+    if (!this.#discardingFrame) {
+      const frame = this.#pending.toString("utf8");
+      if (frame === FUSION_CHILD_WORKING_FRAME) this.onWorking();
+      else this.frames.push(frame);
+    }
     this.#pending = Buffer.alloc(0);
     this.#inFrame = false;
     return data.subarray(newline + 1);

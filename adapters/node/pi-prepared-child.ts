@@ -49,6 +49,7 @@ export class PiPreparedChild implements PreparedChild {
   #awaitingAnswer = false;
   #answered = false;
   #onAnswered: (() => void) | undefined;
+  #onWorking: (() => void) | undefined;
   #reaping: Promise<void> | undefined;
 
   constructor(
@@ -57,7 +58,7 @@ export class PiPreparedChild implements PreparedChild {
     private readonly files: FileCommitter,
     private readonly clock: Clock,
   ) {
-    this.#stderr = new ChildStderrSplitter(limits.stderrKeepBytes, limits.maxFrameBytes);
+    this.#stderr = new ChildStderrSplitter(limits.stderrKeepBytes, limits.maxFrameBytes, () => this.#working());
     this.#completion = new CompletionWatch(spec.route);
   }
 
@@ -95,9 +96,14 @@ export class PiPreparedChild implements PreparedChild {
     return this.#attached().closed;
   }
 
-  async send(prompt: string, signal: AbortSignal): Promise<Result<ChildStageResult, ChildError>> {
+  async send(
+    prompt: string,
+    signal: AbortSignal,
+    onWorking?: () => void,
+  ): Promise<Result<ChildStageResult, ChildError>> {
     if (this.#state !== "prepared") throw new Error(`PreparedChild.send called on a ${this.#state} child`);
     this.#state = "sent";
+    this.#onWorking = onWorking;
     const proc = this.#attached();
     const exitedBeforeSend = this.#closedFlag;
     const startedAt = this.clock.monotonic();
@@ -184,6 +190,13 @@ export class PiPreparedChild implements PreparedChild {
     if (written.ok) return judged;
     const partial = judged.ok ? judged.value : judged.error.partial;
     return { ok: false, error: { ...written.error, ...(partial !== undefined ? { partial } : {}) } };
+  }
+
+  /** The child's agent loop started on the prompt: reported once, and only while the attempt is live. */
+  #working(): void {
+    const report = this.#onWorking;
+    this.#onWorking = undefined;
+    if (this.#awaitingAnswer && !this.#answered && this.#stop === undefined) report?.();
   }
 
   #checkAnswered(): void {

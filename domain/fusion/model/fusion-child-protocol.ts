@@ -12,6 +12,12 @@ import { Type, type Static } from "typebox";
  */
 export const FUSION_CHILD_RESULT_MARKER = "\x1ePI_FUSION_CHILD_RESULT ";
 export const FUSION_CHILD_RESULT_SCHEMA = "pi-background-tasks.fusion-child-result.v3";
+/**
+ * The one frame that describes no message: the child's agent loop has started on its prompt, so its start-up
+ * is over and its next step is the model call. The parent takes it as a signal only (never as a result): it
+ * lets later stages start without competing with this child's start-up for the CPU.
+ */
+export const FUSION_CHILD_WORKING_FRAME = "working";
 
 const closed = { additionalProperties: false } as const;
 const Tokens = Type.Integer({ minimum: 0 });

@@ -1,4 +1,3 @@
-import type { TimerHandle } from "../../../ports/clock.ts";
 import { err, ok, type Result } from "../../shared/model/result.ts";
 import type { MeasuredPrompt } from "../model/fusion-budget-gate.ts";
 import { fusionError, type FusionError, type FusionErrorCode } from "../model/fusion-error.ts";
@@ -14,8 +13,9 @@ export type CandidateAnswers = Readonly<Record<CandidateSlot, string>>;
 
 /**
  * Three candidates in parallel. Every slot's exact prompt is measured before any child exists; the
- * first failure aborts the siblings. Once all three have their prompt, the evaluator and merger
- * children are started so their start-up overlaps the candidates' model time.
+ * first failure aborts the siblings. Once all three are working on their prompt (their own start-up is
+ * over), the evaluator and merger children are started so their start-up overlaps the candidates' model
+ * time without slowing the candidates' start-up down.
  */
 export async function runCandidates(ctx: RunContext): Promise<Result<CandidateAnswers, FusionError>> {
   const siblings = linkedController(ctx.signal);
@@ -32,20 +32,20 @@ export async function runCandidates(ctx: RunContext): Promise<Result<CandidateAn
     if (!launched.ok) return err(launchFailure(ctx, plan, launched.error.code, launched.error.message));
     children.push(launched.value);
   }
-  let sent = 0;
+  let working = 0;
   let completed = 0;
   let firstFailure: FusionError | undefined;
   const answers: Partial<Record<CandidateSlot, string>> = {};
   const preStarter = laterStagePreStarter(ctx);
-  const onSent = () => {
-    if (++sent === plans.length) preStarter.arm();
+  const onWorking = () => {
+    if (++working === plans.length) preStarter.arm();
   };
   await Promise.all(
     plans.map(async (plan, i) => {
       const slot = plan.slot as CandidateSlot;
       emit(ctx, { type: "candidate_started", slot });
       const accept = (text: string) => acceptCandidate(ctx, text);
-      const first = await runAttempt(ctx, plan, at(measured, i), at(children, i), accept, onSent);
+      const first = await runAttempt(ctx, plan, at(measured, i), at(children, i), accept, onWorking);
       const again = (attempt: number) => candidatePlan(ctx, slot, siblings.signal, attempt);
       const outcome = first.kind === "rejected" ? await retryRefusedCandidate(ctx, plan, first, again, accept) : first;
       if (outcome.kind === "accepted") {
@@ -104,30 +104,23 @@ function acceptCandidate(ctx: RunContext, text: string): Result<string, Rejectio
 }
 
 /**
- * Starts the evaluator and merger once every candidate has its prompt, after `preStartDelayMs` (so
- * their start-up need not compete with the candidates' own on a small machine), and at the latest
- * when the candidates are done. Never after a candidate failure, and never when pre-starting is off
- * (each stage then launches its child when its prompt exists).
+ * Starts the evaluator and merger once every candidate is working on its prompt, and at the latest when the
+ * candidates are done. Started earlier, five start-ups compete for the CPU and the candidates' own take
+ * longer (on 2 cores, 4.4–5.0 s instead of 2.9 s for three `pi` 0.73.1 children). Never after a candidate
+ * failure, and never when pre-starting is off (each stage then launches its child when its prompt exists).
  */
 function laterStagePreStarter(ctx: RunContext): { arm(): void; settle(succeeded: boolean): void } {
   let done = false;
-  let timer: TimerHandle | undefined;
   const start = () => {
-    if (done) return;
+    if (done || !ctx.preStart) return;
     done = true;
-    timer?.cancel();
     if (!ctx.signal.aborted) preStartLaterStages(ctx);
   };
   return {
-    arm: () => {
-      if (!ctx.preStart) return;
-      if (ctx.preStartDelayMs <= 0) start();
-      else timer = ctx.ports.clock.after(ctx.preStartDelayMs, start);
-    },
+    arm: start,
     settle: (succeeded) => {
-      if (succeeded && ctx.preStart) start();
+      if (succeeded) start();
       done = true;
-      timer?.cancel();
     },
   };
 }

@@ -69,11 +69,16 @@ export class ChildPool {
     return this.#preStartErrors.get(prefix);
   }
 
-  send(pooled: PooledChild, prompt: string, signal: AbortSignal): Promise<Result<ChildStageResult, ChildError>> {
+  send(
+    pooled: PooledChild,
+    prompt: string,
+    signal: AbortSignal,
+    onWorking?: () => void,
+  ): Promise<Result<ChildStageResult, ChildError>> {
     if (!this.#unsent.delete(pooled.prefix))
       throw new Error(`child ${pooled.prefix} was already sent a prompt or discarded`);
     this.#preStarted.delete(pooled.prefix);
-    const sent = pooled.child.send(prompt, signal);
+    const sent = pooled.child.send(prompt, signal, onWorking);
     this.#inflight.add(sent);
     const forget = () => this.#inflight.delete(sent);
     sent.then(forget, forget);

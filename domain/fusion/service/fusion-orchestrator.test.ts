@@ -41,6 +41,13 @@ function harness(
   };
 }
 
+/** The happy run, with one candidate's timing changed. */
+function withCandidate(slot: number, timing: Pick<FakeStageScript, "workingAfterMs" | "delayMs">) {
+  const scripts: Record<string, FakeStageScript> = happyScripts();
+  const prefix = `candidate-${slot}.attempt-1`;
+  return { ...scripts, [prefix]: { ...scripts[prefix], ...timing } };
+}
+
 const runDirOf = (h: Harness): string => {
   const spec = h.runner.specs.values().next().value;
   if (spec === undefined) throw new Error("no child was ever prepared");
@@ -141,39 +148,32 @@ describe("runFusion: a full brainstorm run", () => {
     expect(h.runner.sentPrompt("candidate-1.attempt-1")).toContain(h.input.json);
   });
 
-  it("pre-starts the evaluator and merger while candidates run and sends them nothing early", async () => {
-    const h = harness();
+  it("pre-starts the evaluator and merger once every candidate works on its prompt, and sends them nothing early", async () => {
+    const h = harness(withCandidate(2, { workingAfterMs: 30, delayMs: 60 }));
     expect((await h.run()).ok).toBe(true);
     const r = h.runner;
     const firstCandidateSettled = Math.min(...[1, 2, 3].map((s) => r.indexOf("settled", `candidate-${s}.attempt-1`)));
     const lastCandidateSettled = Math.max(...[1, 2, 3].map((s) => r.indexOf("settled", `candidate-${s}.attempt-1`)));
-    const lastCandidateSent = Math.max(...[1, 2, 3].map((s) => r.indexOf("send", `candidate-${s}.attempt-1`)));
+    const lastWorking = Math.max(...[1, 2, 3].map((s) => r.indexOf("working", `candidate-${s}.attempt-1`)));
+    expect(lastWorking).toBe(r.indexOf("working", "candidate-2.attempt-1"));
     for (const prefix of ["evaluation.attempt-1", "merge.attempt-1"]) {
-      expect(r.indexOf("prepare", prefix)).toBeGreaterThan(lastCandidateSent);
-      expect(r.indexOf("prepare", prefix)).toBeLessThan(firstCandidateSettled);
+      expect(r.indexOf("prepare", prefix)).toBeGreaterThan(lastWorking);
+      expect(r.indexOf("prepare", prefix)).toBeLessThan(r.indexOf("settled", "candidate-2.attempt-1"));
     }
     expect(r.indexOf("send", "evaluation.attempt-1")).toBeGreaterThan(lastCandidateSettled);
     expect(r.indexOf("send", "merge.attempt-1")).toBeGreaterThan(r.indexOf("settled", "evaluation.attempt-1"));
+    expect(firstCandidateSettled).toBeLessThan(r.indexOf("prepare", "evaluation.attempt-1"));
   });
 
-  it("with a pre-start delay that has not elapsed, starts the evaluator and merger when the candidates end", async () => {
-    const h = harness();
-    expect((await h.run({ preStartDelayMs: 60_000 })).ok).toBe(true);
+  it("when a candidate answers without reporting work, starts the evaluator and merger when the candidates end", async () => {
+    const h = harness(withCandidate(3, { workingAfterMs: 500, delayMs: 10 }));
+    expect((await h.run()).ok).toBe(true);
     const r = h.runner;
+    expect(r.indexOf("working", "candidate-3.attempt-1")).toBe(-1);
     const lastCandidateSettled = Math.max(...[1, 2, 3].map((s) => r.indexOf("settled", `candidate-${s}.attempt-1`)));
     expect(r.indexOf("prepare", "evaluation.attempt-1")).toBeGreaterThan(lastCandidateSettled);
     expect(r.indexOf("prepare", "merge.attempt-1")).toBeLessThan(r.indexOf("send", "evaluation.attempt-1"));
     expect(h.manifest(runDirOf(h)).attempts.find((a) => a.prefix === "merge.attempt-1")?.pre_started).toBe(true);
-  });
-
-  it("with a pre-start delay, starts the evaluator and merger when the delay elapses during the candidates", async () => {
-    const h = harness();
-    const sent = Promise.all([1, 2, 3].map((s) => h.runner.whenSent(`candidate-${s}.attempt-1`)));
-    void sent.then(() => h.clock.advance(500));
-    expect((await h.run({ preStartDelayMs: 500 })).ok).toBe(true);
-    const r = h.runner;
-    const firstCandidateSettled = Math.min(...[1, 2, 3].map((s) => r.indexOf("settled", `candidate-${s}.attempt-1`)));
-    expect(r.indexOf("prepare", "evaluation.attempt-1")).toBeLessThan(firstCandidateSettled);
   });
 
   it("never lets a provider or model name reach the evaluator or merger", async () => {

@@ -106,7 +106,6 @@ export async function runFusion(
     ...(egress === undefined ? {} : { egressGuard: egress.value }),
     budget: request.budget,
     preStart: request.preStartLaterStages ?? true,
-    preStartDelayMs: request.preStartDelayMs ?? 0,
     artifacts,
     manifest,
     pool: new ChildPool(ports.runner),

@@ -47,12 +47,6 @@ export interface FusionRunRequest {
    * fetch + audit): the orchestrator picks by capability and never gives any to the evaluator or merger.
    */
   readonly candidateExtensions?: CandidateExtensionPaths;
-  /**
-   * Milliseconds to wait after the last candidate has its prompt before starting the evaluator and
-   * merger children (default 0). A tuning knob for small machines where five simultaneous Pi
-   * start-ups would slow the candidates' own; they still start no later than the candidates' end.
-   */
-  readonly preStartDelayMs?: number;
   /** `false` starts the evaluator and merger children only when their prompt exists (a baseline for the latency bench). Default true. */
   readonly preStartLaterStages?: boolean;
   readonly signal?: AbortSignal;

@@ -31,8 +31,6 @@ export interface RunContext {
   readonly budget: FusionBudgetGate;
   /** Whether the evaluator and merger children start while the candidates run. */
   readonly preStart: boolean;
-  /** Delay between the last candidate send and the evaluator/merger pre-start. */
-  readonly preStartDelayMs: number;
   readonly artifacts: RunArtifacts;
   readonly manifest: ManifestStore;
   readonly pool: ChildPool;

@@ -77,7 +77,7 @@ export async function runAttempt<T>(
   measured: MeasuredPrompt,
   child: PooledChild | undefined,
   accept: (text: string) => Result<T, Rejection>,
-  onSent?: () => void,
+  onWorking?: () => void,
 ): Promise<AttemptOutcome<T>> {
   const spec = specFor(ctx, plan);
   const prefix = spec.prefix;
@@ -89,9 +89,7 @@ export async function runAttempt<T>(
   const began = await ctx.manifest.update((m) => beginAttempt(m, runningRecord(ctx, plan, launched.value)), plan.stage);
   if (!began.ok) return failed(began.error);
   if (plan.signal.aborted) return failed(await endUnsent(ctx, plan, prefix));
-  const sending = ctx.pool.send(launched.value, plan.prompt, plan.signal);
-  onSent?.();
-  const result = await sending;
+  const result = await ctx.pool.send(launched.value, plan.prompt, plan.signal, onWorking);
   if (result.ok) return settleSuccess(ctx, plan, prefix, measured, result.value, accept);
   const cut = cutOffAnswer(result.error);
   if (cut === undefined) return settleFailure(ctx, plan, prefix, result.error);

@@ -25,14 +25,7 @@ export type ValidateRunRequest = {
   readonly source?: FusionSource;
 } & Pick<
   FusionRunRequest,
-  | "routes"
-  | "thinkingLevel"
-  | "budget"
-  | "location"
-  | "candidateEnv"
-  | "candidateExtensions"
-  | "preStartDelayMs"
-  | "signal"
+  "routes" | "thinkingLevel" | "budget" | "location" | "candidateEnv" | "candidateExtensions" | "signal"
 >;
 
 export interface ValidateCompleted {
