@@ -11,3 +11,8 @@ export function afterExecs(
   shellCommand: string,
   first?: readonly number[],
 ): Promise<RemainingProcess[]>;
+/** The state, process group and start time (clock ticks) in the first `length` bytes of a /proc/<pid>/stat line. */
+export function parseStat(
+  bytes: Uint8Array,
+  length: number,
+): { state: string; pgrp: number; startTicks: number } | undefined;

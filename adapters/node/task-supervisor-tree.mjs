@@ -6,7 +6,7 @@
 // synchronously: a synchronous read of a /proc file is an order of magnitude faster than Node's asynchronous
 // one, and each read is a few hundred bytes the kernel makes on the spot.
 
-import { readdirSync, readFileSync } from "node:fs";
+import { closeSync, openSync, readdirSync, readFileSync, readSync } from "node:fs";
 
 const FIRST_POLL_MS = 10;
 /** Stopping polls fast; watching a tree that runs on backs off to this (a few stat reads per task and poll). */
@@ -156,7 +156,7 @@ function scanProc() {
     if (!/^\d+$/.test(entry)) continue;
     const pid = Number(entry);
     if (pid === process.pid) continue;
-    const stat = parseStat(readOrEmpty(`/proc/${pid}/stat`, "utf8"));
+    const stat = statOf(pid);
     if (stat === undefined || stat.state === "Z" || stat.state === "X") continue;
     live.push({ pid, pgrp: stat.pgrp, startTicks: stat.startTicks });
   }
@@ -184,7 +184,7 @@ function tagsOf(pid, startTicks) {
 function stillRunning(known) {
   const alive = new Map();
   for (const [pid, startTicks] of known) {
-    const stat = parseStat(readOrEmpty(`/proc/${pid}/stat`, "utf8"));
+    const stat = statOf(pid);
     if (stat !== undefined && stat.state !== "Z" && stat.state !== "X" && stat.startTicks === startTicks)
       alive.set(pid, startTicks);
   }
@@ -221,7 +221,7 @@ function tagList(environ) {
 export function describeProcesses(pids) {
   const out = [];
   for (const pid of pids) {
-    const stat = parseStat(readOrEmpty(`/proc/${pid}/stat`, "utf8"));
+    const stat = statOf(pid);
     if (stat === undefined || stat.state === "Z" || stat.state === "X") continue;
     const command = readOrEmpty(`/proc/${pid}/cmdline`).toString("utf8").replace(/\0+$/, "").replaceAll("\0", " ");
     out.push(
@@ -233,24 +233,60 @@ export function describeProcesses(pids) {
   return out;
 }
 
-/** `pid (comm) state ppid pgrp …`; comm may hold spaces and parentheses, so split after the last ')'. */
-function parseStat(text) {
-  const close = text.lastIndexOf(")");
-  if (close < 0) return undefined;
-  const fields = text.slice(close + 2).split(" ");
-  const pgrp = Number(fields[2]);
-  const startTicks = Number(fields[19]);
-  if (fields[0] === undefined || !Number.isInteger(pgrp) || !Number.isInteger(startTicks)) return undefined;
-  return { state: fields[0], pgrp, startTicks };
+const STAT_BYTES = Buffer.allocUnsafe(4096); // a stat line is a few hundred bytes; comm is at most 64
+const CLOSE_PAREN = 0x29;
+const SPACE = 0x20;
+const STATE = 0; // field indexes after "pid (comm) "
+const PGRP = 2;
+const START_TIME = 19;
+
+/**
+ * { state, pgrp, startTicks } of a live pid, or undefined when it has ended or cannot be read. A scan reads
+ * this for every process, so it is read with one read into a shared buffer and parsed as bytes (no string
+ * per process): about a third cheaper than reading the file as text.
+ */
+function statOf(pid) {
+  let length;
+  try {
+    const fd = openSync(`/proc/${pid}/stat`, "r");
+    try {
+      length = readSync(fd, STAT_BYTES, 0, STAT_BYTES.length, null);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return undefined; // ended while we looked, or not ours to read
+  }
+  return parseStat(STAT_BYTES, length);
+}
+
+/**
+ * `pid (comm) state ppid pgrp … starttime …`; comm may hold spaces and parentheses, so fields are counted
+ * after the last ')'. The numeric fields read here are unsigned decimals.
+ */
+export function parseStat(bytes, length) {
+  const close = bytes.lastIndexOf(CLOSE_PAREN, length - 1);
+  if (close < 0 || close + 2 >= length) return undefined;
+  const state = String.fromCharCode(bytes[close + 2]);
+  let field = STATE;
+  let value = -1;
+  let pgrp;
+  for (let i = close + 3; i <= length; i++) {
+    const byte = i < length ? bytes[i] : SPACE;
+    if (byte === SPACE || byte === 0x0a) {
+      if (field === PGRP) pgrp = value;
+      if (field === START_TIME) return pgrp >= 0 && value >= 0 ? { state, pgrp, startTicks: value } : undefined;
+      field++;
+      value = -1;
+    } else if (byte >= 0x30 && byte <= 0x39) value = (value < 0 ? 0 : value * 10) + (byte - 0x30);
+    else value = Number.NaN;
+  }
+  return undefined;
 }
 
 /** A process's start time in clock ticks after boot; 0 when unknown (nothing is skipped then). */
 export function startTicksOf(pid) {
-  try {
-    return parseStat(readFileSync(`/proc/${pid}/stat`, "utf8"))?.startTicks ?? 0;
-  } catch {
-    return 0;
-  }
+  return statOf(pid)?.startTicks ?? 0;
 }
 
 function bootTimeMs() {
@@ -265,11 +301,11 @@ function bootTimeMs() {
   }
 }
 
-function readOrEmpty(path, encoding) {
+function readOrEmpty(path) {
   try {
-    return encoding === undefined ? readFileSync(path) : readFileSync(path, encoding);
+    return readFileSync(path);
   } catch {
-    return encoding === undefined ? Buffer.alloc(0) : ""; // ended while we looked, or not ours to read
+    return Buffer.alloc(0); // ended while we looked, or not ours to read
   }
 }
 
