@@ -8,13 +8,15 @@ const NEWLINE = 0x0a;
 
 /**
  * Splits a child's stderr into metadata frames (a marker up to the next "\n", removed from the text)
- * and the rest. The `working` frame is no result: it calls `onWorking` instead of joining `frames`. A marker is recognised anywhere, also after output that lacked its newline. The rest is
+ * and the rest. The `working` frame is no result: it sets `working` instead of joining `frames`. A marker is recognised anywhere, also after output that lacked its newline. The rest is
  * kept up to `keepBytes`; beyond that it is only counted. Works on bytes, so chunk boundaries inside a
  * UTF-8 sequence or inside the marker do not matter.
  */
 export class ChildStderrSplitter {
   readonly frames: string[] = [];
   readonly problems: string[] = [];
+  /** Whether the child has sent its `working` frame. */
+  working = false;
   #kept: Buffer[] = [];
   #keptBytes = 0;
   #otherBytes = 0;
@@ -26,7 +28,6 @@ export class ChildStderrSplitter {
   constructor(
     private readonly keepBytes: number,
     private readonly maxFrameBytes: number,
-    private readonly onWorking: () => void = () => undefined,
   ) {}
 
   /** Bytes of non-frame stderr seen (kept or not). */
@@ -84,7 +85,7 @@ export class ChildStderrSplitter {
     if (newline < 0) return Buffer.alloc(0);
     if (!this.#discardingFrame) {
       const frame = this.#pending.toString("utf8");
-      if (frame === FUSION_CHILD_WORKING_FRAME) this.onWorking();
+      if (frame === FUSION_CHILD_WORKING_FRAME) this.working = true;
       else this.frames.push(frame);
     }
     this.#pending = Buffer.alloc(0);

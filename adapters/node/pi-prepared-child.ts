@@ -58,7 +58,7 @@ export class PiPreparedChild implements PreparedChild {
     private readonly files: FileCommitter,
     private readonly clock: Clock,
   ) {
-    this.#stderr = new ChildStderrSplitter(limits.stderrKeepBytes, limits.maxFrameBytes, () => this.#working());
+    this.#stderr = new ChildStderrSplitter(limits.stderrKeepBytes, limits.maxFrameBytes);
     this.#completion = new CompletionWatch(spec.route);
   }
 
@@ -70,6 +70,7 @@ export class PiPreparedChild implements PreparedChild {
     const stderr = drain(running.stderr, (chunk) => {
       this.#lastActivity = this.clock.monotonic();
       this.#stderr.push(chunk);
+      this.#checkWorking();
       this.#checkAnswered();
     });
     const closed = Promise.all([running.exited, stdout, stderr]).then(([exit]) => {
@@ -192,11 +193,15 @@ export class PiPreparedChild implements PreparedChild {
     return { ok: false, error: { ...written.error, ...(partial !== undefined ? { partial } : {}) } };
   }
 
-  /** The child's agent loop started on the prompt: reported once, and only while the attempt is live. */
-  #working(): void {
+  /**
+   * The child's agent loop started on the prompt: reported once, and only while the attempt is live. Called
+   * after the splitter has taken the whole chunk, so what the caller does then cannot leave it mid-frame.
+   */
+  #checkWorking(): void {
+    if (!this.#stderr.working || !this.#awaitingAnswer || this.#answered || this.#stop !== undefined) return;
     const report = this.#onWorking;
     this.#onWorking = undefined;
-    if (this.#awaitingAnswer && !this.#answered && this.#stop === undefined) report?.();
+    report?.();
   }
 
   #checkAnswered(): void {

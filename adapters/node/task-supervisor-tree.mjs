@@ -265,6 +265,7 @@ function statOf(pid) {
  * after the last ')'. The numeric fields read here are unsigned decimals.
  */
 export function parseStat(bytes, length) {
+  if (length < 3) return undefined;
   const close = bytes.lastIndexOf(CLOSE_PAREN, length - 1);
   if (close < 0 || close + 2 >= length) return undefined;
   const state = String.fromCharCode(bytes[close + 2]);

@@ -6,7 +6,7 @@ import { attemptPrefix, CANDIDATE_SLOTS, STAGE_TOOLS_NONE, type CandidateSlot } 
 import { checkOutputContract } from "../model/output-contracts.ts";
 import type { PooledChild } from "./child-pool.ts";
 import { emit, type RunContext } from "./run-context.ts";
-import { measure, runAttempt, specFor, type AttemptPlan, type Rejection } from "./stage-attempt.ts";
+import { measure, runAttempt, specFor, type AttemptPlan, type AttemptWatch, type Rejection } from "./stage-attempt.ts";
 import { retryRefusedCandidate } from "./candidate-repair.ts";
 
 export type CandidateAnswers = Readonly<Record<CandidateSlot, string>>;
@@ -32,20 +32,26 @@ export async function runCandidates(ctx: RunContext): Promise<Result<CandidateAn
     if (!launched.ok) return err(launchFailure(ctx, plan, launched.error.code, launched.error.message));
     children.push(launched.value);
   }
-  let working = 0;
+  const working = new Set<CandidateSlot>();
   let completed = 0;
   let firstFailure: FusionError | undefined;
   const answers: Partial<Record<CandidateSlot, string>> = {};
   const preStarter = laterStagePreStarter(ctx);
-  const onWorking = () => {
-    if (++working === plans.length) preStarter.arm();
-  };
+  const watch = (slot: CandidateSlot): AttemptWatch => ({
+    working: () => {
+      working.add(slot);
+      if (working.size === plans.length) preStarter.arm();
+    },
+    // Before the failure is recorded and the siblings are stopped: a sibling's start-up ending meanwhile
+    // must not start two children the run will never use.
+    childFailed: () => preStarter.settle(false),
+  });
   await Promise.all(
     plans.map(async (plan, i) => {
       const slot = plan.slot as CandidateSlot;
       emit(ctx, { type: "candidate_started", slot });
       const accept = (text: string) => acceptCandidate(ctx, text);
-      const first = await runAttempt(ctx, plan, at(measured, i), at(children, i), accept, onWorking);
+      const first = await runAttempt(ctx, plan, at(measured, i), at(children, i), accept, watch(slot));
       const again = (attempt: number) => candidatePlan(ctx, slot, siblings.signal, attempt);
       const outcome = first.kind === "rejected" ? await retryRefusedCandidate(ctx, plan, first, again, accept) : first;
       if (outcome.kind === "accepted") {
@@ -106,8 +112,10 @@ function acceptCandidate(ctx: RunContext, text: string): Result<string, Rejectio
 /**
  * Starts the evaluator and merger once every candidate is working on its prompt, and at the latest when the
  * candidates are done. Started earlier, five start-ups compete for the CPU and the candidates' own take
- * longer (on 2 cores, 4.4–5.0 s instead of 2.9 s for three `pi` 0.73.1 children). Never after a candidate
- * failure, and never when pre-starting is off (each stage then launches its child when its prompt exists).
+ * longer (on 2 cores, 4.4–5.0 s instead of 2.9 s for three `pi` 0.73.1 children). Never once a candidate's
+ * failure is known (a child still being reaped after failing is not yet known to have failed: children
+ * started meanwhile are discarded), and never when pre-starting is off (each stage then launches its child
+ * when its prompt exists).
  */
 function laterStagePreStarter(ctx: RunContext): { arm(): void; settle(succeeded: boolean): void } {
   let done = false;

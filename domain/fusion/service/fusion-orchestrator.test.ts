@@ -165,6 +165,34 @@ describe("runFusion: a full brainstorm run", () => {
     expect(firstCandidateSettled).toBeLessThan(r.indexOf("prepare", "evaluation.attempt-1"));
   });
 
+  it("starts no evaluator or merger once a candidate's child has failed, while its failure is being recorded", async () => {
+    /** Recording candidate 1's (empty) response takes a while, as a real disk may. */
+    class SlowFailureRecord extends InMemoryFileCommitter {
+      override async replaceAtomic(path: string, bytes: Uint8Array) {
+        if (path.includes("candidate-1.attempt-1.response")) await new Promise((r) => setTimeout(r, 60));
+        return super.replaceAtomic(path, bytes);
+      }
+    }
+    const scripts: Record<string, FakeStageScript> = {
+      ...withCandidate(2, { workingAfterMs: 30, delayMs: 500 }),
+      ...withCandidate(3, { workingAfterMs: 30, delayMs: 500 }),
+      "candidate-1.attempt-1": { fail: { code: "child_exit_failed" }, delayMs: 5 },
+    };
+    const files = new SlowFailureRecord();
+    const runner = new FakeFusionChildRunner(scripts, { files });
+    const h = fusionHarness({
+      runner,
+      files,
+      clock: new FakeClock(),
+      random: new SeededRandomSource(7),
+      budget: recordingBudgetGate(),
+    });
+    const result = await h.run();
+    expect(result.ok ? "ok" : result.error.code).toBe("child_exit_failed");
+    expect(runner.indexOf("working", "candidate-2.attempt-1")).toBeGreaterThan(-1);
+    expect(runner.prepared.filter((p) => !p.startsWith("candidate-"))).toEqual([]);
+  });
+
   it("when a candidate answers without reporting work, starts the evaluator and merger when the candidates end", async () => {
     const h = harness(withCandidate(3, { workingAfterMs: 500, delayMs: 10 }));
     expect((await h.run()).ok).toBe(true);

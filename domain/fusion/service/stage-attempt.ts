@@ -67,6 +67,12 @@ export function measure(ctx: RunContext, plan: AttemptPlan): Result<MeasuredProm
   );
 }
 
+/** What a caller hears of an attempt's child: it began on its prompt (start-up over); it failed (recorded next). */
+export interface AttemptWatch {
+  working(): void;
+  childFailed(): void;
+}
+
 /**
  * One child invocation: prompt durable, send, response durable, then `accept` judges it. Usage is
  * recorded for every ending, failed and cancelled ones included.
@@ -77,7 +83,7 @@ export async function runAttempt<T>(
   measured: MeasuredPrompt,
   child: PooledChild | undefined,
   accept: (text: string) => Result<T, Rejection>,
-  onWorking?: () => void,
+  watch?: AttemptWatch,
 ): Promise<AttemptOutcome<T>> {
   const spec = specFor(ctx, plan);
   const prefix = spec.prefix;
@@ -89,11 +95,12 @@ export async function runAttempt<T>(
   const began = await ctx.manifest.update((m) => beginAttempt(m, runningRecord(ctx, plan, launched.value)), plan.stage);
   if (!began.ok) return failed(began.error);
   if (plan.signal.aborted) return failed(await endUnsent(ctx, plan, prefix));
-  const result = await ctx.pool.send(launched.value, plan.prompt, plan.signal, onWorking);
+  const result = await ctx.pool.send(launched.value, plan.prompt, plan.signal, watch?.working);
   if (result.ok) return settleSuccess(ctx, plan, prefix, measured, result.value, accept);
   const cut = cutOffAnswer(result.error);
-  if (cut === undefined) return settleFailure(ctx, plan, prefix, result.error);
-  return settleSuccess(ctx, plan, prefix, measured, cut, () => err(cutOffRejection(cut.text)));
+  if (cut !== undefined) return settleSuccess(ctx, plan, prefix, measured, cut, () => err(cutOffRejection(cut.text)));
+  watch?.childFailed();
+  return settleFailure(ctx, plan, prefix, result.error);
 }
 
 /** What a child stopped at its output limit delivered: a reply to judge (and repair), not a crash. */
