@@ -8,8 +8,9 @@ const NEWLINE = 0x0a;
 
 /**
  * Splits a child's stderr into metadata frames (a marker up to the next "\n", removed from the text)
- * and the rest. The `working` frame is no result: it sets `working` instead of joining `frames`. A marker is recognised anywhere, also after output that lacked its newline. The rest is
- * kept up to `keepBytes`; beyond that it is only counted. Works on bytes, so chunk boundaries inside a
+ * and the rest. The `working` frame is no result: it sets `working` instead of joining `frames`. A marker
+ * is recognised anywhere, also after output that lacked its newline. The rest is kept up to `keepBytes`;
+ * beyond that it is only counted. Works on bytes, so chunk boundaries inside a
  * UTF-8 sequence or inside the marker do not matter.
  */
 export class ChildStderrSplitter {
