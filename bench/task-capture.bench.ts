@@ -40,9 +40,19 @@ async function captureThroughput(sizeMiB: number, supervised: boolean): Promise<
   const baseSync: number[] = [];
   const ours: number[] = [];
   let rssGrowth = 0;
+  // Each measurement starts from the same state: the file of the one before removed and nothing left to write
+  // back (an untimed `sync`). Files of earlier measurements left in the page cache slowed later writes by up to
+  // 1.7× on this machine, which would favour whichever ran first.
+  const settle = (path: string) => {
+    rmSync(path);
+    timeShell("sync");
+  };
+  timeShell("sync");
   for (let i = 0; i < ROUNDS; i++) {
-    base.push(timeShell(`${produce} > ${dir}/plain-${i}`));
-    baseSync.push(timeShell(`${produce} > ${dir}/sync-${i} && sync ${dir}/sync-${i}`));
+    base.push(timeShell(`${produce} > ${dir}/plain`));
+    settle(`${dir}/plain`);
+    baseSync.push(timeShell(`${produce} > ${dir}/sync && sync ${dir}/sync`));
+    settle(`${dir}/sync`);
     const rssBefore = process.memoryUsage().rss;
     let peak = rssBefore;
     const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
@@ -51,9 +61,7 @@ async function captureThroughput(sizeMiB: number, supervised: boolean): Promise<
     rssGrowth = Math.max(rssGrowth, peak - rssBefore);
     ours.push(ms);
     if (statSync(join(dir, "tasks", `${id}.output`)).size !== sizeMiB * MiB) throw new Error("output size mismatch");
-    rmSync(join(dir, "tasks", `${id}.output`));
-    rmSync(`${dir}/plain-${i}`);
-    rmSync(`${dir}/sync-${i}`);
+    settle(join(dir, "tasks", `${id}.output`));
   }
   await rt.shutdown();
   supervisor?.close();

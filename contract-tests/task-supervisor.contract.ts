@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseExitRecord, type ExitRecord } from "../domain/tasks/model/exit-record.ts";
-import type { LaunchCommand } from "../ports/process-launcher.ts";
-import type { ShellExitPolicy, SupervisionFiles, TaskSupervisor } from "../ports/task-survival.ts";
+import type { LaunchCommand, WrittenOutputState } from "../ports/process-launcher.ts";
+import type { OutputFileRequest, ShellExitPolicy, SupervisionFiles, TaskSupervisor } from "../ports/task-survival.ts";
 import { drain } from "./process-output.ts";
 
 export const COVERS_PORT = "ports/task-survival.ts";
@@ -37,6 +37,8 @@ export interface TaskSupervisorSubject {
   command(scenario: SupervisedScenario): LaunchCommand;
   /** The bytes of a file the supervisor wrote, or undefined. */
   readFile(path: string): Promise<Uint8Array | undefined>;
+  /** Creates an empty file, as the host creates a task's output file before the launch. */
+  createFile(path: string): Promise<void>;
   /** Whether the process `pid` is alive (and not a zombie). */
   alive(pid: number): Promise<boolean>;
 }
@@ -60,6 +62,7 @@ export const CASES_BY_BACKEND: Readonly<Record<string, Readonly<Record<Superviso
     container: true, // recorded as the engine sees it: the container's init exits with 128 + the signal's number
   },
   environment: { host: true, container: true },
+  "an output file to write": { host: true, container: true },
   "a tag per task": { host: true, container: true },
   "a detached child is reported and waited for": { host: true, container: NOT_FOR_CONTAINERS },
   "stop: a child past the grace is stopped": { host: true, container: NOT_FOR_CONTAINERS },
@@ -91,11 +94,12 @@ export function describeTaskSupervisorContract(
       scenario: SupervisedScenario,
       env = {},
       policy = STOP_AFTER(LONG_MS),
+      output?: OutputFileRequest,
     ) => {
       const wrapped = subject.supervisor.wrap(
         subject.command(scenario),
         { PATH: "/usr/bin:/bin", ...env },
-        files(subject),
+        { ...files(subject), output },
         policy,
       );
       const launched = await subject.supervisor.launch(wrapped, subject.dir);
@@ -165,6 +169,32 @@ export function describeTaskSupervisorContract(
       const ran = await run(subject, { kind: "print-env", name: "TASK_VALUE" }, { TASK_VALUE: "kept — ü" });
       expect(ran.stdout).toBe("kept — ü");
     });
+
+    it.runIf(applies(backend, "an output file to write"))(
+      "asked to write the output file, carries the output exactly once: into the file itself, or through the streams",
+      async () => {
+        const subject = await makeSubject();
+        const output: OutputFileRequest = { path: `${subject.dir}/t.output`, capBytes: 1 << 20, capAction: "kill" };
+        await subject.createFile(output.path);
+        const scenario = { kind: "print-and-exit", stdout: "out ✓\n", stderr: "err\n", exitCode: 0 } as const;
+        const proc = await launch(subject, scenario, {}, STOP_AFTER(LONG_MS), output);
+        const [stdout, stderr, exit] = await Promise.all([drain(proc.stdout), drain(proc.stderr), proc.exited]);
+        await proc.release?.();
+        const file = text((await subject.readFile(output.path)) ?? new Uint8Array());
+        const streams = text(stdout) + text(stderr);
+        const lines = (all: string) => all.split(/(?<=\n)/).sort();
+        expect(exit).toEqual({ code: 0, signal: null });
+        if (proc.writtenOutput === undefined) {
+          expect({ streams: lines(streams), file }).toEqual({ streams: ["err\n", "out ✓\n"], file: "" });
+          return;
+        }
+        const states: WrittenOutputState[] = [];
+        proc.writtenOutput.watch((state) => states.push(state));
+        expect({ file: lines(file), streams }).toEqual({ file: ["err\n", "out ✓\n"], streams: "" });
+        expect(states).toEqual([{ produced: new TextEncoder().encode(file).length }]);
+        expect(await proc.writtenOutput.hold()).toBeUndefined(); // the writer has stopped: the file is the host's
+      },
+    );
 
     it.runIf(applies(backend, "a tag per task"))("gives every task its own process tag", async () => {
       const subject = await makeSubject();

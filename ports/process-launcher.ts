@@ -81,6 +81,11 @@ export interface RunningProcess {
   readonly stdout: AsyncIterable<Uint8Array>;
   readonly stderr: AsyncIterable<Uint8Array>;
   /**
+   * Present when the launcher writes the output file itself (a supervisor asked to, see `SupervisionFiles.output`):
+   * the streams then carry only what the launcher has to say at the end.
+   */
+  readonly writtenOutput?: WrittenOutput;
+  /**
    * Resolves once the leader has exited, no other process of the launch is left (each ended by itself,
    * or was stopped as `afterLeaderExit` says and is named in `strays`), and both streams have ended. So a
    * launch never counts as ended while something it started still runs.
@@ -127,4 +132,28 @@ export type LaunchError = TypedError<"spawn_failed">;
 export interface ProcessLauncher {
   /** Every failure to start (missing program or cwd, no permission) is reported here; a returned process has started. */
   launch(spec: LaunchSpec): Result<RunningProcess, LaunchError>;
+}
+
+/** How far a launcher that writes a task's output file itself has got. */
+export interface WrittenOutputState {
+  /** Bytes the command has produced so far (stdout and stderr together). */
+  readonly produced: number;
+  /** The first write that failed: bytes before `confirmed` are in the file; later ones were counted, not stored. */
+  readonly failure?: { readonly confirmed: number; readonly message: string; readonly osCode?: string };
+}
+
+/**
+ * The output of a launch that its launcher writes into the output file itself (no bytes pass the host): the
+ * process's streams then carry only the launcher's own last words. The host reads the state; the ring of a
+ * capped file is put in order by the host once the writer has stopped (the task ended, or the host let go).
+ */
+export interface WrittenOutput {
+  /** Each state as it is reported, in order (the current one at once). */
+  watch(onState: (state: WrittenOutputState) => void): void;
+  /**
+   * Stops the writer between two writes (the command waits on its full pipe meanwhile) and resolves with its
+   * exact state, so the file can be read without a write racing the read; `release` lets it go on. Undefined
+   * once the writer has stopped for good: its last state was reported, and the file is the host's alone.
+   */
+  hold(): Promise<{ readonly state: WrittenOutputState; release(): void } | undefined>;
 }

@@ -14,6 +14,11 @@ export interface SupervisionFiles {
   readonly spillPath: string;
   /** At most this many bytes go to the spill file; the rest is counted. */
   readonly spillCapBytes: number;
+  /**
+   * The task's output file, created empty by the host: a supervisor that can writes the command's output into it
+   * itself while the host is connected (the process then has `writtenOutput`); one that cannot relays it.
+   */
+  readonly output?: OutputFileRequest;
 }
 
 /** What the supervisor does with the task's other processes when the command exits before them. */
@@ -78,4 +83,11 @@ export interface SurvivorProbe {
   taggedProcesses(tag: string): Promise<readonly number[]>;
   /** SIGTERM to every process carrying `tag`, SIGKILL after the grace to whatever is left; resolves with the pids found. */
   stopTagged(tag: string, graceMs: number): Promise<readonly number[]>;
+}
+
+/** Where the launcher writes a task's output itself: the file the host created, in the output cap's layout. */
+export interface OutputFileRequest {
+  readonly path: string;
+  readonly capBytes: number;
+  readonly capAction: "kill" | "keep_head_and_tail";
 }

@@ -45,6 +45,11 @@ describeTaskSupervisorContract("FakeTaskSupervisor on FakeProcessLauncher", asyn
       return { kind: "shell", command: key };
     },
     readFile: async (path) => files.contents(path),
+    createFile: async (path) => {
+      const created = await files.createExclusive(path);
+      if (!created.ok) throw new Error(created.error.message);
+      await created.value.close();
+    },
     alive: async (pid) => inner.alive(pid),
   };
 });

@@ -1,5 +1,5 @@
 import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -73,6 +73,7 @@ describe.runIf(engineAvailable)(
           dir: mkdtempSync(join(tmpdir(), "remote-task-")),
           command: (scenario) => ({ kind: "shell", command: shellScenario(scenario) }),
           readFile: (path) => readFile(path).catch(() => undefined),
+          createFile: (path) => writeFile(path, ""),
           alive: async () => false,
         };
       },

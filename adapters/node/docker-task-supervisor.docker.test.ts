@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { chmodSync, existsSync, mkdtempSync, statSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Docker from "dockerode";
@@ -64,6 +64,7 @@ describe.runIf(engineAvailable)("Docker container tasks", () => {
       dir: mkdtempSync(join(tmpdir(), "docker-task-")),
       command: (scenario) => ({ kind: "shell", command: shellScenario(scenario) }),
       readFile: (path) => readFile(path).catch(() => undefined),
+      createFile: (path) => writeFile(path, ""),
       alive: async () => false,
     }),
     "container",

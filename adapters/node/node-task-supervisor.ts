@@ -87,6 +87,7 @@ export class NodeTaskSupervisor implements TaskSupervisor {
             frames,
             daemon.value.pid,
             supervised.policy.killGraceMs,
+            start.output,
           ),
         );
       socket.destroy();

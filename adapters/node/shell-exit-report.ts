@@ -1,4 +1,4 @@
-import type { LeaderExit, RemainingProcess } from "../../ports/process-launcher.ts";
+import type { LeaderExit, RemainingProcess, WrittenOutputState } from "../../ports/process-launcher.ts";
 
 /**
  * The supervisor's report that the command exited (task-supervisor.mjs, an event frame):
@@ -58,13 +58,44 @@ export function isDetachedReport(line: string): boolean {
   return reportObject(line)?.event === "detached";
 }
 
-/** `{"event":"started","pid":…}` → the pid; `{"event":"spawn_failed","message":…}` → the message. */
-export function parseStartReport(line: string): { readonly pid: number } | { readonly failure: string } | undefined {
+/**
+ * `{"event":"started","pid":…,"output"?:…}` → the pid, and the output state when the supervisor writes the output
+ * file itself; `{"event":"spawn_failed","message":…}` → the message.
+ */
+export function parseStartReport(
+  line: string,
+): { readonly pid: number; readonly output?: WrittenOutputState } | { readonly failure: string } | undefined {
   const report = reportObject(line);
-  if (report?.event === "started" && Number.isSafeInteger(report.pid) && (report.pid as number) > 0)
-    return { pid: report.pid as number };
+  if (report?.event === "started" && Number.isSafeInteger(report.pid) && (report.pid as number) > 0) {
+    const output = outputState(report.output);
+    return { pid: report.pid as number, ...(output === undefined ? {} : { output }) };
+  }
   if (report?.event === "spawn_failed" && typeof report.message === "string") return { failure: report.message };
   return undefined;
+}
+
+/** Any event's name, and its `output` (how far the supervisor has written the output file) when it has a valid one. */
+export function parseOutputReport(
+  line: string,
+): { readonly event: string; readonly state: WrittenOutputState | undefined } | undefined {
+  const report = reportObject(line);
+  return typeof report?.event === "string" ? { event: report.event, state: outputState(report.output) } : undefined;
+}
+
+function outputState(value: unknown): WrittenOutputState | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const { produced, failure } = value as Record<string, unknown>;
+  if (!Number.isSafeInteger(produced) || (produced as number) < 0) return undefined;
+  if (failure === undefined) return { produced: produced as number };
+  if (typeof failure !== "object" || failure === null) return undefined;
+  const { confirmed, message, osCode } = failure as Record<string, unknown>;
+  if (!Number.isSafeInteger(confirmed) || (confirmed as number) < 0 || (confirmed as number) > (produced as number))
+    return undefined;
+  if (typeof message !== "string" || !(osCode === undefined || typeof osCode === "string")) return undefined;
+  return {
+    produced: produced as number,
+    failure: { confirmed: confirmed as number, message, ...(osCode === undefined ? {} : { osCode }) },
+  };
 }
 
 function reportObject(line: string): Record<string, unknown> | undefined {

@@ -5,17 +5,20 @@ import type {
   LeaderExit,
   ProcessExit,
   RunningProcess,
+  WrittenOutputState,
 } from "../../ports/process-launcher.ts";
 import { processStartTicks } from "./process-census.ts";
 import {
   isDetachedReport,
   isReapedReport,
+  parseOutputReport,
   parseShellExitReport,
   parseTaskEndReport,
   type TaskEndReport,
 } from "./shell-exit-report.ts";
 import { ByteQueue } from "./byte-queue.ts";
 import { SupervisorFrames } from "./supervisor-frames.ts";
+import { SupervisorWrittenOutput } from "./supervisor-written-output.ts";
 import { stopTree, TreeStops, type TreeTarget } from "./tree-stop.ts";
 
 /** Bytes queued for a stream nobody has read yet before the connection is paused (and so the command). */
@@ -35,6 +38,7 @@ export class SupervisedTaskProcess implements RunningProcess {
   readonly stderr: AsyncIterable<Uint8Array>;
   readonly exited: Promise<ProcessExit>;
   readonly leaderExit: Promise<LeaderExit>;
+  readonly writtenOutput?: SupervisorWrittenOutput;
   readonly #streams: [ByteQueue, ByteQueue];
   readonly #tree: TreeTarget;
   #leaderExited = false;
@@ -50,7 +54,9 @@ export class SupervisedTaskProcess implements RunningProcess {
     frames: SupervisorFrames,
     supervisorPid: number,
     killGraceMs: number,
+    output: WrittenOutputState | undefined,
   ) {
+    if (output !== undefined) this.writtenOutput = new SupervisorWrittenOutput(socket, output);
     const resume = () => {
       if (this.#streams.every((s) => s.size < HIGH_WATER)) socket.resume();
     };
@@ -76,6 +82,8 @@ export class SupervisedTaskProcess implements RunningProcess {
           if (queue.size >= HIGH_WATER) socket.pause();
         },
         onEvent: (event) => {
+          const reported = this.writtenOutput === undefined ? undefined : parseOutputReport(event);
+          if (reported !== undefined) this.writtenOutput?.take(reported.event, reported.state); // before the end below
           if (isDetachedReport(event)) this.#letGo?.();
           if (isReapedReport(event)) this.#leaderExited = true; // its pid may be reused: signal the group only
           const leader = parseShellExitReport(event);
@@ -84,7 +92,10 @@ export class SupervisedTaskProcess implements RunningProcess {
           if (end !== undefined) resolve(end);
         },
       });
-      socket.once("close", () => resolve(undefined));
+      socket.once("close", () => {
+        this.writtenOutput?.take("closed", undefined);
+        resolve(undefined);
+      });
     });
     this.exited = this.#settle(ended, supervisorPid, killGraceMs);
   }

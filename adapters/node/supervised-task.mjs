@@ -1,8 +1,9 @@
 // One task under the shared task supervisor (task-supervisor.mjs): plain Node ESM, no TypeScript at run time.
 //
 // The command runs as the leader of its own process group, with exactly the environment the host sent (the
-// process tag included). Its stdout and stderr are relayed to the host through `link` (the task's connection);
-// the link's back-pressure pauses the command's pipes, so a slow host slows a chatty command down.
+// process tag included). Its stdout and stderr are relayed to the host through `link` (the task's connection),
+// or written into the task's output file by the link while the host is connected (task-link.mjs); the link's
+// back-pressure pauses the command's pipes, so a slow host slows a chatty command down.
 //
 // When the host is gone (it died, or let go of the task to survive a reload) the link is closed. The command
 // keeps running: later output is appended to the spill file, up to its cap; bytes beyond that are counted,
@@ -111,7 +112,7 @@ function supervise(child, request, exitRecord, link, onEnd) {
     setTimeout(() => (link.holdingBack() ? awaitPipes() : void finish()), DRAIN_MS);
   }
 
-  /** Relays one chunk to the host, or once the host is gone, to the spill file. */
+  /** Relays (or writes) one chunk for the host, or once the host is gone, to the spill file. */
   function deliver(fd, chunk) {
     if (!relay.hostGone && link.output(fd, chunk)) return;
     relay.hostGone = true;

@@ -1,5 +1,5 @@
 import { mkdtempSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Docker from "dockerode";
@@ -69,6 +69,7 @@ describe.runIf(swarmAvailable)("Swarm job tasks", () => {
       dir: mkdtempSync(join(tmpdir(), "swarm-task-")),
       command: (scenario) => ({ kind: "shell", command: shellScenario(scenario) }),
       readFile: (path) => readFile(path).catch(() => undefined),
+      createFile: (path) => writeFile(path, ""),
       alive: async () => false,
     }),
     "container",

@@ -6,13 +6,18 @@
 // it does for each). It listens on a Unix socket in a directory only its user can enter, prints "ready" on
 // stdout once it does, and then serves connections whose first line is a JSON request:
 //   {"kind":"host"}                   the host's own connection: while it is open, the host is alive;
-//   {"kind":"task", file, args, cwd, env, stdin?, exitPath, spillPath, spillCapBytes, tag,
+//   {"kind":"task", file, args, cwd, env, stdin?, exitPath, spillPath, spillCapBytes, output?, tag,
 //    afterShellExit, killGraceMs}     starts a task; the connection then carries the task to its end.
 // To the host it sends frames: one byte of type (0 a JSON event, 1 stdout, 2 stderr), four of length (big
-// endian), the payload. Events: started {pid}, spawn_failed {message} (also for a refused request),
+// endian), the payload. Events: started {pid, output?}, spawn_failed {message} (also for a refused request),
 // reaped (the command exited; its pid is free), shell_exited {code, signal, remaining}, exit {code, signal,
-// stopped, problems}, detached (the answer to the host's "detach\n": the last frame; later output is spilled).
-// A command that cannot be spawned fails its own task only.
+// stopped, problems, output?}, detached {output?} (the answer to the host's "detach\n": the last frame; later
+// output is spilled). A command that cannot be spawned fails its own task only.
+// With `output` ({path, capBytes, capAction}: the empty file the host created) the supervisor writes the output
+// into that file itself while the host is connected (task-output-file.mjs) instead of sending output frames;
+// `output: {produced, failure?}` in the events above, and in `output` events at most every 100 ms while bytes
+// flow (at once when a kill cap is passed), says how far it got. The host's "hold\n" pauses the command's pipes
+// between two writes and is answered by `held {output}`; "release\n" resumes them.
 //
 // It outlives its host: when the host is gone (its connection closed), tasks run on, their output goes to
 // their spill files and their exit records are committed as usual. It exits once no host is connected and
@@ -23,12 +28,16 @@ import { rmdirSync, unlinkSync } from "node:fs";
 import { createServer } from "node:net";
 import { dirname } from "node:path";
 import { startTask } from "./supervised-task.mjs";
+import { taskLink } from "./task-link.mjs";
+import { openOutputFile } from "./task-output-file.mjs";
 
 const USAGE_EXIT = 125;
 const MAX_REQUEST_BYTES = 4 << 20;
 /** A host that spawned this process but never connected (it died at once) is not waited for longer. */
 const FIRST_HOST_MS = 30_000;
 const EVENT = 0;
+/** The smallest output cap (MIN_OUTPUT_CAP of output-layout.ts): the layout needs room for head, marker and ring. */
+const MIN_OUTPUT_CAP = 4096;
 
 const socketPath = process.argv[2];
 if (!socketPath) {
@@ -62,8 +71,14 @@ function serveHost(socket) {
 }
 
 function serveTask(socket, request) {
+  let writer;
+  try {
+    writer = request.output === undefined ? undefined : openOutputFile(request.output);
+  } catch (error) {
+    return refuse(socket, `the output file ${request.output.path} cannot be written: ${error.message}`);
+  }
   tasks++;
-  const link = taskLink(socket);
+  const link = taskLink(socket, writer);
   startTask(request, link, () => {
     socket.end();
     tasks--;
@@ -71,80 +86,17 @@ function serveTask(socket, request) {
   }).then(
     (pid) => {
       link.report({ event: "started", pid }, true);
-      onLine(socket, (line) => line === "detach" && link.letGo()); // the host's only message after its request
+      onLine(socket, (line) => link.command(line)); // detach, hold, release: the host's messages after its request
       socket.resume();
     },
     (error) => {
+      writer?.close();
       link.report({ event: "spawn_failed", message: error.message ?? String(error) });
       socket.end();
       tasks--;
       exitWhenIdle();
     },
   );
-}
-
-/** Frames to the host while its connection lives; `output` says false once it is gone. */
-function taskLink(socket) {
-  let open = true;
-  const paused = [];
-  const pending = [];
-  let started = false;
-  socket.on("error", () => undefined);
-  socket.on("close", () => {
-    open = false;
-    for (const stream of paused.splice(0)) stream.resume();
-  });
-  socket.on("drain", () => {
-    for (const stream of paused.splice(0)) stream.resume();
-  });
-  let streams = [];
-  const send = (type, payload) => {
-    if (!open) return false;
-    const header = Buffer.allocUnsafe(5);
-    header.writeUInt8(type, 0);
-    header.writeUInt32BE(payload.length, 1);
-    socket.cork();
-    socket.write(header);
-    const flowing = socket.write(payload);
-    socket.uncork();
-    if (!flowing)
-      for (const stream of streams)
-        if (!paused.includes(stream)) {
-          stream.pause();
-          paused.push(stream);
-        }
-    return true;
-  };
-  return {
-    pauseWhile(list) {
-      streams = list;
-    },
-    holdingBack: () => paused.length > 0,
-    output(fd, chunk) {
-      if (!started) {
-        pending.push([fd, chunk]); // the pid goes first; the command may print before the spawn resolves
-        return open;
-      }
-      return send(fd, chunk);
-    },
-    /**
-     * The host lets go (it is shutting down and the task survives it): everything relayed so far is ahead of the
-     * `detached` event on the connection, and from here on output goes to the spill file, so no byte falls between.
-     */
-    letGo() {
-      if (!open || socket.writableEnded) return; // the task has ended: its exit frame answers instead
-      send(EVENT, Buffer.from(JSON.stringify({ event: "detached" })));
-      open = false;
-      socket.end();
-      for (const stream of paused.splice(0)) stream.resume();
-    },
-    report(event, first = false) {
-      send(EVENT, Buffer.from(JSON.stringify(event)));
-      if (!first) return;
-      started = true;
-      for (const [fd, chunk] of pending.splice(0)) send(fd, chunk);
-    },
-  };
 }
 
 /** The first line of a connection (bytes up to the first newline, decoded once), parsed; undefined when it is not JSON or too long. */
@@ -219,8 +171,20 @@ function taskProblem(r) {
     [typeof r.tag === "string" && /^[0-9a-f]{32}$/.test(r.tag), "tag must be 32 hex digits"],
     [policyOk, "afterShellExit must be stop with graceMs, or wait"],
     [Number.isSafeInteger(r.killGraceMs) && r.killGraceMs >= 0, "killGraceMs must be a whole number"],
+    [r.output === undefined || outputProblem(r.output) === undefined, outputProblem(r.output)],
   ];
   return checks.find(([ok]) => !ok)?.[1];
+}
+
+/** What is wrong with a request's `output`, or undefined. */
+function outputProblem(o) {
+  if (typeof o !== "object" || o === null || !plainText(o.path) || !o.path.startsWith("/"))
+    return "output.path must be an absolute path without NUL";
+  if (!Number.isSafeInteger(o.capBytes) || o.capBytes < MIN_OUTPUT_CAP)
+    return `output.capBytes must be a whole number of at least ${MIN_OUTPUT_CAP}`;
+  if (o.capAction !== "kill" && o.capAction !== "keep_head_and_tail")
+    return "output.capAction must be kill or keep_head_and_tail";
+  return undefined;
 }
 
 function exitWhenIdle() {

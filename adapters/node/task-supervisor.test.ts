@@ -1,6 +1,6 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { createConnection } from "node:net";
-import { readFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -32,6 +32,7 @@ describeTaskSupervisorContract("NodeTaskSupervisor (one task-supervisor.mjs for 
   dir: mkdtempSync(join(tmpdir(), "supervisor-")),
   command: (scenario) => ({ kind: "shell", command: shellScenario(scenario), shell: "/bin/sh" }),
   readFile: (path) => readFile(path).catch(() => undefined),
+  createFile: (path) => writeFile(path, ""),
   alive: (pid) => isAlive(pid),
 }));
 

@@ -8,32 +8,22 @@
  *
  * Offsets called "logical" count every byte the task produced; "physical" ones are file positions.
  */
-export const MARKER_BYTES = 160;
-export const MIN_OUTPUT_CAP = 4096;
+import { MARKER_BYTES, type OutputLayout, type PhysicalSpan, ringIndex } from "./output-placement.mjs";
 
-export interface OutputLayout {
-  readonly cap: number;
-  readonly headBytes: number;
-  readonly ringStart: number; // physical
-  readonly ringBytes: number;
-}
+export {
+  MARKER_BYTES,
+  type OutputLayout,
+  outputLayout,
+  type PhysicalSpan,
+  placeWrite,
+  ringIndex,
+} from "./output-placement.mjs";
+export const MIN_OUTPUT_CAP = 4096;
 
 export interface OutputState {
   readonly produced: number; // logical bytes so far
   /** True once the ring has been rotated into order (the task ended). */
   readonly settled: boolean;
-}
-
-export interface PhysicalSpan {
-  readonly logicalStart: number;
-  readonly physical: number;
-  readonly length: number;
-}
-
-export function outputLayout(cap: number): OutputLayout {
-  const headBytes = Math.floor(cap / 4);
-  const ringStart = headBytes + MARKER_BYTES;
-  return { cap, headBytes, ringStart, ringBytes: cap - ringStart };
 }
 
 export const isCapped = (layout: OutputLayout, produced: number): boolean => produced > layout.cap;
@@ -55,33 +45,6 @@ export function keptRanges(layout: OutputLayout, produced: number): Array<readon
   ];
 }
 
-/** Where a chunk of new output goes: file positions for logical bytes [produced, produced + length). */
-export function placeWrite(layout: OutputLayout, produced: number, length: number): PhysicalSpan[] {
-  const spans: PhysicalSpan[] = [];
-  let logical = produced;
-  let remaining = length;
-  // Bytes that still fit before the cap go straight to their own position.
-  if (logical < layout.cap) {
-    const direct = Math.min(remaining, layout.cap - logical);
-    spans.push({ logicalStart: logical, physical: logical, length: direct });
-    logical += direct;
-    remaining -= direct;
-  }
-  if (remaining === 0) return spans;
-  // Past the cap only the last ringBytes of this chunk can survive.
-  const skip = Math.max(0, remaining - layout.ringBytes);
-  logical += skip;
-  remaining -= skip;
-  while (remaining > 0) {
-    const index = ringIndex(layout, logical);
-    const run = Math.min(remaining, layout.ringBytes - index);
-    spans.push({ logicalStart: logical, physical: layout.ringStart + index, length: run });
-    logical += run;
-    remaining -= run;
-  }
-  return spans;
-}
-
 /** Physical spans, in logical order, for a logical range that lies wholly inside one kept range. */
 export function locate(layout: OutputLayout, state: OutputState, start: number, end: number): PhysicalSpan[] {
   if (end <= start) return [];
@@ -101,11 +64,6 @@ export function locate(layout: OutputLayout, state: OutputState, start: number, 
     logical += run;
   }
   return spans;
-}
-
-/** Ring position of a logical byte: the ring's first byte held logical byte ringStart. */
-export function ringIndex(layout: OutputLayout, logical: number): number {
-  return (logical - layout.ringStart) % layout.ringBytes;
 }
 
 /** The fixed-width marker written between head and tail, padded with spaces. */

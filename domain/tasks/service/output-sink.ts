@@ -1,4 +1,5 @@
 import type { FileCommitter, FileError, WritableFile } from "../../../ports/file-committer.ts";
+import type { WrittenOutput, WrittenOutputState } from "../../../ports/process-launcher.ts";
 import { err, ok, type Result } from "../../shared/model/result.ts";
 import {
   elidedBytes,
@@ -22,6 +23,9 @@ const HIGH_WATER_BYTES = 1024 * 1024;
  * interleave as they come) and written behind in batches, so reading the pipe and writing the file
  * overlap; a caller waits only when the buffer is over the high-water mark. Reads and close run
  * after every earlier write, never concurrently with one.
+ *
+ * Or the launcher writes the file itself (`adopt`): the sink then only follows its state, holds the writer while
+ * it reads, and puts the ring in order at the end, as for its own writes.
  */
 export class OutputSink {
   private chain: Promise<void> = Promise.resolve();
@@ -35,6 +39,7 @@ export class OutputSink {
   private settled = false;
   private failure: FileError | undefined;
   private capHit = false;
+  private written: WrittenOutput | undefined;
   private readonly layout: OutputLayout;
 
   private constructor(
@@ -89,6 +94,15 @@ export class OutputSink {
     };
   }
 
+  /**
+   * From now on the launcher writes the file (every byte so far is its own): the sink follows its state, and
+   * `append` may be used again only once it has stopped writing (its last words at the task's end).
+   */
+  adopt(written: WrittenOutput): void {
+    this.written = written;
+    written.watch((state) => this.follow(state));
+  }
+
   append(chunk: Uint8Array): Promise<void> {
     this.producedBytes += chunk.length;
     if (chunk.length === 0) return Promise.resolve();
@@ -103,20 +117,50 @@ export class OutputSink {
     plan: (produced: number, layout: OutputLayout) => LogReadPlan,
   ): Promise<Result<{ plan: LogReadPlan; bytes: Uint8Array[] }, FileError>> {
     return this.enqueue(async () => {
-      const stored = this.storedBytes();
-      const current = plan(stored, this.activeLayout());
-      const bytes: Uint8Array[] = [];
-      for (const [start, end] of current.pieces) {
-        const parts: Uint8Array[] = [];
-        for (const span of locate(this.activeLayout(), { produced: stored, settled: this.settled }, start, end)) {
-          const got = await this.files.readRange(this.file.path, span.physical, span.length);
-          if (!got.ok) return got;
-          parts.push(got.value);
-        }
-        bytes.push(parts.length === 1 ? (parts[0] as Uint8Array) : Buffer.concat(parts));
+      const held = await this.written?.hold();
+      try {
+        if (held !== undefined) this.follow(held.state);
+        return await this.readPlanned(plan);
+      } finally {
+        held?.release();
       }
-      return ok({ plan: current, bytes });
     });
+  }
+
+  private async readPlanned(
+    plan: (produced: number, layout: OutputLayout) => LogReadPlan,
+  ): Promise<Result<{ plan: LogReadPlan; bytes: Uint8Array[] }, FileError>> {
+    const stored = this.storedBytes();
+    const current = plan(stored, this.activeLayout());
+    const bytes: Uint8Array[] = [];
+    for (const [start, end] of current.pieces) {
+      const parts: Uint8Array[] = [];
+      for (const span of locate(this.activeLayout(), { produced: stored, settled: this.settled }, start, end)) {
+        const got = await this.files.readRange(this.file.path, span.physical, span.length);
+        if (!got.ok) return got;
+        parts.push(got.value);
+      }
+      bytes.push(parts.length === 1 ? (parts[0] as Uint8Array) : Buffer.concat(parts));
+    }
+    return ok({ plan: current, bytes });
+  }
+
+  /** The launcher's writes so far, as if they were the sink's own. */
+  private follow(state: WrittenOutputState): void {
+    this.producedBytes = state.produced;
+    this.writtenBytes = state.produced;
+    this.confirmedBytes = state.failure?.confirmed ?? state.produced;
+    if (state.failure !== undefined && this.failure === undefined)
+      this.failure = {
+        code: "io_failed",
+        path: this.file.path,
+        message: state.failure.message,
+        ...(state.failure.osCode === undefined ? {} : { osCode: state.failure.osCode }),
+      };
+    if (this.action === "kill" && state.produced > this.layout.cap && !this.capHit) {
+      this.capHit = true;
+      this.onCapReached();
+    }
   }
 
   /** Puts a capped file in order (head · marker · tail), then fsyncs and closes. */

@@ -1,7 +1,12 @@
 import type { ContainerBackendError, ContainerBackends, PreparedContainer } from "../../../ports/container-backend.ts";
 import type { AfterLeaderExit, LaunchCommand } from "../../../ports/process-launcher.ts";
 import { err, ok, type Result } from "../../shared/model/result.ts";
-import type { HostIdentity, SupervisedLaunch, TaskSupervisor } from "../../../ports/task-survival.ts";
+import type {
+  HostIdentity,
+  OutputFileRequest,
+  SupervisedLaunch,
+  TaskSupervisor,
+} from "../../../ports/task-survival.ts";
 import { exitRecordFile, spillFile } from "../model/orphan-recovery.ts";
 import { containerPlacement, type RunRequest } from "../model/run-request.ts";
 import { SHELL_EXIT_GRACE_MS } from "../model/runtime-settings.ts";
@@ -14,7 +19,10 @@ export function afterShellExit(request: RunRequest, config: { readonly shellExit
     : { remaining: "stop", graceMs: config.shellExitGraceMs ?? SHELL_EXIT_GRACE_MS };
 }
 
-/** The launch under the supervisor, with the task's exit record and spill file next to its metadata. */
+/**
+ * The launch under the supervisor, with the task's exit record and spill file next to its metadata. With `output`
+ * (a launch whose streams need no filter) the supervisor may write the output file itself.
+ */
 export function supervise(
   supervisor: TaskSupervisor | undefined,
   config: {
@@ -26,11 +34,13 @@ export function supervise(
   id: string,
   launch: { readonly command: LaunchCommand; readonly env?: Readonly<Record<string, string>> },
   after: AfterLeaderExit,
+  output?: OutputFileRequest,
 ): SupervisedLaunch | undefined {
   const files = {
     exitPath: `${config.taskDir}/${exitRecordFile(id)}`,
     spillPath: `${config.taskDir}/${spillFile(id)}`,
     spillCapBytes: config.outputCapBytes,
+    ...(output === undefined ? {} : { output }),
   };
   return supervisor?.wrap(launch.command, launch.env ?? config.env, files, {
     afterShellExit: after,

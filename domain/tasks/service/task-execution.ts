@@ -59,6 +59,7 @@ export class TaskExecution implements TrackedTask {
     if (initial.timeoutSeconds !== undefined) {
       this.timer = deps.clock.after(initial.timeoutSeconds * 1000, () => void this.stop("timeout"));
     }
+    if (child.writtenOutput !== undefined) sink.adopt(child.writtenOutput);
     // A launcher that cannot say how the leader ended still ends the task through `exited`.
     void child.leaderExit.then(
       (leader) => this.onShellExit(leader),

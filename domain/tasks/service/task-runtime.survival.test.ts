@@ -97,6 +97,7 @@ describe("TaskRuntime with a task supervisor", () => {
           exitPath: `${DIR}/${id}.exit.json`,
           spillPath: `${DIR}/${id}.after-host.output`,
           spillCapBytes: 1 << 20,
+          output: { path: `${DIR}/${id}.output`, capBytes: 1 << 20, capAction: "keep_head_and_tail" },
         },
       },
     ]);
@@ -105,6 +106,22 @@ describe("TaskRuntime with a task supervisor", () => {
       env: { PATH: "/bin", TAGGED: "1" },
     });
     expect(meta(id)).toMatchObject({ hostPid: 4242, hostStartedAt: "boot/4242", processTag: TAG, status: "running" });
+    await runtime.shutdown();
+  });
+
+  it("asks the supervisor to write the output file only when no filter has to see the output", async () => {
+    const { runtime, supervisor } = setup();
+    const filter = { push: (chunk: Uint8Array) => [chunk], flush: () => [] };
+    await runtime.start(request({ name: "plain" }));
+    await runtime.start(request({ name: "agent" }), {
+      command: { kind: "shell", command: "pi" },
+      stdoutFilter: filter,
+    });
+    await runtime.start(request({ name: "stderr" }), {
+      command: { kind: "shell", command: "pi" },
+      stderrFilter: filter,
+    });
+    expect(supervisor.wrapped.map((w) => w.files.output !== undefined)).toEqual([true, false, false]);
     await runtime.shutdown();
   });
 

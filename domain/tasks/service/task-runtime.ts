@@ -91,14 +91,19 @@ export class TaskRuntime {
         : { command: { kind: "shell", command: request.command } as const, env: {} };
     const after = afterShellExit(request, this.config);
     const supervisor = container.value?.supervisor ?? this.deps.supervisor;
-    const supervised = launch.start === undefined ? supervise(supervisor, this.config, id, launch, after) : undefined;
+    const output = {
+      path: `${this.config.taskDir}/${id}.output`,
+      capBytes: this.config.outputCapBytes,
+      capAction: request.onOutputCap,
+    };
+    const unfiltered = launch.stdoutFilter === undefined && launch.stderrFilter === undefined;
+    const supervised =
+      launch.start === undefined
+        ? supervise(supervisor, this.config, id, launch, after, unfiltered ? output : undefined)
+        : undefined;
     let current: TaskExecution | undefined;
-    const sink = await OutputSink.create(
-      this.deps.files,
-      `${this.config.taskDir}/${id}.output`,
-      this.config.outputCapBytes,
-      request.onOutputCap,
-      () => current?.onCapReached(),
+    const sink = await OutputSink.create(this.deps.files, output.path, output.capBytes, output.capAction, () =>
+      current?.onCapReached(),
     );
     if (!sink.ok)
       return err({
