@@ -9,7 +9,7 @@ describe("OutputSink on the real filesystem", () => {
   it("works the same on the real filesystem (with the ring settled in place)", async () => {
     const dir = mkdtempSync(join(tmpdir(), "sink-"));
     const files = new NodeFileCommitter();
-    const created = await OutputSink.create(files, join(dir, "x.output"), 8192, "keep_head_and_tail", () => {});
+    const created = await OutputSink.create(files, join(dir, "x.output"), 8192, "keep_head_and_tail");
     if (!created.ok) throw new Error(created.error.message);
     const sink = created.value;
     const chunks = Array.from({ length: 40 }, (_, i) =>

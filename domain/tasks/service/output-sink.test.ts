@@ -14,8 +14,9 @@ async function sinkWith(
   action: "keep_head_and_tail" | "kill",
   onCap = () => {},
 ) {
-  const created = await OutputSink.create(files, path, cap, action, onCap);
+  const created = await OutputSink.create(files, path, cap, action);
   if (!created.ok) throw new Error(created.error.message);
+  created.value.whenCapReached(onCap);
   return created.value;
 }
 

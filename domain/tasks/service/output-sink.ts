@@ -39,6 +39,7 @@ export class OutputSink {
   private settled = false;
   private failure: FileError | undefined;
   private capHit = false;
+  private onCapReached: (() => void) | undefined;
   private written: WrittenOutput | undefined;
   private readonly layout: OutputLayout;
 
@@ -47,7 +48,6 @@ export class OutputSink {
     private readonly files: FileCommitter,
     private readonly action: OutputCapAction,
     cap: number,
-    private readonly onCapReached: () => void,
   ) {
     this.layout = outputLayout(cap);
   }
@@ -57,10 +57,15 @@ export class OutputSink {
     path: string,
     cap: number,
     action: OutputCapAction,
-    onCapReached: () => void,
   ): Promise<Result<OutputSink, FileError>> {
     const file = await files.createExclusive(path);
-    return file.ok ? ok(new OutputSink(file.value, files, action, cap, onCapReached)) : file;
+    return file.ok ? ok(new OutputSink(file.value, files, action, cap)) : file;
+  }
+
+  /** `handler` runs once a kill cap is passed: at once if it already was (a writer may be ahead of its owner). */
+  whenCapReached(handler: () => void): void {
+    this.onCapReached = handler;
+    if (this.capHit) handler();
   }
 
   get path(): string {
@@ -157,10 +162,7 @@ export class OutputSink {
         message: state.failure.message,
         ...(state.failure.osCode === undefined ? {} : { osCode: state.failure.osCode }),
       };
-    if (this.action === "kill" && state.produced > this.layout.cap && !this.capHit) {
-      this.capHit = true;
-      this.onCapReached();
-    }
+    if (this.action === "kill" && state.produced > this.layout.cap) this.reachCap();
   }
 
   /** Puts a capped file in order (head · marker · tail), then fsyncs and closes. */
@@ -229,10 +231,13 @@ export class OutputSink {
       if (!written.ok) return this.failed(written.error, { logicalStart: start, physical: start, length });
     }
     this.confirmedBytes = start + chunk.length;
-    if (chunk.length > room && !this.capHit) {
-      this.capHit = true;
-      this.onCapReached();
-    }
+    if (chunk.length > room) this.reachCap();
+  }
+
+  private reachCap(): void {
+    if (this.capHit) return;
+    this.capHit = true;
+    this.onCapReached?.();
   }
 
   /**

@@ -59,6 +59,7 @@ export class TaskExecution implements TrackedTask {
     if (initial.timeoutSeconds !== undefined) {
       this.timer = deps.clock.after(initial.timeoutSeconds * 1000, () => void this.stop("timeout"));
     }
+    sink.whenCapReached(() => void this.stop("output_cap"));
     if (child.writtenOutput !== undefined) sink.adopt(child.writtenOutput);
     // A launcher that cannot say how the leader ended still ends the task through `exited`.
     void child.leaderExit.then(
@@ -152,10 +153,6 @@ export class TaskExecution implements TrackedTask {
     // Durable too: a session that takes the task over after a crash shows the same story.
     void this.metadata.write(this.snapshot);
     this.hooks.onProgress?.(this.snapshot);
-  }
-
-  onCapReached(): void {
-    void this.stop("output_cap");
   }
 
   private async pump(stream: AsyncIterable<Uint8Array>, filter?: StreamFilter): Promise<void> {

@@ -3,7 +3,7 @@ import { FakeClock } from "../../../adapters/fake/fake-clock.ts";
 import { FakeProcessLauncher } from "../../../adapters/fake/fake-process-launcher.ts";
 import { InMemoryFileCommitter } from "../../../adapters/fake/in-memory-file-committer.ts";
 import { SeededRandomSource } from "../../../adapters/fake/seeded-random-source.ts";
-import type { LaunchCommand, ProcessLauncher } from "../../../ports/process-launcher.ts";
+import type { LaunchCommand, ProcessLauncher, WrittenOutputState } from "../../../ports/process-launcher.ts";
 import type {
   ShellExitPolicy,
   SupervisedLaunch,
@@ -21,6 +21,8 @@ const TAG = "00112233445566778899aabbccddeeff";
 /** Records what it was asked to wrap and launches it on the launcher twin as a recognisable argv. */
 class RecordingSupervisor implements TaskSupervisor {
   readonly wrapped: Array<{ command: LaunchCommand; files: SupervisionFiles }> = [];
+  /** When set, the launch writes the output file itself and has already produced this much when it is returned. */
+  writtenAtStart: WrittenOutputState | undefined;
   constructor(private readonly launcher: ProcessLauncher) {}
   wrap(
     command: LaunchCommand,
@@ -32,11 +34,18 @@ class RecordingSupervisor implements TaskSupervisor {
     return { command, env: { ...env, TAGGED: "1" }, processTag: TAG, files, policy };
   }
   async launch(supervised: SupervisedLaunch, cwd: string) {
-    return this.launcher.launch({
+    const launched = this.launcher.launch({
       command: { kind: "argv", file: "/supervisor", args: [supervised.files.exitPath] },
       cwd,
       env: supervised.env,
     });
+    const state = this.writtenAtStart;
+    if (!launched.ok || state === undefined) return launched;
+    const writtenOutput = {
+      watch: (onState: (s: WrittenOutputState) => void) => onState(state),
+      hold: async () => undefined,
+    };
+    return ok(Object.assign(launched.value, { writtenOutput }));
   }
 }
 
@@ -123,6 +132,16 @@ describe("TaskRuntime with a task supervisor", () => {
     });
     expect(supervisor.wrapped.map((w) => w.files.output !== undefined)).toEqual([true, false, false]);
     await runtime.shutdown();
+  });
+
+  it("a supervisor that has written past a kill cap before its launch is returned gets the task stopped", async () => {
+    const { runtime, supervisor, launcher, meta } = setup();
+    supervisor.writtenAtStart = { produced: 3 << 20 };
+    const started = await runtime.start(request({ onOutputCap: "kill" }));
+    if (!started.ok) throw new Error(started.error.message);
+    await flush();
+    expect(launcher.processes[0]?.alive(launcher.processes[0].pid)).toBe(false);
+    expect(meta(started.value.id)).toMatchObject({ status: "failed", killKind: "output_cap" });
   });
 
   it("in-process work is not supervised", async () => {

@@ -101,10 +101,7 @@ export class TaskRuntime {
       launch.start === undefined
         ? supervise(supervisor, this.config, id, launch, after, unfiltered ? output : undefined)
         : undefined;
-    let current: TaskExecution | undefined;
-    const sink = await OutputSink.create(this.deps.files, output.path, output.capBytes, output.capAction, () =>
-      current?.onCapReached(),
-    );
+    const sink = await OutputSink.create(this.deps.files, output.path, output.capBytes, output.capAction);
     if (!sink.ok)
       return err({
         code: "task_dir_unwritable",
@@ -140,7 +137,7 @@ export class TaskRuntime {
     const initial = spawned.ok ? { ...before, pid: spawned.value.pid } : before;
     if (spawned.ok)
       void metadata.write(initial).then((r) => r.ok || this.deps.warn(`Task ${id}: pid not saved: ${r.error.message}`));
-    current = new TaskExecution(
+    const current = new TaskExecution(
       initial,
       child,
       sink.value,
