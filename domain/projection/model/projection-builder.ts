@@ -123,14 +123,17 @@ export class ProjectionBuilder {
   private addRow(kind: OmissionKind, at: Position, digest: PayloadDigest, tags: RowTags): number {
     if (kind !== "tool_result_image") this.closeImageGroup();
     const index = this.rows.length;
+    // Keys in canonical order, so canonical JSON writes each row in one step (canonical-json.ts).
     this.rows.push({
-      index,
-      source_ordinal: at.sourceOrdinal,
       block_ordinal: at.blockOrdinal,
+      index,
       kind,
+      ...(tags.mime_type === undefined ? {} : { mime_type: tags.mime_type }),
       payload_bytes: digest.bytes,
       payload_sha256: digest.sha256,
-      ...tags,
+      source_ordinal: at.sourceOrdinal,
+      ...(tags.tool_call_id === undefined ? {} : { tool_call_id: tags.tool_call_id }),
+      ...(tags.tool_name === undefined ? {} : { tool_name: tags.tool_name }),
     });
     this.omittedBytes[kind] += digest.bytes;
     return index;

@@ -36,6 +36,35 @@ describe("streamed canonical JSON", () => {
     );
   });
 
+  it("flat records and arrays, whose canonical form JSON.stringify may write at once, give the reference bytes", () => {
+    const primitive = fc.oneof(
+      fc.string(),
+      fc.double({ noNaN: true, noDefaultInfinity: true }),
+      fc.boolean(),
+      fc.constant(null),
+    );
+    const key = fc.oneof(
+      fc.string(),
+      fc.nat({ max: 20 }).map(String),
+      fc.constantFrom("__proto__", "toJSON", "a", "b"),
+    );
+    const pairs = fc.array(fc.tuple(key, fc.option(primitive, { nil: undefined })), { maxLength: 8 });
+    const record = fc.tuple(fc.boolean(), pairs).map(([inOrder, members]) => {
+      const sorted = inOrder ? [...members].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)) : members;
+      const out: Record<string, unknown> = {};
+      for (const [k, v] of sorted) Object.defineProperty(out, k, { value: v, enumerable: true, writable: true });
+      return out;
+    });
+    fc.assert(
+      fc.property(fc.array(fc.oneof(record, fc.array(primitive), primitive)), chunkChars, (items, size) => {
+        expect(chunksOf(items, size).join("")).toBe(referenceCanonicalJson(items));
+      }),
+    );
+    expect(canonicalJsonOf([{ b: 1, a: -0 }, { "10": 1, "9": 2 }, [1e21, -0]])).toBe(
+      '[{"a":0,"b":1},{"10":1,"9":2},[1e+21,0]]',
+    );
+  });
+
   it("writes known values verbatim, giving the same bytes as walking them", () => {
     fc.assert(
       fc.property(fc.array(fc.dictionary(fc.string(), json)), chunkChars, (rows, size) => {
@@ -46,7 +75,15 @@ describe("streamed canonical JSON", () => {
   });
 
   it("refuses what has no canonical form with the same error as the whole-string form", () => {
-    for (const bad of [{ a: [1, Number.NaN] }, { k: "\uD800" }, [new Date(0)]]) {
+    for (const bad of [
+      { a: [1, Number.NaN] },
+      { k: "\uD800" },
+      [new Date(0)],
+      ["\uDC00"],
+      { a: 1, b: Infinity },
+      { "\uD800": 1 },
+      [1].concat(new Array(1)), // [1, <hole>]
+    ]) {
       const whole = canonicalJson(bad);
       expect(whole.ok).toBe(false);
       expect(canonicalDigest(bad)).toEqual(whole);

@@ -124,6 +124,8 @@ class ChunkedOutput {
   }
 
   private array(items: readonly unknown[]): boolean {
+    // Without objects inside, there are no keys to sort: JSON.stringify writes the canonical form at once.
+    if (isFlatArray(items)) return this.push(JSON.stringify(items));
     this.push("[");
     for (let i = 0; i < items.length; i++) {
       if (i > 0) this.push(",");
@@ -135,9 +137,9 @@ class ChunkedOutput {
   private record(value: object): boolean {
     if (!isPlainObject(value)) return false;
     const record = value as Record<string, unknown>;
-    const keys = Object.keys(record)
-      .filter((k) => record[k] !== undefined)
-      .sort();
+    const own = Object.keys(record);
+    if (isFlatSorted(record, own)) return this.push(JSON.stringify(record));
+    const keys = own.filter((k) => record[k] !== undefined).sort();
     this.push("{");
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i] as string;
@@ -160,6 +162,39 @@ class ChunkedOutput {
     this.pending.length = 0;
     this.pendingChars = 0;
   }
+}
+
+/** A value whose canonical form is what JSON.stringify writes: null, a boolean, a finite number, a UTF-8-encodable string. */
+function isCanonicalPrimitive(value: unknown): boolean {
+  switch (typeof value) {
+    case "string":
+      return value.isWellFormed();
+    case "number":
+      return Number.isFinite(value);
+    case "boolean":
+      return true;
+    default:
+      return value === null;
+  }
+}
+
+/** Only primitives, and no holes (which `every` would skip and JSON.stringify would write as null). */
+function isFlatArray(items: readonly unknown[]): boolean {
+  for (let i = 0; i < items.length; i++) if (!isCanonicalPrimitive(items[i])) return false;
+  return true;
+}
+
+/**
+ * Keys already in canonical order (JSON.stringify writes them as Object.keys lists them) and only primitive
+ * values: JSON.stringify writes the canonical form at once.
+ */
+function isFlatSorted(record: Record<string, unknown>, keys: readonly string[]): boolean {
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i] as string;
+    if ((i > 0 && key <= (keys[i - 1] as string)) || !key.isWellFormed() || !isCanonicalPrimitive(record[key]))
+      return false;
+  }
+  return true;
 }
 
 function isPlainObject(value: object): boolean {
