@@ -7,16 +7,19 @@ import { NodeTaskSupervisor } from "./node-task-supervisor.ts";
 import { realRuntime, runRequest } from "./real-runtime.test-support.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "handover-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true, maxRetries: 5 }));
+const stop = join(dir, "stop");
+afterAll(() => {
+  writeFileSync(stop, ""); // the task ends even when the test failed before telling it to
+  rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
+});
 
 describe("a surviveReload task the runtime lets go of at shutdown, under the real task supervisor", () => {
   it("while it prints: each byte is in the output file or the spill file, in order, and the metadata says so", async () => {
     const supervisor = new NodeTaskSupervisor();
     const { runtime } = realRuntime(dir, { supervisor, config: { outputCapBytes: 64 << 20 } });
     // It prints numbered lines without pause until told to stop, so the hand-over surely lands mid-stream.
-    const stop = join(dir, "stop");
     const started = await runtime.start(
-      runRequest(`i=0; while [ ! -e ${stop} ]; do echo $i; i=$((i+1)); done`, { surviveReload: true }),
+      runRequest(`i=0; while [ ! -e '${stop}' ]; do echo $i; i=$((i+1)); done`, { surviveReload: true }),
     );
     if (!started.ok) throw new Error(started.error.message);
     const file = (suffix: string) => join(dir, "tasks", `${started.value.id}${suffix}`);

@@ -65,6 +65,17 @@ describe("streamed canonical JSON", () => {
     );
   });
 
+  it("never calls a toJSON that JSON.stringify would call: own, non-enumerable or inherited", () => {
+    const own = Object.assign([1, 2], { toJSON: () => "x" });
+    const hidden = Object.defineProperty({ a: 1 }, "toJSON", { value: () => ({ z: 1 }), enumerable: false });
+    class Vec extends Array<number> {
+      toJSON() {
+        return "vec";
+      }
+    }
+    expect([own, hidden, Vec.from([1])].map((v) => canonicalJsonOf(v))).toEqual(["[1,2]", '{"a":1}', "[1]"]);
+  });
+
   it("writes known values verbatim, giving the same bytes as walking them", () => {
     fc.assert(
       fc.property(fc.array(fc.dictionary(fc.string(), json)), chunkChars, (rows, size) => {

@@ -125,7 +125,7 @@ class ChunkedOutput {
 
   private array(items: readonly unknown[]): boolean {
     // Without objects inside, there are no keys to sort: JSON.stringify writes the canonical form at once.
-    if (isFlatArray(items)) return this.push(JSON.stringify(items));
+    if (stringifiesPlainly(items) && isFlatArray(items)) return this.push(JSON.stringify(items));
     this.push("[");
     for (let i = 0; i < items.length; i++) {
       if (i > 0) this.push(",");
@@ -138,7 +138,7 @@ class ChunkedOutput {
     if (!isPlainObject(value)) return false;
     const record = value as Record<string, unknown>;
     const own = Object.keys(record);
-    if (isFlatSorted(record, own)) return this.push(JSON.stringify(record));
+    if (stringifiesPlainly(record) && isFlatSorted(record, own)) return this.push(JSON.stringify(record));
     const keys = own.filter((k) => record[k] !== undefined).sort();
     this.push("{");
     for (let i = 0; i < keys.length; i++) {
@@ -176,6 +176,14 @@ function isCanonicalPrimitive(value: unknown): boolean {
     default:
       return value === null;
   }
+}
+
+/**
+ * No `toJSON` anywhere on the value or its prototypes (own, inherited, non-enumerable): JSON.stringify would call
+ * it, the canonical writer never does.
+ */
+function stringifiesPlainly(value: object): boolean {
+  return !("toJSON" in value);
 }
 
 /** Only primitives, and no holes (which `every` would skip and JSON.stringify would write as null). */
