@@ -17,7 +17,7 @@ export interface WritableFile {
   readonly path: string;
   write(position: number, bytes: Uint8Array): Promise<Result<void, FileError>>;
   sync(): Promise<Result<void, FileError>>;
-  /** Flushes to disk (fsync) and closes. */
+  /** Flushes its bytes and length to disk (fdatasync) and closes. */
   close(): Promise<Result<void, FileError>>;
 }
 

@@ -1,16 +1,16 @@
-import { execFile, spawnSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
+import { joinedCalls, straceWorks } from "./strace.test-support.ts";
 
 /**
  * Durability cannot be seen from inside the process, so this watches the system calls: every commit
  * must fsync through the handle that wrote, and an atomic replace must rename only after that fsync
  * and then fsync the directory.
  */
-const straceWorks = spawnSync("strace", ["-qq", "-e", "trace=none", "true"]).status === 0;
 if (!straceWorks)
   console.warn("SKIPPED: node-file-committer durability trace needs a working strace (apt-get install strace)");
 
@@ -28,29 +28,6 @@ const out = must(await files.createExclusive(${JSON.stringify(`${dir}/out.log`)}
 must(await out.write(0, data));
 must(await out.close());
 `;
-
-/**
- * Whole calls in the order they were entered: strace splits a call that another thread interrupts
- * into "… <unfinished ...>" and "<... call resumed> …", which are joined again here.
- */
-function joinedCalls(trace: string): string[] {
-  const calls: string[] = [];
-  const open = new Map<string, number>();
-  for (const raw of trace.split("\n")) {
-    const [, pid = "", rest = ""] = /^(\d+)\s+(.*)$/.exec(raw) ?? [];
-    const resumed = /^<\.\.\. \w+ resumed>(.*)$/.exec(rest);
-    const at = open.get(pid);
-    if (resumed !== null && at !== undefined) {
-      calls[at] += resumed[1] ?? "";
-      open.delete(pid);
-    } else if (rest.endsWith(" <unfinished ...>")) {
-      open.set(pid, calls.push(rest.slice(0, -" <unfinished ...>".length)) - 1);
-    } else {
-      calls.push(rest);
-    }
-  }
-  return calls;
-}
 
 /** One traced call on a path of the test directory, as "call path [detail]". */
 function eventsOf(trace: string): string[] {
@@ -79,7 +56,7 @@ function eventsOf(trace: string): string[] {
 }
 
 describe.skipIf(!straceWorks)("NodeFileCommitter durability (system-call trace)", () => {
-  it("fsyncs each commit through its own handle, renames after the fsync, then fsyncs the directory", async () => {
+  it("flushes each commit through its own handle (an output file with fdatasync), renames after the fsync, then fsyncs the directory", async () => {
     const traceFile = join(dir, "..", `${dir.split("/").pop() ?? "x"}.trace`);
     const calls = "trace=openat,write,pwrite64,fsync,fdatasync,rename,renameat,renameat2,close";
     await promisify(execFile)(
@@ -118,7 +95,7 @@ describe.skipIf(!straceWorks)("NodeFileCommitter durability (system-call trace)"
       "close events.log",
       "openat out.log excl 0600",
       "pwrite64 out.log",
-      "fsync out.log",
+      "fdatasync out.log", // its bytes and length, all a reader of the output needs
       "close out.log",
     ]);
   });
