@@ -9,7 +9,7 @@ import type { LaunchError, RunningProcess } from "../../ports/process-launcher.t
 import type { SupervisedLaunch, TaskSupervisor } from "../../ports/task-survival.ts";
 import { commandLine, launchProblem } from "./launch-precheck.ts";
 import { taggedLaunch } from "./process-tag.ts";
-import { parseStartReport } from "./shell-exit-report.ts";
+import { parseReport, startOf } from "./supervisor-report.ts";
 import { SupervisedTaskProcess } from "./supervised-task-process.ts";
 import { SupervisorFrames } from "./supervisor-frames.ts";
 
@@ -77,7 +77,7 @@ export class NodeTaskSupervisor implements TaskSupervisor {
       const frames = new SupervisorFrames(socket);
       socket.write(`${JSON.stringify(request)}\n`);
       const first = await frames.first();
-      const start = first === undefined ? undefined : parseStartReport(first);
+      const start = first === undefined ? undefined : startOf(parseReport(first));
       if (start !== undefined && "pid" in start)
         return ok(
           new SupervisedTaskProcess(

@@ -8,14 +8,7 @@ import type {
   WrittenOutputState,
 } from "../../ports/process-launcher.ts";
 import { processStartTicks } from "./process-census.ts";
-import {
-  isDetachedReport,
-  isReapedReport,
-  parseOutputReport,
-  parseShellExitReport,
-  parseTaskEndReport,
-  type TaskEndReport,
-} from "./shell-exit-report.ts";
+import { leaderExitOf, outputState, parseReport, type TaskEndReport, taskEndOf } from "./supervisor-report.ts";
 import { ByteQueue } from "./byte-queue.ts";
 import { SupervisorFrames } from "./supervisor-frames.ts";
 import { SupervisorWrittenOutput } from "./supervisor-written-output.ts";
@@ -81,14 +74,15 @@ export class SupervisedTaskProcess implements RunningProcess {
           queue.push(bytes);
           if (queue.size >= HIGH_WATER) socket.pause();
         },
-        onEvent: (event) => {
-          const reported = this.writtenOutput === undefined ? undefined : parseOutputReport(event);
-          if (reported !== undefined) this.writtenOutput?.take(reported.event, reported.state); // before the end below
-          if (isDetachedReport(event)) this.#letGo?.();
-          if (isReapedReport(event)) this.#leaderExited = true; // its pid may be reused: signal the group only
-          const leader = parseShellExitReport(event);
+        onEvent: (line) => {
+          const report = parseReport(line);
+          if (report === undefined) return;
+          this.writtenOutput?.take(report.event, outputState(report.output)); // before the end below
+          if (report.event === "detached") this.#letGo?.();
+          if (report.event === "reaped") this.#leaderExited = true; // its pid may be reused: signal the group only
+          const leader = leaderExitOf(report);
           if (leader !== undefined) this.#reportLeaderExit(leader);
-          const end = parseTaskEndReport(event);
+          const end = taskEndOf(report);
           if (end !== undefined) resolve(end);
         },
       });

@@ -14,7 +14,10 @@ function request(overrides: Record<string, unknown> = {}): RunRequest {
   return r.value;
 }
 
-function setup(script: FakeScript = { exit: { code: 0 } }, options: { failNotify?: boolean } = {}) {
+function setup(
+  script: FakeScript = { exit: { code: 0 } },
+  options: { failNotify?: boolean; retainTasks?: number } = {},
+) {
   const clock = new FakeClock();
   const launcher = new FakeProcessLauncher({ clock, script: () => script });
   const files = new InMemoryFileCommitter();
@@ -41,7 +44,7 @@ function setup(script: FakeScript = { exit: { code: 0 } }, options: { failNotify
       env: {},
       outputCapBytes: 1 << 20,
       killGraceMs: 3000,
-      retainTasks: 100,
+      retainTasks: options.retainTasks ?? 100,
     },
   );
   return { clock, launcher, files, delivered, warnings, runtime };
@@ -57,6 +60,22 @@ const meta = (files: InMemoryFileCommitter, id: string) =>
   JSON.parse(Buffer.from(files.contents(`/w/.pi/tasks/s-1/${id}.json`) ?? new Uint8Array()).toString());
 
 describe("TaskRuntime", () => {
+  it("keeps the newest finished tasks up to the retained number, and every running task", async () => {
+    const { runtime, launcher, clock } = setup({ exit: { code: 0 } }, { retainTasks: 2 });
+    launcher.on("long", {});
+    const running = await startOk(runtime, request({ command: "long" }));
+    const ended: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      clock.advance(1_000); // distinct start times: "newest" is well defined
+      const task = await startOk(runtime);
+      expect((await runtime.waitForTerminal(task.id)).ok).toBe(true);
+      ended.push(task.id);
+      expect(runtime.list().filter((t) => t.status !== "running")).toHaveLength(Math.min(ended.length, 2));
+    }
+    expect(runtime.list().map((t) => t.id)).toEqual([ended[3], ended[2], running.id]);
+    expect(runtime.find(ended[0] ?? "")).toMatchObject({ ok: false });
+  });
+
   it("completes, writes output and durable metadata, and notifies exactly once", async () => {
     const { runtime, files, delivered } = setup({ stdout: ["hello\n"], stderr: ["warn\n"], exit: { code: 0 } });
     const task = await startOk(runtime);

@@ -303,7 +303,11 @@ export class TaskRuntime {
     return notified;
   }
 
+  /** Forgets the oldest finished tasks beyond those retained; runs at every end, so a count decides the usual case. */
   private prune(): void {
+    let finishedCount = 0;
+    for (const task of this.tasks.values()) if (!task.isRunning) finishedCount++;
+    if (finishedCount <= this.config.retainTasks) return;
     const finished = this.list().filter((t) => t.status !== "running");
     for (const old of finished.slice(this.config.retainTasks)) this.tasks.delete(old.id);
   }

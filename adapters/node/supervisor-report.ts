@@ -1,13 +1,26 @@
 import type { LeaderExit, RemainingProcess, WrittenOutputState } from "../../ports/process-launcher.ts";
 
+/** One event frame of the task supervisor (task-supervisor.mjs), parsed once: a JSON object with an `event` name. */
+export type SupervisorReport = { readonly event: string } & Readonly<Record<string, unknown>>;
+
+/** The event frame's JSON, or undefined when it is not an object with an event name. */
+export function parseReport(line: string): SupervisorReport | undefined {
+  try {
+    const value: unknown = JSON.parse(line);
+    return typeof value === "object" && value !== null && typeof (value as { event?: unknown }).event === "string"
+      ? (value as SupervisorReport)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
- * The supervisor's report that the command exited (task-supervisor.mjs, an event frame):
+ * The supervisor's report that the command exited:
  * `{"event":"shell_exited","code":…,"signal":…,"remaining":[{"pid":…,"command":…,"startedAt":…}]}`.
  * Anything else is no report.
  */
-export function parseShellExitReport(line: string): LeaderExit | undefined {
-  const report = reportObject(line);
-  if (report === undefined) return undefined;
+export function leaderExitOf(report: SupervisorReport): LeaderExit | undefined {
   const { event, code, signal, remaining } = report;
   if (event !== "shell_exited" || !Array.isArray(remaining)) return undefined;
   if (!(code === null || Number.isSafeInteger(code)) || !(signal === null || typeof signal === "string"))
@@ -36,9 +49,7 @@ export interface TaskEndReport {
 }
 
 /** `{"event":"exit","code":…,"signal":…,"stopped":[pids],"problems":[…]}`. */
-export function parseTaskEndReport(line: string): TaskEndReport | undefined {
-  const report = reportObject(line);
-  if (report === undefined) return undefined;
+export function taskEndOf(report: SupervisorReport): TaskEndReport | undefined {
   const { event, code, signal, stopped, problems } = report;
   if (event !== "exit" || !Array.isArray(stopped) || !stopped.every((p) => Number.isSafeInteger(p) && p > 0))
     return undefined;
@@ -48,24 +59,13 @@ export function parseTaskEndReport(line: string): TaskEndReport | undefined {
   return { code: code as number | null, signal: signal as string | null, stopped, problems };
 }
 
-/** `{"event":"reaped"}`: the command has exited and its pid was reaped by the supervisor. */
-export function isReapedReport(line: string): boolean {
-  return reportObject(line)?.event === "reaped";
-}
-
-/** `{"event":"detached"}`: the supervisor's answer to "detach", after every frame it relayed before. */
-export function isDetachedReport(line: string): boolean {
-  return reportObject(line)?.event === "detached";
-}
-
 /**
  * `{"event":"started","pid":…,"output"?:…}` → the pid, and the output state when the supervisor writes the output
  * file itself; `{"event":"spawn_failed","message":…}` → the message.
  */
-export function parseStartReport(
-  line: string,
+export function startOf(
+  report: SupervisorReport | undefined,
 ): { readonly pid: number; readonly output?: WrittenOutputState } | { readonly failure: string } | undefined {
-  const report = reportObject(line);
   if (report?.event === "started" && Number.isSafeInteger(report.pid) && (report.pid as number) > 0) {
     const output = outputState(report.output);
     return { pid: report.pid as number, ...(output === undefined ? {} : { output }) };
@@ -74,15 +74,8 @@ export function parseStartReport(
   return undefined;
 }
 
-/** Any event's name, and its `output` (how far the supervisor has written the output file) when it has a valid one. */
-export function parseOutputReport(
-  line: string,
-): { readonly event: string; readonly state: WrittenOutputState | undefined } | undefined {
-  const report = reportObject(line);
-  return typeof report?.event === "string" ? { event: report.event, state: outputState(report.output) } : undefined;
-}
-
-function outputState(value: unknown): WrittenOutputState | undefined {
+/** An event's `output` (how far the supervisor has written the output file), when it has a valid one. */
+export function outputState(value: unknown): WrittenOutputState | undefined {
   if (typeof value !== "object" || value === null) return undefined;
   const { produced, failure } = value as Record<string, unknown>;
   if (!Number.isSafeInteger(produced) || (produced as number) < 0) return undefined;
@@ -96,13 +89,4 @@ function outputState(value: unknown): WrittenOutputState | undefined {
     produced: produced as number,
     failure: { confirmed: confirmed as number, message, ...(osCode === undefined ? {} : { osCode }) },
   };
-}
-
-function reportObject(line: string): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(line);
-    return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
 }
