@@ -42,8 +42,9 @@ export function reserveRecord(path) {
   );
   let held = true;
   const release = () => {
-    if (held) closeSync(fd);
-    held = false;
+    if (!held) return;
+    held = false; // first: a close that throws must not be tried again on a descriptor number reused since
+    closeSync(fd);
   };
   return {
     /**

@@ -18,7 +18,7 @@ export type LockTimeout = TypedError<"lock_timeout"> & { readonly holderPid?: nu
 
 /**
  * An inter-process lock: the lock file is created exclusively (`wx`, mode 0600) and holds the owner's
- * pid, fsynced. A waiter retries every `pollMs` and gives up after `timeoutMs`.
+ * pid, flushed to disk. A waiter retries every `pollMs` and gives up after `timeoutMs`.
  *
  * A lock left behind by a process that died (its pid no longer runs) is NOT taken over: deciding that
  * safely would need a second lock, and two waiters could both "break" it. The waiter times out and its
@@ -35,7 +35,7 @@ export async function acquireFileLock(
     if (created.ok) {
       const file = created.value;
       const wrote = await file.write(0, new TextEncoder().encode(`${options.pid}\n`));
-      const closed = await file.close(); // close() fsyncs
+      const closed = await file.close(); // close() flushes it (fdatasync)
       if (!wrote.ok || !closed.ok) {
         await removeLock(path);
         throw new Error(`cannot write the lock file ${path}: ${describeFailure(wrote, closed)}`);

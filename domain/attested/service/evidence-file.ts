@@ -6,7 +6,7 @@ import type { FileError } from "../../../ports/file-committer.ts";
 
 /**
  * One raw evidence file of an attested run (the JSON events, stderr): created exclusively on first use,
- * written in order, fsynced on close, with a hard cap. After a problem it writes nothing more and says why.
+ * written in order, flushed (fdatasync) on close, with a hard cap. After a problem it writes nothing more and says why.
  */
 export class EvidenceFile {
   private file: WritableFile | undefined;
@@ -50,7 +50,7 @@ export class EvidenceFile {
     this.position += chunk.length;
   }
 
-  /** Creates the file if nothing was written, then fsyncs and closes it. */
+  /** Creates the file if nothing was written, then flushes (fdatasync) and closes it. */
   async close(): Promise<void> {
     const file = await this.open();
     if (file === undefined) return;

@@ -165,7 +165,7 @@ export class OutputSink {
     if (this.action === "kill" && state.produced > this.layout.cap) this.reachCap();
   }
 
-  /** Puts a capped file in order (head · marker · tail), then fsyncs and closes. */
+  /** Puts a capped file in order (head · marker · tail), then flushes (fdatasync) and closes. */
   close(): Promise<Result<void, FileError>> {
     return this.enqueue(async () => {
       if (
