@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
-import { canonicalJsonOf, utf8Bytes } from "../../shared/model/canonical-json.ts";
+import { canonicalJsonOf } from "../../shared/model/canonical-json.ts";
+import { sha256Once } from "../../shared/model/utf8-sha256.ts";
 import type { LedgerRow } from "./projection-types.ts";
 
 /** Writes `value` as an unsigned 64-bit big-endian integer (safe integers only). */
@@ -24,24 +25,36 @@ export interface HashedLedgerRows {
 /**
  * Leaf = SHA-256( tag "\0" ‖ u64be(index) ‖ u64be(byte length of row JSON) ‖ canonical JSON of row );
  * root = SHA-256( tag "\0" ‖ u64be(leaf count) ‖ leaf digests in index order ). The tags separate
- * leaves from roots and one product's ledger from another's. Both are hashed as they go: no message
- * buffer per leaf, no array of leaves.
+ * leaves from roots and one product's ledger from another's. Each leaf's message is encoded into one reused
+ * buffer and hashed in one call (a hash object per leaf cost more than the hashing); the root is hashed as it goes.
  */
 export function hashLedgerRows(leafDomain: string, rootDomain: string, rows: readonly LedgerRow[]): HashedLedgerRows {
-  const tag = new TextEncoder().encode(`${leafDomain}\0`);
-  const header = new Uint8Array(tag.length + 16);
-  header.set(tag, 0);
-  const view = new DataView(header.buffer);
+  const tag = encoder.encode(`${leafDomain}\0`);
+  const jsonAt = tag.length + 16;
+  let message = leafBuffer(tag, 1024);
   const root = createHash("sha256").update(`${rootDomain}\0`, "utf8").update(u64be(rows.length));
   const rowJson = new Map<LedgerRow, string>();
   for (const row of rows) {
     const json = canonicalJsonOf(row);
+    // A UTF-16 code unit takes at most 3 bytes in UTF-8.
+    if (message.length < jsonAt + json.length * 3) message = leafBuffer(tag, jsonAt + json.length * 3);
+    const { written } = encoder.encodeInto(json, message.subarray(jsonAt));
+    const view = new DataView(message.buffer);
     writeU64be(view, tag.length, row.index);
-    writeU64be(view, tag.length + 8, utf8Bytes(json));
-    root.update(createHash("sha256").update(header).update(json, "utf8").digest());
+    writeU64be(view, tag.length + 8, written);
+    root.update(sha256Once(message.subarray(0, jsonAt + written)));
     rowJson.set(row, json);
   }
   return { root: root.digest("hex"), rowJson };
+}
+
+const encoder = new TextEncoder();
+
+/** A leaf message buffer of at least `size` bytes, starting with the tag. */
+function leafBuffer(tag: Uint8Array, size: number): Uint8Array {
+  const buffer = new Uint8Array(size);
+  buffer.set(tag, 0);
+  return buffer;
 }
 
 export function ledgerRoot(leafDomain: string, rootDomain: string, rows: readonly LedgerRow[]): string {

@@ -1,5 +1,5 @@
-import type { PayloadDigest } from "./text-digest.ts";
 import { utf8Bytes } from "../../shared/model/canonical-json.ts";
+import type { Utf8Digest } from "../../shared/model/utf8-sha256.ts";
 import {
   OMISSION_KINDS,
   type LedgerRow,
@@ -69,7 +69,7 @@ export class ProjectionBuilder {
     count.utf8_bytes += utf8Bytes(text);
   }
 
-  addUserImage(at: Position, marker: string, digest: PayloadDigest, mimeType: string): void {
+  addUserImage(at: Position, marker: string, digest: Utf8Digest, mimeType: string): void {
     this.closeRun();
     const index = this.addRow("user_image", at, digest, { mime_type: mimeType });
     this.map.push({ kind: "image_marker", projection_index: this.entries.length, ledger_indices: [index] });
@@ -77,7 +77,7 @@ export class ProjectionBuilder {
     this.imageMarkers++;
   }
 
-  addOmitted(kind: ReceiptKind, at: Position, digest: PayloadDigest, tags: RowTags): void {
+  addOmitted(kind: ReceiptKind, at: Position, digest: Utf8Digest, tags: RowTags): void {
     const index = this.addRow(kind, at, digest, tags);
     const run = this.run ?? this.openRun(at.sourceOrdinal);
     run.last = at.sourceOrdinal;
@@ -90,7 +90,7 @@ export class ProjectionBuilder {
     }
   }
 
-  addToolResultImage(at: Position, digest: PayloadDigest, tags: RowTags): void {
+  addToolResultImage(at: Position, digest: Utf8Digest, tags: RowTags): void {
     const index = this.addRow("tool_result_image", at, digest, tags);
     (this.imageGroup ??= []).push(index);
     this.ledgerOnlyImages++;
@@ -120,7 +120,7 @@ export class ProjectionBuilder {
     };
   }
 
-  private addRow(kind: OmissionKind, at: Position, digest: PayloadDigest, tags: RowTags): number {
+  private addRow(kind: OmissionKind, at: Position, digest: Utf8Digest, tags: RowTags): number {
     if (kind !== "tool_result_image") this.closeImageGroup();
     const index = this.rows.length;
     // Keys in canonical order, so canonical JSON writes each row in one step (canonical-json.ts).

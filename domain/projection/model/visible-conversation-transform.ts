@@ -1,11 +1,12 @@
 import { canonicalJson } from "../../shared/model/canonical-json.ts";
+import { digestUtf8 } from "../../shared/model/utf8-sha256.ts";
 import { err, ok, type Result } from "../../shared/model/result.ts";
 import { ProjectionBuilder, type Position } from "./projection-builder.ts";
 import { textEncodingInvalid, unsupportedBlock, type ProjectionError } from "./projection-error.ts";
 import type { ProjectionProfile } from "./projection-policy.ts";
 import type { TransformOutput } from "./projection-types.ts";
 import { blocksOf, type SourceBlock, type SourceMessage } from "./source-message.ts";
-import { digestText, isWellFormedText } from "./text-digest.ts";
+import { isWellFormedText } from "./well-formed-text.ts";
 
 /**
  * The `visible-conversation-ledger-v2` transform: user and assistant text verbatim, user images as
@@ -42,19 +43,19 @@ function projectBlock(
   if (block.type === "text" && (m.role === "user" || m.role === "assistant")) {
     b.addText(m.role, at, block.text);
   } else if (block.type === "image" && m.role === "user") {
-    b.addUserImage(at, p.imageMarker(block.mimeType), digestText(block.data), block.mimeType);
+    b.addUserImage(at, p.imageMarker(block.mimeType), digestUtf8(block.data), block.mimeType);
   } else if (block.type === "thinking" && m.role === "assistant") {
-    b.addOmitted("assistant_thinking", at, digestText(block.thinking), {});
+    b.addOmitted("assistant_thinking", at, digestUtf8(block.thinking), {});
   } else if (block.type === "toolCall" && m.role === "assistant") {
     const args = canonicalJson(block.arguments);
     if (!args.ok)
       return textEncodingInvalid(at, "toolCall.arguments", `cannot be canonical JSON (${args.error.message})`);
-    b.addOmitted("tool_call_arguments", at, digestText(args.value), { tool_name: block.name, tool_call_id: block.id });
+    b.addOmitted("tool_call_arguments", at, digestUtf8(args.value), { tool_name: block.name, tool_call_id: block.id });
   } else if (block.type === "text" && m.role === "toolResult") {
-    b.addOmitted("tool_result_text", at, digestText(block.text), { tool_name: m.toolName, tool_call_id: m.toolCallId });
+    b.addOmitted("tool_result_text", at, digestUtf8(block.text), { tool_name: m.toolName, tool_call_id: m.toolCallId });
   } else if (block.type === "image" && m.role === "toolResult") {
     const tags = { tool_name: m.toolName, tool_call_id: m.toolCallId, mime_type: block.mimeType };
-    b.addToolResultImage(at, digestText(block.data), tags);
+    b.addToolResultImage(at, digestUtf8(block.data), tags);
   } else {
     return unsupportedBlock(at, role, block.type === "unsupported" ? block.blockType : block.type);
   }

@@ -1,10 +1,3 @@
-import { sha256Hex, utf8Bytes } from "../../shared/model/canonical-json.ts";
-
-export interface PayloadDigest {
-  readonly bytes: number;
-  readonly sha256: string;
-}
-
 interface WellFormedString {
   isWellFormed?: () => boolean;
 }
@@ -16,9 +9,4 @@ export function isWellFormedText(text: string): boolean {
   // String.prototype.isWellFormed (Node 20+) is an order of magnitude faster than the regex.
   const native = (text as unknown as WellFormedString).isWellFormed;
   return native === undefined ? !LONE_SURROGATE.test(text) : native.call(text);
-}
-
-/** Exact UTF-8 byte count and SHA-256 of a well-formed string. */
-export function digestText(text: string): PayloadDigest {
-  return { bytes: utf8Bytes(text), sha256: sha256Hex(text) };
 }

@@ -1,0 +1,67 @@
+import * as nodeCrypto from "node:crypto";
+
+/** The exact UTF-8 byte count and SHA-256 (hex) of a text. */
+export interface Utf8Digest {
+  readonly bytes: number;
+  readonly sha256: string;
+}
+
+const encoder = new TextEncoder();
+
+/** SHA-256 of bytes in one call (crypto.hash, Node ≥ 20.12); before it, through a hash object. */
+export const sha256Once: (data: Uint8Array) => Buffer =
+  typeof nodeCrypto.hash === "function"
+    ? (data) => nodeCrypto.hash("sha256", data, "buffer")
+    : (data) => nodeCrypto.createHash("sha256").update(data).digest();
+
+/**
+ * Hashes a UTF-8 text written in pieces. Each piece is encoded into one buffer, which is hashed whenever it fills:
+ * a hash given a string instead allocates a copy of its bytes every time, and counting them is a second pass.
+ * Pieces must be well formed (no lone surrogates), which the encoder would replace.
+ */
+export class Utf8Sha256 {
+  private readonly hash = nodeCrypto.createHash("sha256");
+  private filled = 0;
+  private bytes = 0;
+
+  /** `buffer` must hold at least 4 bytes (one code point); it is the instance's until `digest`. */
+  constructor(private readonly buffer: Uint8Array) {}
+
+  write(text: string): void {
+    let rest = text;
+    for (;;) {
+      // The encoder stops before a code point that does not fit, never inside one.
+      const { read, written } = encoder.encodeInto(rest, this.buffer.subarray(this.filled));
+      this.filled += written;
+      this.bytes += written;
+      if (read === rest.length) return;
+      this.flush();
+      rest = rest.slice(read);
+    }
+  }
+
+  digest(): Utf8Digest {
+    this.flush();
+    return { bytes: this.bytes, sha256: this.hash.digest("hex") };
+  }
+
+  private flush(): void {
+    this.hash.update(this.buffer.subarray(0, this.filled));
+    this.filled = 0;
+  }
+}
+
+// Shared by `digestUtf8`, which finishes with it before returning.
+const scratch = new Uint8Array(1 << 20);
+
+/** The UTF-8 byte count and SHA-256 of a well-formed text, without a copy of its bytes. */
+export function digestUtf8(text: string): Utf8Digest {
+  // A UTF-16 code unit takes at most 3 bytes in UTF-8, so a text this short fits at once.
+  if (text.length * 3 <= scratch.length) {
+    const { written } = encoder.encodeInto(text, scratch);
+    return { bytes: written, sha256: sha256Once(scratch.subarray(0, written)).toString("hex") };
+  }
+  const sink = new Utf8Sha256(scratch);
+  sink.write(text);
+  return sink.digest();
+}
