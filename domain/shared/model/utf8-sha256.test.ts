@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { digestUtf8, Utf8Sha256 } from "./utf8-sha256.ts";
+import { digestUtf8, sha256ByHashObject, sha256Once, Utf8Sha256 } from "./utf8-sha256.ts";
 
 function reference(text: string) {
   const bytes = Buffer.from(text, "utf8");
@@ -49,5 +49,17 @@ describe("Utf8Sha256", () => {
     hash.write("a😀");
     hash.write("😀é");
     expect(hash.digest()).toEqual(reference("a😀😀é"));
+  });
+});
+
+describe("sha256Once", () => {
+  it("is SHA-256 on every Node, with crypto.hash and through the hash object older Nodes use", () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 4096 }), (bytes) => {
+        const expected = createHash("sha256").update(bytes).digest("hex");
+        expect(sha256Once(bytes).toString("hex")).toBe(expected);
+        expect(sha256ByHashObject(bytes).toString("hex")).toBe(expected);
+      }),
+    );
   });
 });

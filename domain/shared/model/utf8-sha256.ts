@@ -8,11 +8,14 @@ export interface Utf8Digest {
 
 const encoder = new TextEncoder();
 
-/** SHA-256 of bytes in one call (crypto.hash, Node ≥ 20.12); before it, through a hash object. */
+/** SHA-256 of bytes through a hash object: `sha256Once` where `crypto.hash` (Node ≥ 20.12) is missing. */
+export function sha256ByHashObject(data: Uint8Array): Buffer {
+  return nodeCrypto.createHash("sha256").update(data).digest();
+}
+
+/** SHA-256 of bytes in one call. */
 export const sha256Once: (data: Uint8Array) => Buffer =
-  typeof nodeCrypto.hash === "function"
-    ? (data) => nodeCrypto.hash("sha256", data, "buffer")
-    : (data) => nodeCrypto.createHash("sha256").update(data).digest();
+  typeof nodeCrypto.hash === "function" ? (data) => nodeCrypto.hash("sha256", data, "buffer") : sha256ByHashObject;
 
 /**
  * Hashes a UTF-8 text written in pieces. Each piece is encoded into one buffer, which is hashed whenever it fills:
