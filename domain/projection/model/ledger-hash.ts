@@ -3,6 +3,8 @@ import { canonicalJsonOf } from "../../shared/model/canonical-json.ts";
 import { sha256Once } from "../../shared/model/utf8-sha256.ts";
 import type { LedgerRow } from "./projection-types.ts";
 
+const encoder = new TextEncoder();
+
 /** Writes `value` as an unsigned 64-bit big-endian integer (safe integers only). */
 function writeU64be(view: DataView, offset: number, value: number): void {
   view.setUint32(offset, Math.floor(value / 0x1_0000_0000));
@@ -47,8 +49,6 @@ export function hashLedgerRows(leafDomain: string, rootDomain: string, rows: rea
   }
   return { root: root.digest("hex"), rowJson };
 }
-
-const encoder = new TextEncoder();
 
 /** A leaf message buffer of at least `size` bytes, starting with the tag. */
 function leafBuffer(tag: Uint8Array, size: number): Uint8Array {

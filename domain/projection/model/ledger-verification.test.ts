@@ -5,7 +5,7 @@ import { buildFusionInput } from "./fusion-input.ts";
 import { verifyLedger } from "./ledger-verification.ts";
 import { FUSION_COMMAND_POLICY } from "./projection-policy.ts";
 
-function sample() {
+function sample(toolName = "shot", callId = "c1") {
   const built = buildFusionInput({
     cwd: "/r",
     systemPrompt: "s",
@@ -13,8 +13,8 @@ function sample() {
     requestText: "",
     messages: [
       user(text("look"), image("image/png", "AAAA")),
-      assistant(think("plan"), call("c1", "shot", { q: 1 })),
-      result("c1", "shot", text("caption"), image("image/png", "BBBB"), text("tail")),
+      assistant(think("plan"), call(callId, toolName, { q: 1 })),
+      result(callId, toolName, text("caption"), image("image/png", "BBBB"), text("tail")),
       assistant(text("done")),
     ],
   });
@@ -47,8 +47,12 @@ describe("omission ledger verification", () => {
     expect(verifyLedger(projection, ledger)).toEqual({ ok: true, value: undefined });
   });
 
-  it("uses the documented leaf and root layout", () => {
-    const { ledger } = sample();
+  // Leaves are encoded into a buffer that grows for a long row: a tool name of 2,000 "é" and an id of 1,500 "😀".
+  it.each([
+    ["short rows", "shot", "c1"],
+    ["rows longer than the leaf buffer", "é".repeat(2_000), "😀".repeat(1_500)],
+  ])("uses the documented leaf and root layout (%s)", (_rows, toolName, callId) => {
+    const { ledger } = sample(toolName, callId);
     const leaves = ledger.entries.map((row) => {
       const keys = Object.keys(row).sort();
       const json = Buffer.from(`{${keys.map((k) => `${JSON.stringify(k)}:${JSON.stringify(row[k])}`).join(",")}}`);

@@ -44,6 +44,10 @@ describe("Utf8Sha256", () => {
     );
   });
 
+  it("refuses to loop on a buffer too small for the next code point", () => {
+    expect(() => new Utf8Sha256(new Uint8Array(3)).write("a😀")).toThrow(RangeError);
+  });
+
   it("refills a 4-byte buffer with four-byte code points one at a time", () => {
     const hash = new Utf8Sha256(new Uint8Array(4));
     hash.write("a😀");

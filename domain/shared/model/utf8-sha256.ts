@@ -20,14 +20,15 @@ export const sha256Once: (data: Uint8Array) => Buffer =
 /**
  * Hashes a UTF-8 text written in pieces. Each piece is encoded into one buffer, which is hashed whenever it fills:
  * a hash given a string instead allocates a copy of its bytes every time, and counting them is a second pass.
- * Pieces must be well formed (no lone surrogates), which the encoder would replace.
+ * Pieces must be well formed: the encoder writes a lone surrogate, or half of a pair split across two writes, as
+ * U+FFFD.
  */
 export class Utf8Sha256 {
   private readonly hash = nodeCrypto.createHash("sha256");
   private filled = 0;
   private bytes = 0;
 
-  /** `buffer` must hold at least 4 bytes (one code point); it is the instance's until `digest`. */
+  /** `buffer` must hold at least 4 bytes (any code point); it is the instance's until `digest`. */
   constructor(private readonly buffer: Uint8Array) {}
 
   write(text: string): void {
@@ -38,6 +39,8 @@ export class Utf8Sha256 {
       this.filled += written;
       this.bytes += written;
       if (read === rest.length) return;
+      if (this.filled === 0)
+        throw new RangeError(`a ${this.buffer.length}-byte buffer cannot hold the next code point`);
       this.flush();
       rest = rest.slice(read);
     }
