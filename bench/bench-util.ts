@@ -28,6 +28,12 @@ export function timeShell(command: string): number {
 
 export const MiB = 1024 * 1024;
 
+/** The number after `--name` on the command line, or `fallback`. */
+export function numberArg(name: string, fallback: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  return i === -1 ? fallback : Number(process.argv[i + 1]);
+}
+
 export function report(title: string, rows: Record<string, unknown>): void {
   console.log(`\n## ${title}`);
   for (const [k, v] of Object.entries(rows))

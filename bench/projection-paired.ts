@@ -10,17 +10,13 @@ import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { buildFusionInput, type FusionInputSource } from "../domain/projection/model/fusion-input.ts";
 import { FUSION_TOOL_POLICY } from "../domain/projection/model/projection-policy.ts";
-import { median, report } from "./bench-util.ts";
+import { median, numberArg, report } from "./bench-util.ts";
 import { benchSession } from "./projection-session.ts";
 
 const other = process.argv[2];
 if (other === undefined || other.startsWith("--"))
   throw new Error("usage: projection-paired.ts <other checkout> [--entries N] [--runs N]");
-const arg = (name: string, fallback: number) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i === -1 ? fallback : Number(process.argv[i + 1]);
-};
-const RUNS = arg("runs", 15);
+const RUNS = numberArg("runs", 15);
 
 const module = pathToFileURL(resolve(other, "domain/projection/model/fusion-input.ts")).href;
 const otherBuild = ((await import(module)) as { buildFusionInput: typeof buildFusionInput }).buildFusionInput;
@@ -31,7 +27,7 @@ const source: FusionInputSource = {
   policy: FUSION_TOOL_POLICY,
   requestText: "review",
   activeToolCallId: "none",
-  messages: benchSession(arg("entries", 20_000)),
+  messages: benchSession(numberArg("entries", 20_000)),
 };
 
 const ours = buildFusionInput(source);

@@ -18,14 +18,11 @@ import { buildFusionInput } from "../domain/projection/model/fusion-input.ts";
 import { buildOmissionLedger } from "../domain/projection/model/omission-ledger.ts";
 import { FUSION_PROFILE, FUSION_TOOL_POLICY } from "../domain/projection/model/projection-policy.ts";
 import { transformConversation } from "../domain/projection/model/visible-conversation-transform.ts";
+import { numberArg } from "./bench-util.ts";
 import { benchSession } from "./projection-session.ts";
 
-const arg = (name: string, fallback: number) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i === -1 ? fallback : Number(process.argv[i + 1]);
-};
-const ENTRIES = arg("entries", 20_000);
-const RUNS = arg("runs", 7);
+const ENTRIES = numberArg("entries", 20_000);
+const RUNS = numberArg("runs", 7);
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { canonicalJsonOf } from "../../shared/model/canonical-json.ts";
-import { sha256Once } from "../../shared/model/utf8-sha256.ts";
+import { maxUtf8Bytes, sha256Once } from "../../shared/model/utf8-sha256.ts";
 import type { LedgerRow } from "./projection-types.ts";
 
 const encoder = new TextEncoder();
@@ -34,14 +34,16 @@ export function hashLedgerRows(leafDomain: string, rootDomain: string, rows: rea
   const tag = encoder.encode(`${leafDomain}\0`);
   const jsonAt = tag.length + 16;
   let message = leafBuffer(tag, 1024);
+  let view = new DataView(message.buffer);
   const root = createHash("sha256").update(`${rootDomain}\0`, "utf8").update(u64be(rows.length));
   const rowJson = new Map<LedgerRow, string>();
   for (const row of rows) {
     const json = canonicalJsonOf(row);
-    // A UTF-16 code unit takes at most 3 bytes in UTF-8.
-    if (message.length < jsonAt + json.length * 3) message = leafBuffer(tag, jsonAt + json.length * 3);
+    if (message.length < jsonAt + maxUtf8Bytes(json)) {
+      message = leafBuffer(tag, jsonAt + maxUtf8Bytes(json));
+      view = new DataView(message.buffer);
+    }
     const { written } = encoder.encodeInto(json, message.subarray(jsonAt));
-    const view = new DataView(message.buffer);
     writeU64be(view, tag.length, row.index);
     writeU64be(view, tag.length + 8, written);
     root.update(sha256Once(message.subarray(0, jsonAt + written)));

@@ -8,6 +8,11 @@ export interface Utf8Digest {
 
 const encoder = new TextEncoder();
 
+/** The most UTF-8 bytes the text can take: a UTF-16 code unit takes at most 3 (a surrogate pair 4 for two). */
+export function maxUtf8Bytes(text: string): number {
+  return text.length * 3;
+}
+
 /** SHA-256 of bytes through a hash object: `sha256Once` where `crypto.hash` (Node ≥ 20.12) is missing. */
 export function sha256ByHashObject(data: Uint8Array): Buffer {
   return nodeCrypto.createHash("sha256").update(data).digest();
@@ -62,8 +67,7 @@ const scratch = new Uint8Array(1 << 20);
 
 /** The UTF-8 byte count and SHA-256 of a well-formed text, without a copy of its bytes. */
 export function digestUtf8(text: string): Utf8Digest {
-  // A UTF-16 code unit takes at most 3 bytes in UTF-8, so a text this short fits at once.
-  if (text.length * 3 <= scratch.length) {
+  if (maxUtf8Bytes(text) <= scratch.length) {
     const { written } = encoder.encodeInto(text, scratch);
     return { bytes: written, sha256: sha256Once(scratch.subarray(0, written)).toString("hex") };
   }
