@@ -28,7 +28,8 @@ const DRAIN_MS = 2_000;
 
 /**
  * Starts `request.file` and supervises it to its end. `link` is { output(fd, chunk) → false once the host is
- * gone, report(event), pauseWhile(streams), holdingBack() → true while the host's back-pressure pauses them }. Resolves with the pid, or rejects with why it could not start;
+ * gone, report(event), pauseWhile(streams), holdingBack() → true while the host's back-pressure pauses them,
+ * ending() → the end is being committed }. Resolves with the pid, or rejects with why it could not start;
  * `onEnd` is called once the exit record is committed (or could not be).
  */
 export function startTask(request, link, onEnd) {
@@ -140,6 +141,7 @@ function supervise(child, request, exitRecord, link, onEnd) {
   async function finish() {
     if (finished) return;
     finished = true;
+    link.ending();
     // What a holder of the pipes wrote that was never read is counted, never claimed as kept.
     relay.lostOutputBytes += child.stdout.readableLength + child.stderr.readableLength;
     child.stdout.destroy();

@@ -13,6 +13,7 @@ export function taskLink(socket, writer) {
   let open = true;
   let started = false;
   let holding = false;
+  let ending = false;
   let progressTimer;
   const paused = [];
   const pending = [];
@@ -67,7 +68,7 @@ export function taskLink(socket, writer) {
    * ahead of the `detached` event, and from here on output goes to the spill file, so no byte falls between.
    */
   function letGo() {
-    if (!open || socket.writableEnded) return; // the task has ended: its exit frame answers instead
+    if (!open || ending || socket.writableEnded) return; // the task has ended: its exit frame answers instead
     event(withOutput({ event: "detached" }));
     stopWriting();
     open = false;
@@ -81,6 +82,10 @@ export function taskLink(socket, writer) {
       streams = list;
     },
     holdingBack: () => paused.length > 0 && !holding,
+    /** The task's end is being committed: a "detach" from here on is answered by its exit frame. */
+    ending() {
+      ending = true;
+    },
     output(fd, chunk) {
       if (writer !== undefined) {
         if (writer.append(chunk) && started)

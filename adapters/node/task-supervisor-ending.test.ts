@@ -56,10 +56,12 @@ describe("task-supervisor.mjs: a task's exit record, and the host letting go of 
   });
 
   it("a task that ended before the host let go is answered by its end: every byte and the exit reach the host", async () => {
-    // Small enough that the command can end while the host reads nothing (the buffers between them hold it all,
-    // on either lane); with more, the command waits for the host and has no record to wait for. The supervisor's
-    // write-after-end this guards against needs bytes still in its own buffer, which no size reproduces on both lanes.
-    const total = 300_000;
+    // Small enough that the command can end while the host reads nothing: the command's pipe (64 KiB) and the
+    // socket to the host hold it all, on either lane and under load (the socket holds less when the supervisor
+    // relays in small chunks; 300,000 bytes did not always fit in CI). With too much, the command waits for the
+    // host and has no record to wait for. The supervisor's write-after-end this guards against needs bytes still
+    // in its own buffer, which no size reproduces on both lanes.
+    const total = 100_000;
     const { proc, files } = await run(`head -c ${total} /dev/zero | tr '\\0' x; exit 6`);
     await expect.poll(() => statSync(files.exitPath).size > 0, { timeout: 10_000, interval: 20 }).toBe(true);
     const handedOver = proc.detach?.();
@@ -69,6 +71,18 @@ describe("task-supervisor.mjs: a task's exit record, and the host letting go of 
       bytes: total,
       exit: { code: 6, signal: null },
     });
+  });
+
+  it("a host that lets go while the task's end is being recorded is answered by that end, never by a let-go", async () => {
+    const answers = [];
+    for (let i = 0; i < 10; i++) {
+      const { proc, files } = await run("exit 6");
+      // The record is written before it is synced and the end reported: a "detach" lands between them.
+      while (statSync(files.exitPath).size === 0) await new Promise((resolve) => setImmediate(resolve));
+      const handedOver = proc.detach?.();
+      answers.push({ outcome: await handedOver, exit: await Promise.race([proc.exited, handedOver]) });
+    }
+    expect(answers).toEqual(Array(10).fill({ outcome: "ended", exit: { code: 6, signal: null } }));
   });
 
   it("a command that swaps its reserved exit record for its own does not decide what is recorded", async () => {
