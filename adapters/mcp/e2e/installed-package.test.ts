@@ -49,20 +49,24 @@ describe("the packed package, installed with npm into an empty project", { timeo
     expect(textOf(await call(mcp, "bg_logs", { taskId }))).toContain("from-the-tarball");
   });
 
-  it("npm install -g of the tarball: the bin npm links into the prefix serves MCP as well", async () => {
-    const prefix = join(tarball.work, "global");
-    execFileSync("npm", ["install", "-g", "--prefix", prefix, "--no-audit", "--no-fund", tarball.tarball], {
-      stdio: "ignore",
-    });
-    const env = { PATH: `${join(prefix, "bin")}:${dirname(process.execPath)}:/usr/bin:/bin`, PI_BG_PI_CLI: "" };
-    const global = await connect(tarball.project, env, join(prefix, "bin", "pi-background-tasks"));
-    try {
-      const run = await call(global, "bg_run", { command: "echo from-global", isAgent: false });
-      expect(run.isError, textOf(run)).toBeFalsy();
-      const waited = await call(global, "bg_wait", { taskId: taskOf(run).id, timeoutSeconds: 30 });
-      expect(taskOf(waited).status).toBe("completed");
-    } finally {
-      await global.client.close();
-    }
-  });
+  it(
+    "npm install -g of the tarball: the bin npm links into the prefix serves MCP as well",
+    async () => {
+      const prefix = join(tarball.work, "global");
+      execFileSync("npm", ["install", "-g", "--prefix", prefix, "--no-audit", "--no-fund", tarball.tarball], {
+        stdio: "ignore",
+      });
+      const env = { PATH: `${join(prefix, "bin")}:${dirname(process.execPath)}:/usr/bin:/bin`, PI_BG_PI_CLI: "" };
+      const global = await connect(tarball.project, env, join(prefix, "bin", "pi-background-tasks"));
+      try {
+        const run = await call(global, "bg_run", { command: "echo from-global", isAgent: false });
+        expect(run.isError, textOf(run)).toBeFalsy();
+        const waited = await call(global, "bg_wait", { taskId: taskOf(run).id, timeoutSeconds: 30 });
+        expect(taskOf(waited).status).toBe("completed");
+      } finally {
+        await global.client.close();
+      }
+    },
+    INSTALL_MS,
+  ); // an npm install of its own: under load it took over a minute
 });
