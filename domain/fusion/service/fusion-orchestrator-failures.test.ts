@@ -94,7 +94,9 @@ describe("runFusion: candidate failures", () => {
     const h = harness({
       "candidate-1.attempt-1": { hang: true, cancelUsage: usageOf(7) },
       "candidate-2.attempt-1": {
-        delayMs: 2,
+        // After all three report working (0 ms after their prompts), so the later stages are pre-started and must
+        // be discarded; 2 ms was not always enough in CI, where the three prompts are not sent within 2 ms.
+        delayMs: 100,
         fail: { code: "child_exit_failed", message: "provider said no", usage: usageOf(9) },
       },
       "candidate-3.attempt-1": { hang: true },
